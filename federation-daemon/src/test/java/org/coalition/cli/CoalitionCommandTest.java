@@ -1,0 +1,48 @@
+package org.coalition.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class CoalitionCommandTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = CoalitionCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  @Test
+  void helpListsEverySubcommand() {
+    assertEquals(ExitCodes.OK, run("--help"));
+    for (String name : new String[] {"daemon", "demo", "simulate", "status", "participation", "bench", "help"}) {
+      assertTrue(out.toString().contains(name), () -> name + " missing from:\n" + out);
+    }
+  }
+
+  @Test
+  void noArgumentsPrintsHelp() {
+    assertEquals(ExitCodes.OK, run());
+    assertTrue(out.toString().startsWith("Usage: coalition"), out::toString);
+  }
+
+  @Test
+  void plannedSubcommandSaysSoAndExitsUnavailable() {
+    assertEquals(ExitCodes.UNAVAILABLE, run("demo"));
+    assertTrue(err.toString().contains("coalition demo: not yet available"), err::toString);
+    assertEquals("", out.toString(), "nothing on stdout: scripts must not mistake it for output");
+  }
+
+  @Test
+  void unknownSubcommandIsAUsageErrorWithASuggestion() {
+    assertEquals(ExitCodes.USAGE, run("simulat"));
+    assertTrue(err.toString().contains("simulate"), err::toString);
+  }
+}

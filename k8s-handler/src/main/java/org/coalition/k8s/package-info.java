@@ -1,0 +1,2 @@
+/** Kubernetes Jobs through the fabric8 client. */
+package org.coalition.k8s;

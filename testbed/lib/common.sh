@@ -1,0 +1,154 @@
+# Shared helpers for testbed/up and testbed/down. Sourced, never run.
+#
+# Layout of the state folder ($TB_HOME, default /var/tmp/coalition-testbed):
+#   trixie/                 the Debian 13 chroot (kept between runs: it is a cache)
+#   run/<instance>/         one folder per started system: config, logs, pid files,
+#                           testbed.properties (read by the Java integration tests)
+#   run/slots               which Slurm instance owns which port slot
+# run/ is bind-mounted into the chroot at the same path, so a path means the same thing
+# inside and outside the chroot.
+
+TB_HOME=${COALITION_TESTBED_DIR:-/var/tmp/coalition-testbed}
+TB_RUN=$TB_HOME/run
+TB_CHROOT=$TB_HOME/trixie
+TB_MIRROR=${COALITION_DEBIAN_MIRROR:-}
+# Accounts the testbed creates, with fixed uids so the chroot agrees with the host.
+TB_USER=coalition-user      # an ordinary user who submits test jobs
+TB_USER_UID=19002
+TB_REST_USER=coalition-rest # slurmrestd refuses to run as root or as SlurmUser
+TB_REST_UID=19001
+# How long a daemon may take to answer before "up" gives up on it.
+TB_WAIT=${COALITION_TESTBED_WAIT:-90}
+
+say()  { printf '[testbed] %s\n' "$*"; }
+warn() { printf '[testbed] WARNING: %s\n' "$*" >&2; }
+die()  { printf '[testbed] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Print the last lines of each named log to stderr (for "a daemon did not come up").
+log_tail() {
+  local f
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    printf -- '----- last lines of %s -----\n' "$f" >&2
+    tail -n 25 "$f" >&2
+  done
+}
+
+# fail_with_logs MESSAGE LOG...: the daemon did not come up; show why, then exit non-zero.
+fail_with_logs() {
+  local msg=$1; shift
+  printf '[testbed] ERROR: %s\n' "$msg" >&2
+  log_tail "$@"
+  exit 1
+}
+
+# wait_until SECONDS COMMAND...: retry COMMAND every half second until it succeeds.
+wait_until() {
+  local limit=$1; shift
+  local deadline=$(( $(date +%s) + limit ))
+  until "$@" >/dev/null 2>&1; do
+    [ "$(date +%s)" -ge "$deadline" ] && return 1
+    sleep 0.5
+  done
+}
+
+# wait_alive SECONDS PIDFILE COMMAND...: like wait_until, but give up at once when the
+# process recorded in PIDFILE has died (a daemon that exits at start needs no 90 s wait).
+wait_alive() {
+  local limit=$1 pidfile=$2; shift 2
+  local deadline=$(( $(date +%s) + limit ))
+  until "$@" >/dev/null 2>&1; do
+    pid_alive "$pidfile" || return 1
+    [ "$(date +%s)" -ge "$deadline" ] && return 1
+    sleep 0.5
+  done
+}
+
+# Pid files: only what the testbed started is ever stopped, and only by its recorded pid.
+pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# start_daemon NAME PIDFILE LOGFILE COMMAND...: run COMMAND in the foreground of a new
+# session, in the background of this script, and record its pid.
+start_daemon() {
+  local name=$1 pidfile=$2 logfile=$3; shift 3
+  if pid_alive "$pidfile"; then
+    say "$name already running (pid $(cat "$pidfile"))"
+    return 0
+  fi
+  mkdir -p "$(dirname "$logfile")"
+  setsid "$@" >>"$logfile" 2>&1 </dev/null &
+  echo $! >"$pidfile"
+  say "started $name (pid $!), log $logfile"
+}
+
+# stop_pidfile NAME PIDFILE [SECONDS]: SIGTERM the recorded pid, wait (10 s by default),
+# then SIGKILL; forget the pid.
+stop_pidfile() {
+  local name=$1 pidfile=$2 grace=${3:-10} pid i
+  [ -f "$pidfile" ] || return 0
+  pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null
+    for i in $(seq 1 $((grace * 4))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    if kill -0 "$pid" 2>/dev/null; then
+      warn "$name (pid $pid) ignored SIGTERM; sending SIGKILL"
+      kill -KILL "$pid" 2>/dev/null
+    fi
+    say "stopped $name (pid $pid)"
+  fi
+  rm -f "$pidfile"
+}
+
+# Install Debian packages on the host when any is missing ("up" installs what is missing).
+apt_updated=""
+ensure_host_packages() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "installing on the host: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  if [ -z "$apt_updated" ]; then apt-get update -q >/dev/null || die "apt-get update failed"; apt_updated=1; fi
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >"$TB_RUN/apt-host.log" 2>&1 \
+    || { log_tail "$TB_RUN/apt-host.log"; die "could not install ${missing[*]}"; }
+}
+
+# Accounts: created once, with fixed uids (the chroot copies them).
+ensure_accounts() {
+  getent passwd "$TB_REST_USER" >/dev/null || useradd --system --uid "$TB_REST_UID" --user-group \
+    --no-create-home --shell /usr/sbin/nologin "$TB_REST_USER"
+  getent passwd "$TB_USER" >/dev/null || useradd --uid "$TB_USER_UID" --user-group \
+    --create-home --shell /bin/bash "$TB_USER"
+}
+
+# write_properties FILE KEY=VALUE...: the contract with the Java tests (org.coalition.testbed).
+write_properties() {
+  local file=$1; shift
+  { echo "# written by testbed/up on $(date -u +%Y-%m-%dT%H:%M:%SZ); read by org.coalition.testbed.Testbed"
+    printf '%s\n' "$@"; } >"$file.tmp" && mv "$file.tmp" "$file"
+}
+
+# A small command-line tool folder per instance: wrappers that set the right environment
+# (SLURM_CONF, SGE_ROOT) or enter the chroot, so tests and people type plain tool names.
+# write_wrapper FILE INSIDE_CHROOT(yes|no) ENV... -- COMMAND
+write_wrapper() {
+  local file=$1 chrooted=$2; shift 2
+  local envs=() ; while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
+  local cmd=$1
+  mkdir -p "$(dirname "$file")"
+  {
+    echo '#!/bin/sh'
+    echo "# Generated by testbed/up. Runs $cmd with the testbed's settings."
+    local e; for e in "${envs[@]}"; do echo "export $e"; done
+    if [ "$chrooted" = yes ]; then
+      # COALITION_TESTBED_USER=<name> runs the tool as that user; the working folder is kept
+      # when it exists inside the chroot (the run/ folder does: it is bind-mounted).
+      echo 'spec=""; [ -n "${COALITION_TESTBED_USER:-}" ] && spec="--userspec=$COALITION_TESTBED_USER:$COALITION_TESTBED_USER"'
+      echo "exec chroot \$spec $TB_CHROOT /bin/sh -c 'cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"' \"\$PWD\" $cmd \"\$@\""
+    else
+      echo "exec $cmd \"\$@\""
+    fi
+  } >"$file"
+  chmod 755 "$file"
+}
