@@ -21,6 +21,9 @@ use ROLE: Submit
 use ROLE: Execute
 CONDOR_HOST = 127.0.0.1
 NETWORK_INTERFACE = 127.0.0.1
+# Loopback only: no wildcard listeners, no IPv6 address.
+BIND_ALL_INTERFACES = False
+ENABLE_IPV6 = False
 NUM_CPUS = $CONDOR_CPUS
 START = TRUE
 SUSPEND = FALSE

@@ -94,6 +94,8 @@ SlurmdParameters=config_overrides
 ReturnToService=2
 MpiDefault=none
 MailProg=/bin/true
+# Bind to what SlurmctldHost and NodeAddr resolve to (127.0.0.1), not to every address.
+CommunicationParameters=NoInAddrAny
 SlurmctldTimeout=30
 SlurmdTimeout=60
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$SLURM_CPUS RealMemory=8000 State=UNKNOWN
