@@ -31,7 +31,7 @@ class SlurmrestdSmokeIT {
   @Test
   void slurm2205AnswersPingOnV0038() throws Exception {
     Instance slurm = Testbed.require("slurm22-c1");
-    JsonNode body = ping(slurm, "v0.0.38", true, 200);
+    JsonNode body = ping(slurm, "v0.0.38", 200);
     assertEquals("UP", body.at("/pings/0/ping").asText(), body::toPrettyString);
     String release = body.at("/meta/Slurm/release").asText();
     assertTrue(release.startsWith("22.05."), release);
@@ -42,7 +42,7 @@ class SlurmrestdSmokeIT {
   void slurm2411AnswersPingOnEveryRestVersion() throws Exception {
     Instance slurm = Testbed.require("slurm24-c1");
     for (String version : slurm.get("rest.versions").split(",")) {
-      JsonNode body = ping(slurm, version, true, 200);
+      JsonNode body = ping(slurm, version, 200);
       assertEquals("UP", body.at("/pings/0/pinged").asText(), body::toPrettyString);
       String release = body.at("/meta/slurm/release").asText();
       assertTrue(release.startsWith("24.11."), release);
@@ -52,23 +52,52 @@ class SlurmrestdSmokeIT {
   }
 
   @Test
-  void requestsWithoutATokenAreRefused() throws Exception {
-    // The refusal is a plain-text body ("Authentication failure"), not JSON.
-    ping(Testbed.require("slurm22-c1"), "v0.0.38", false, 401);
-    ping(Testbed.require("slurm24-c1"), "v0.0.42", false, 401);
+  void twoClustersOnOneMachineAreIndependent() throws Exception {
+    // .ci/run starts a second 22.05 cluster, c2, beside c1: its own name, ports and JWT key.
+    Instance c1 = Testbed.require("slurm22-c1");
+    Instance c2 = Testbed.require("slurm22-c2");
+    for (Instance cluster : new Instance[] {c1, c2}) {
+      JsonNode body = ping(cluster, "v0.0.38", cluster.readFirstLine("rest.token.file"), 200);
+      assertEquals("UP", body.at("/pings/0/ping").asText(), body::toPrettyString);
+    }
+    assertTrue(!c1.get("rest.url").equals(c2.get("rest.url")), "each cluster has its own slurmrestd");
+    // slurmrestd passes the token on; c2's slurmctld rejects a token signed with c1's key, and
+    // 22.05 reports that as HTTP 500 with an error list (not 401): refused all the same.
+    HttpResponse<String> foreign = send(c2, "v0.0.38", c1.readFirstLine("rest.token.file"));
+    assertTrue(foreign.statusCode() != 200, foreign::body);
+    JsonNode errors = JSON.readTree(foreign.body()).path("errors");
+    assertTrue(errors.isArray() && errors.size() > 0, foreign::body);
+    System.out.printf("[smoke] slurm22-c1 and slurm22-c2 run side by side; c2 refuses c1's token (HTTP %d: %s)%n",
+        foreign.statusCode(), errors.at("/0/description").asText());
   }
 
-  private JsonNode ping(Instance slurm, String version, boolean withToken, int expectedStatus)
+  @Test
+  void requestsWithoutATokenAreRefused() throws Exception {
+    // The refusal is a plain-text body ("Authentication failure"), not JSON.
+    ping(Testbed.require("slurm22-c1"), "v0.0.38", null, 401);
+    ping(Testbed.require("slurm24-c1"), "v0.0.42", null, 401);
+  }
+
+  private JsonNode ping(Instance slurm, String version, int expectedStatus) throws IOException, InterruptedException {
+    return ping(slurm, version, slurm.readFirstLine("rest.token.file"), expectedStatus);
+  }
+
+  /** GET .../ping with the given token (null: none) and check the status. */
+  private JsonNode ping(Instance slurm, String version, String token, int expectedStatus)
+      throws IOException, InterruptedException {
+    HttpResponse<String> response = send(slurm, version, token);
+    assertEquals(expectedStatus, response.statusCode(), () -> slurm.name() + " " + version + ": " + response.body());
+    return expectedStatus == 200 ? JSON.readTree(response.body()) : JSON.nullNode();
+  }
+
+  private HttpResponse<String> send(Instance slurm, String version, String token)
       throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(slurm.get("rest.url") + "/slurm/" + version + "/ping"))
         .timeout(Duration.ofSeconds(10))
         .GET();
-    if (withToken) {
-      request.header("X-SLURM-USER-NAME", slurm.get("rest.user"))
-          .header("X-SLURM-USER-TOKEN", slurm.readFirstLine("rest.token.file"));
+    if (token != null) {
+      request.header("X-SLURM-USER-NAME", slurm.get("rest.user")).header("X-SLURM-USER-TOKEN", token);
     }
-    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    assertEquals(expectedStatus, response.statusCode(), () -> slurm.name() + " " + version + ": " + response.body());
-    return expectedStatus == 200 ? JSON.readTree(response.body()) : JSON.nullNode();
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }
