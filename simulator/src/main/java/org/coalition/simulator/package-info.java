@@ -1,2 +1,5 @@
-/** Discrete-event simulator driving the same policy code as the daemon; SWF trace reader; experiment runner; reports and plots. */
+/**
+ * The discrete-event simulator that drives the {@code policy} code unchanged, with its trace
+ * reader ({@link org.coalition.simulator.swf}), experiment models and reports.
+ */
 package org.coalition.simulator;
