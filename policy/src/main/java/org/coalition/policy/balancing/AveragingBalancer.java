@@ -1,9 +1,7 @@
 package org.coalition.policy.balancing;
 
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Averaging load balancing (baseline, BILB paper Section 3.2): every site ends at the mean queue
@@ -42,11 +40,6 @@ public final class AveragingBalancer implements LoadBalancer {
         transfers.add(new Transfer(sites.get(sender).site(), sites.get(receiver).site(), amount));
       }
     }
-    Map<String, BalancingPlan.Outcome> outcomes = new LinkedHashMap<>();
-    for (int i = 0; i < n; i++) {
-      SiteLoad s = sites.get(i);
-      outcomes.put(s.site(), new BalancingPlan.Outcome(s.load(), s.participation(), sent[i], received[i]));
-    }
-    return new BalancingPlan(transfers, outcomes, updates);
+    return BalancingPlan.of(sites, sent, received, transfers, updates);
   }
 }

@@ -21,6 +21,18 @@ public record BalancingPlan(List<Transfer> transfers, Map<String, Outcome> outco
     outcomes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outcomes));
   }
 
+  /**
+   * Builds a plan from per-site arrays indexed like {@code sites}.
+   */
+  static BalancingPlan of(List<SiteLoad> sites, double[] sent, double[] received, List<Transfer> transfers, long updates) {
+    Map<String, Outcome> outcomes = new LinkedHashMap<>();
+    for (int i = 0; i < sites.size(); i++) {
+      SiteLoad s = sites.get(i);
+      outcomes.put(s.site(), new Outcome(s.load(), s.participation(), sent[i], received[i]));
+    }
+    return new BalancingPlan(transfers, outcomes, updates);
+  }
+
   public Outcome outcome(String site) {
     Outcome o = outcomes.get(site);
     if (o == null) {

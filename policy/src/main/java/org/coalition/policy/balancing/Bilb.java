@@ -3,9 +3,7 @@ package org.coalition.policy.balancing;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -70,11 +68,7 @@ public final class Bilb implements LoadBalancer {
         }
       }
     }
-    Map<String, BalancingPlan.Outcome> outcomes = new LinkedHashMap<>();
-    for (int i = 0; i < n; i++) {
-      outcomes.put(sites.get(i).site(), new BalancingPlan.Outcome(load[i], level[i], sent[i], received[i]));
-    }
-    return new BalancingPlan(transfers, outcomes, updates);
+    return BalancingPlan.of(sites, sent, received, transfers, updates);
   }
 
   /** Increasing load, ties by site id; duplicate sites are refused. */
