@@ -8,7 +8,8 @@
  *       job-selection policies DirectContr, FairShare and RoundRobin;
  *   <li>{@link org.coalition.policy.balancing}: BILB and averaging load balancing, participation
  *       learning, the expected-delay cost;
- *   <li>{@link org.coalition.policy.shapley}: exact Shapley values, unfairness, pairwise scores.
+ *   <li>{@link org.coalition.policy.shapley}: exact Shapley values, unfairness, pairwise scores;
+ *   <li>{@link org.coalition.policy.contracts}: the McAfee double auction and contract-aware placement.
  * </ul>
  */
 package org.coalition.policy;

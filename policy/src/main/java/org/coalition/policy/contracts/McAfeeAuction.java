@@ -1,0 +1,61 @@
+package org.coalition.policy.contracts;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * McAfee's double auction (contracts paper, Algorithm 1; McAfee 1992), for single-block bids.
+ *
+ * <p>Buy bids sorted high to low {@code b_1 >= b_2 >= ...}, sell bids low to high {@code s_1 <= s_2
+ * <= ...} (ties by bidder id). {@code k} is the number of pairs with {@code b_i >= s_i}. With
+ * {@code p0 = (b_{k+1} + s_{k+1}) / 2}: if {@code s_k <= p0 <= b_k}, the first k pairs trade at
+ * p0; otherwise the first k-1 pairs trade, buyers paying {@code b_k} and sellers receiving
+ * {@code s_k}. When there is no (k+1)-th pair on both sides, p0 does not exist and the second case
+ * applies. The mechanism is truthful (bidding one's value is a dominant strategy) and weakly budget
+ * balanced (the auctioneer never pays).
+ */
+public final class McAfeeAuction {
+  private McAfeeAuction() {}
+
+  public static Clearing clear(List<Bid> buyBids, List<Bid> sellBids) {
+    List<Bid> buys = sorted(buyBids, Bid.HIGHEST_FIRST, "buy");
+    List<Bid> sells = sorted(sellBids, Bid.LOWEST_FIRST, "sell");
+    int k = 0;
+    while (k < buys.size() && k < sells.size() && buys.get(k).price() >= sells.get(k).price()) {
+      k++;
+    }
+    if (k == 0) {
+      return new Clearing(List.of(), List.of(), 0, 0, "no buy bid reaches the lowest sell bid: no trade");
+    }
+    double bk = buys.get(k - 1).price();
+    double sk = sells.get(k - 1).price();
+    if (k < buys.size() && k < sells.size()) {
+      double p0 = (buys.get(k).price() + sells.get(k).price()) / 2;
+      if (sk <= p0 && p0 <= bk) {
+        return new Clearing(bidders(buys, k), bidders(sells, k), p0, p0, String.format(
+            "%d efficient pairs; the next pair's mid price %.4g lies in [%.4g, %.4g]: all %d trade at it", k, p0, sk, bk, k));
+      }
+    }
+    return new Clearing(bidders(buys, k - 1), bidders(sells, k - 1), bk, sk, String.format(
+        "%d efficient pairs; no mid price in [%.4g, %.4g]: the last pair is dropped, %d trade, buyers pay %.4g, sellers get %.4g",
+        k, sk, bk, k - 1, bk, sk));
+  }
+
+  private static List<Bid> sorted(List<Bid> bids, java.util.Comparator<Bid> order, String side) {
+    Set<String> seen = new HashSet<>();
+    for (Bid bid : bids) {
+      if (!seen.add(bid.bidder())) {
+        throw new IllegalArgumentException(bid.bidder() + " placed two " + side + " bids in one auction");
+      }
+    }
+    List<Bid> copy = new ArrayList<>(bids);
+    copy.sort(order);
+    return copy;
+  }
+
+  private static List<String> bidders(List<Bid> bids, int count) {
+    return bids.subList(0, count).stream().map(Bid::bidder).toList();
+  }
+}
