@@ -1,6 +1,7 @@
 package org.coalition.policy.balancing;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
@@ -54,8 +55,7 @@ public final class Bilb implements LoadBalancer {
         room[i] = Math.max(0, Math.min(mean - current, level[i] - current));
         receivers[i] = i;
       }
-      final double[] rooms = room;
-      java.util.Arrays.sort(receivers, 0, k, Comparator.comparingDouble((Integer i) -> rooms[i]).thenComparing(i -> i));
+      Arrays.sort(receivers, 0, k, Comparator.comparingDouble((Integer i) -> room[i]).thenComparing(i -> i));
       for (int r = 0; r < k; r++) {
         int i = receivers[r];
         updates++;
