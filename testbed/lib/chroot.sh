@@ -7,9 +7,11 @@
 ensure_chroot() {
   ensure_host_packages debootstrap
   if [ ! -x "$TB_CHROOT/usr/bin/apt-get" ]; then
-    say "creating the Debian 13 chroot in $TB_CHROOT (once; it is cached between runs)"
+    local mirror=${TB_MIRROR:-$(host_mirror)}
+    [ -n "$mirror" ] || die "no Debian mirror found in apt's sources; set COALITION_DEBIAN_MIRROR to one"
+    say "creating the Debian 13 chroot in $TB_CHROOT from $mirror (once; it is cached between runs)"
     rm -rf "$TB_CHROOT.partial"
-    debootstrap --variant=minbase trixie "$TB_CHROOT.partial" "$TB_MIRROR" >"$TB_RUN/debootstrap.log" 2>&1 \
+    debootstrap --variant=minbase trixie "$TB_CHROOT.partial" "$mirror" >"$TB_RUN/debootstrap.log" 2>&1 \
       || { log_tail "$TB_RUN/debootstrap.log"; die "debootstrap of trixie failed"; }
     mv "$TB_CHROOT.partial" "$TB_CHROOT"
   fi

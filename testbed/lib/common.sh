@@ -11,6 +11,7 @@
 TB_HOME=${COALITION_TESTBED_DIR:-/var/tmp/coalition-testbed}
 TB_RUN=$TB_HOME/run
 TB_CHROOT=$TB_HOME/trixie
+# The Debian mirror for debootstrap: COALITION_DEBIAN_MIRROR, else the one apt on this host uses.
 TB_MIRROR=${COALITION_DEBIAN_MIRROR:-}
 # Accounts the testbed creates, with fixed uids so the chroot agrees with the host.
 TB_USER=coalition-user      # an ordinary user who submits test jobs
@@ -19,6 +20,14 @@ TB_REST_USER=coalition-rest # slurmrestd refuses to run as root or as SlurmUser
 TB_REST_UID=19001
 # How long a daemon may take to answer before "up" gives up on it.
 TB_WAIT=${COALITION_TESTBED_WAIT:-90}
+
+# host_mirror: the first Debian archive URI in apt's sources (deb822 or one-line format).
+host_mirror() {
+  local m
+  m=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
+  [ -n "$m" ] || m=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
+  printf '%s' "$m"
+}
 
 say()  { printf '[testbed] %s\n' "$*"; }
 warn() { printf '[testbed] WARNING: %s\n' "$*" >&2; }
