@@ -1,0 +1,59 @@
+package org.coalition.simulator.bilb;
+
+import java.util.Objects;
+import org.coalition.policy.balancing.LoadBalancer;
+
+/**
+ * One BILB-model experiment. Site 0 is the overloaded one when {@code overloaded} is set.
+ *
+ * @param lambda arrival rate of local jobs per site (mean time between jobs 1 / lambda)
+ * @param alpha gamma shape of job sizes; {@code beta} is the gamma scale (mean size alpha * beta)
+ * @param period T, the length of a round
+ * @param participation every site's declared level l (the overloaded site's own in {@code overloaded})
+ * @param windowStart first fraction of a round whose releases count for the score (paper: 0.2)
+ * @param windowEnd end of that window (paper: 0.8)
+ * @param quantum the unit of work: job sizes are rounded to it (at least one) and transfers rounded
+ *     down to it, as in the paper's discrete simulator; 0 for continuous, perfectly divisible load
+ */
+public record BilbConfig(
+    int sites,
+    double alpha,
+    double beta,
+    double lambda,
+    double period,
+    int rounds,
+    double participation,
+    Overloaded overloaded,
+    LoadBalancer balancer,
+    long seed,
+    double windowStart,
+    double windowEnd,
+    double quantum) {
+
+  /** The one overloaded site's workload and level. */
+  public record Overloaded(double alpha, double beta, double participation) {}
+
+  public BilbConfig {
+    Objects.requireNonNull(balancer, "balancer");
+    require(sites >= 1 && sites <= 10_000, "--sites must be between 1 and 10000, was " + sites);
+    require(alpha > 0 && beta > 0, "--alpha and --beta must be > 0, were " + alpha + ", " + beta);
+    require(lambda > 0, "--lambda must be > 0, was " + lambda);
+    require(period > 0 && Double.isFinite(period), "--period must be > 0, was " + period);
+    require(rounds >= 1, "--rounds must be >= 1, was " + rounds);
+    require(participation >= 0, "--participation must be >= 0, was " + participation);
+    require(0 <= windowStart && windowStart < windowEnd && windowEnd <= 1,
+        "the scoring window must satisfy 0 <= start < end <= 1, was " + windowStart + ".." + windowEnd);
+    require(quantum >= 0 && Double.isFinite(quantum), "the work quantum must be >= 0, was " + quantum);
+    if (overloaded != null) {
+      require(overloaded.alpha() > 0 && overloaded.beta() > 0,
+          "--overloaded-alpha and --overloaded-beta must be > 0, were " + overloaded.alpha() + ", " + overloaded.beta());
+      require(overloaded.participation() >= 0, "--overloaded-participation must be >= 0, was " + overloaded.participation());
+    }
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

@@ -1,0 +1,279 @@
+package org.coalition.simulator.bilb;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.DoubleConsumer;
+import org.coalition.policy.balancing.BalancingPlan;
+import org.coalition.policy.balancing.SiteLoad;
+import org.coalition.policy.balancing.Transfer;
+import org.coalition.simulator.random.Variates;
+
+/**
+ * The BILB paper's divisible-load model (Sections 3.1, 4.2.2, 6.3). Each site processes its queue
+ * FCFS at rate 1 (time-sharing: the whole site works on the head of the queue). A balancing
+ * iteration moves queued work between sites with the configured {@code LoadBalancer} (the real
+ * policy code); senders give up the tail of their queue, receivers append it. As in the paper's
+ * averaging LB, "the next iteration of LB is performed at Lmean": at now + the mean queue length
+ * (both balancers conserve load, so that is when received work is done); with every queue empty,
+ * the next iteration runs when the next job arrives. Every job's counterfactual completion, had
+ * its site been alone, is computed alongside (FCFS, same arrivals and sizes).
+ *
+ * <p>Score of a site in a round, over its jobs released in the round's scoring window, with F the
+ * sum of flow times and F~ the counterfactual: {@code F~/F - 1} if {@code F < F~}, else
+ * {@code -(F/F~ - 1)}.
+ */
+public final class BilbModel {
+  private static final double EPS = 1e-9;
+
+  private final BilbConfig config;
+  private final Site[] sites;
+  private final double[][] flow;
+  private final double[][] alone;
+  private long jobs;
+  private long iterations;
+
+  public BilbModel(BilbConfig config) {
+    this.config = config;
+    Variates root = new Variates(config.seed());
+    this.sites = new Site[config.sites()];
+    for (int i = 0; i < sites.length; i++) {
+      boolean overloaded = i == 0 && config.overloaded() != null;
+      sites[i] = new Site(i, root.split(),
+          overloaded ? config.overloaded().alpha() : config.alpha(),
+          overloaded ? config.overloaded().beta() : config.beta(),
+          overloaded ? config.overloaded().participation() : config.participation());
+    }
+    this.flow = new double[sites.length][config.rounds()];
+    this.alone = new double[sites.length][config.rounds()];
+  }
+
+  /** Runs the whole experiment; {@code progress} receives the fraction of simulated time done. */
+  public BilbResult run(DoubleConsumer progress) {
+    double end = config.rounds() * config.period();
+    for (Site s : sites) {
+      s.nextArrival = s.variates.exponential(config.lambda());
+    }
+    double now = 0;
+    double nextIteration = Double.POSITIVE_INFINITY;
+    boolean iterateOnArrival = true;
+    double reported = 0;
+    while (true) {
+      Site arriving = null;
+      for (Site s : sites) {
+        if (s.nextArrival < end && (arriving == null || s.nextArrival < arriving.nextArrival)) {
+          arriving = s;
+        }
+      }
+      double nextArrival = arriving == null ? Double.POSITIVE_INFINITY : arriving.nextArrival;
+      if (nextIteration == Double.POSITIVE_INFINITY && nextArrival == Double.POSITIVE_INFINITY) {
+        break;
+      }
+      boolean iterate;
+      if (nextIteration <= nextArrival) {
+        advance(now, nextIteration);
+        now = nextIteration;
+        iterate = true;
+      } else {
+        advance(now, nextArrival);
+        now = nextArrival;
+        arrive(arriving, now);
+        iterate = iterateOnArrival;
+      }
+      if (iterate) {
+        double mean = balance(now);
+        iterateOnArrival = mean <= EPS;
+        nextIteration = iterateOnArrival ? Double.POSITIVE_INFINITY : now + mean;
+      }
+      if (progress != null && now - reported >= end / 100 && now <= end) {
+        reported = now;
+        progress.accept(now / end);
+      }
+    }
+    if (progress != null) {
+      progress.accept(1.0);
+    }
+    return result();
+  }
+
+  private void arrive(Site site, double now) {
+    double size = site.variates.gamma(site.alpha, site.beta);
+    double q = config.quantum();
+    if (q > 0) {
+      size = Math.max(q, Math.rint(size / q) * q);
+    }
+    int round = (int) Math.min(config.rounds() - 1, Math.floor(now / config.period()));
+    double offset = now / config.period() - round;
+    boolean counted = offset >= config.windowStart() && offset < config.windowEnd();
+    Job job = new Job(site.index, now, round, counted);
+    site.aloneEnd = Math.max(now, site.aloneEnd) + size;
+    job.aloneCompletion = site.aloneEnd;
+    site.append(new Segment(job, size));
+    site.nextArrival = now + site.variates.exponential(config.lambda());
+    jobs++;
+  }
+
+  /** One balancing iteration at {@code now}; returns the mean queue length. */
+  private double balance(double now) {
+    iterations++;
+    List<SiteLoad> loads = new ArrayList<>(sites.length);
+    double total = 0;
+    for (Site s : sites) {
+      loads.add(new SiteLoad(Integer.toString(s.index), Math.max(0, s.load), s.level));
+      total += Math.max(0, s.load);
+    }
+    BalancingPlan plan = config.balancer().balance(loads);
+    double q = config.quantum();
+    for (Transfer t : plan.transfers()) {
+      double amount = q > 0 ? Math.floor(t.amount() / q + EPS) * q : t.amount();
+      if (amount > 0) {
+        move(sites[Integer.parseInt(t.from())], sites[Integer.parseInt(t.to())], amount);
+      }
+    }
+    return total / sites.length;
+  }
+
+  /** Moves {@code amount} of work from the tail of {@code from}'s queue to the end of {@code to}'s. */
+  private void move(Site from, Site to, double amount) {
+    List<Segment> moved = new ArrayList<>();
+    double left = amount;
+    while (left > EPS && !from.queue.isEmpty()) {
+      Segment tail = from.queue.peekLast();
+      if (tail.amount <= left + EPS) {
+        from.queue.pollLast();
+        from.load -= tail.amount;
+        left -= tail.amount;
+        moved.add(tail);
+      } else {
+        tail.amount -= left;
+        from.load -= left;
+        tail.job.fragments++;
+        moved.add(new Segment(tail.job, left));
+        left = 0;
+      }
+    }
+    // Keep the moved work in its original order at the receiver.
+    for (int i = moved.size() - 1; i >= 0; i--) {
+      to.append(moved.get(i));
+    }
+  }
+
+  /** Every site works on its queue from {@code from} to {@code to}. */
+  private void advance(double from, double to) {
+    for (Site s : sites) {
+      double clock = from;
+      while (clock < to && !s.queue.isEmpty()) {
+        Segment head = s.queue.peekFirst();
+        double step = Math.min(head.amount, to - clock);
+        clock += step;
+        head.amount -= step;
+        s.load -= step;
+        if (head.amount <= EPS) {
+          s.queue.pollFirst();
+          s.load -= head.amount;
+          if (--head.job.fragments == 0) {
+            complete(head.job, clock);
+          }
+        }
+      }
+      if (s.queue.isEmpty()) {
+        s.load = 0;
+      }
+    }
+  }
+
+  private void complete(Job job, double completion) {
+    if (job.counted) {
+      flow[job.home][job.round] += completion - job.release;
+      alone[job.home][job.round] += job.aloneCompletion - job.release;
+    }
+  }
+
+  private BilbResult result() {
+    List<BilbResult.SiteScore> perSite = new ArrayList<>();
+    double typicalScore = 0;
+    double typicalStd = 0;
+    int typicalSites = 0;
+    BilbResult.Score overloaded = null;
+    for (Site s : sites) {
+      double sum = 0;
+      double squares = 0;
+      int n = 0;
+      for (int r = 0; r < config.rounds(); r++) {
+        double f = flow[s.index][r];
+        double fAlone = alone[s.index][r];
+        if (f <= 0 || fAlone <= 0) {
+          continue;
+        }
+        double score = f < fAlone ? fAlone / f - 1 : -(f / fAlone - 1);
+        sum += score;
+        squares += score * score;
+        n++;
+      }
+      double mean = n == 0 ? 0 : sum / n;
+      double std = n == 0 ? 0 : Math.sqrt(Math.max(0, squares / n - mean * mean));
+      perSite.add(new BilbResult.SiteScore(s.index, mean, std, n));
+      if (s.index == 0 && config.overloaded() != null) {
+        overloaded = new BilbResult.Score(mean, std);
+      } else {
+        typicalScore += mean;
+        typicalStd += std;
+        typicalSites++;
+      }
+    }
+    BilbResult.Score typical = typicalSites == 0 ? null
+        : new BilbResult.Score(typicalScore / typicalSites, typicalStd / typicalSites);
+    return new BilbResult(config.balancer().name(), sites.length, config.rounds(), typical, overloaded, perSite, jobs, iterations);
+  }
+
+  private static final class Site {
+    final int index;
+    final Variates variates;
+    final double alpha;
+    final double beta;
+    final double level;
+    final ArrayDeque<Segment> queue = new ArrayDeque<>();
+    double load;
+    double nextArrival;
+    double aloneEnd;
+
+    Site(int index, Variates variates, double alpha, double beta, double level) {
+      this.index = index;
+      this.variates = variates;
+      this.alpha = alpha;
+      this.beta = beta;
+      this.level = level;
+    }
+
+    void append(Segment segment) {
+      queue.addLast(segment);
+      load += segment.amount;
+    }
+  }
+
+  private static final class Job {
+    final int home;
+    final double release;
+    final int round;
+    final boolean counted;
+    double aloneCompletion;
+    int fragments = 1;
+
+    Job(int home, double release, int round, boolean counted) {
+      this.home = home;
+      this.release = release;
+      this.round = round;
+      this.counted = counted;
+    }
+  }
+
+  private static final class Segment {
+    final Job job;
+    double amount;
+
+    Segment(Job job, double amount) {
+      this.job = job;
+      this.amount = amount;
+    }
+  }
+}

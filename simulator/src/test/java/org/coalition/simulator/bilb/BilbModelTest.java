@@ -1,0 +1,85 @@
+package org.coalition.simulator.bilb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.coalition.policy.balancing.AveragingBalancer;
+import org.coalition.policy.balancing.Bilb;
+import org.coalition.policy.balancing.LoadBalancer;
+import org.junit.jupiter.api.Test;
+
+class BilbModelTest {
+  private static BilbConfig config(int sites, double level, LoadBalancer balancer, long seed) {
+    return new BilbConfig(sites, 2, 2, 0.2, 1000, 50, level, null, balancer, seed, 0.2, 0.8, 0);
+  }
+
+  private static BilbResult run(BilbConfig config) {
+    return new BilbModel(config).run(null);
+  }
+
+  @Test
+  void withoutParticipationNothingMovesAndEveryScoreIsZero() {
+    BilbResult result = run(config(3, 0, new Bilb(), 1));
+    for (BilbResult.SiteScore s : result.perSite()) {
+      assertEquals(0, s.score(), 1e-9, "site " + s.site());
+      assertEquals(50, s.rounds(), "every round had jobs in its window");
+    }
+  }
+
+  @Test
+  void aSiteAloneScoresZero() {
+    assertEquals(0, run(config(1, 1000, new Bilb(), 2)).typical().score(), 1e-9);
+  }
+
+  @Test
+  void theSameSeedGivesTheSameRun() {
+    BilbResult a = run(config(2, 5, new Bilb(), 3));
+    BilbResult b = run(config(2, 5, new Bilb(), 3));
+    assertEquals(a, b);
+    assertNotEquals(a.typical(), run(config(2, 5, new Bilb(), 4)).typical());
+  }
+
+  @Test
+  void averagingAndUnboundedBilbAgreeOnTwoSites() {
+    assertEquals(run(config(2, 1e9, new Bilb(), 5)).typical(), run(config(2, 1e9, new AveragingBalancer(), 5)).typical());
+  }
+
+  @Test
+  void moreParticipationHelpsHomogeneousSites() {
+    double low = run(config(2, 1, new Bilb(), 6)).typical().score();
+    double high = run(config(2, 1000, new Bilb(), 6)).typical().score();
+    assertTrue(low > 0, "even l = 1 helps: " + low);
+    assertTrue(high > low, high + " <= " + low);
+  }
+
+  @Test
+  void theOverloadedSiteIsReportedApart() {
+    BilbConfig c = new BilbConfig(3, 2, 2, 0.2, 1000, 20, 5, new BilbConfig.Overloaded(3, 3, 1000), new Bilb(), 7, 0.2, 0.8, 0);
+    BilbResult result = run(c);
+    assertTrue(result.overloaded() != null);
+    assertEquals(3, result.perSite().size());
+    assertNull(run(config(2, 5, new Bilb(), 7)).overloaded());
+  }
+
+  @Test
+  void aWorkQuantumRoundsSizesAndTransfers() {
+    BilbConfig c = new BilbConfig(2, 2, 2, 0.2, 1000, 20, 1000, null, new Bilb(), 8, 0.2, 0.8, 1);
+    assertTrue(run(c).typical().score() > 0);
+  }
+
+  @Test
+  void badSettingsNameTheOption() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new BilbConfig(0, 2, 2, 0.2, 1000, 1, 1, null, new Bilb(), 1, 0.2, 0.8, 0));
+    assertTrue(e.getMessage().startsWith("--sites"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new BilbConfig(2, 2, 2, -1, 1000, 1, 1, null, new Bilb(), 1, 0.2, 0.8, 0));
+    assertTrue(e.getMessage().startsWith("--lambda"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> new BilbConfig(2, 2, 2, 0.2, 1000, 1, 1, new BilbConfig.Overloaded(0, 1, 1), new Bilb(), 1, 0.2, 0.8, 0));
+    assertTrue(e.getMessage().startsWith("--overloaded-alpha"), e.getMessage());
+  }
+}
