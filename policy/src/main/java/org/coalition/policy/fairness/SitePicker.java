@@ -54,5 +54,4 @@ final class SitePicker {
   static String format(double value) {
     return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : String.format("%.4g", value);
   }
-
 }
