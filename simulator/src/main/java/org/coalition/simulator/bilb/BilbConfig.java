@@ -12,8 +12,9 @@ import org.coalition.policy.balancing.LoadBalancer;
  * @param participation every site's declared level l (the overloaded site's own in {@code overloaded})
  * @param windowStart first fraction of a round whose releases count for the score (paper: 0.2)
  * @param windowEnd end of that window (paper: 0.8)
- * @param quantum the unit of work: job sizes are rounded to it (at least one) and transfers rounded
- *     down to it, as in the paper's discrete simulator; 0 for continuous, perfectly divisible load
+ * @param quantum the unit of work and time, as in the paper's discrete simulator: job sizes are
+ *     rounded to it (at least one unit), releases and balancing iterations fall on its grid, and
+ *     transfers are whole units; 0 for continuous time and perfectly divisible load
  */
 public record BilbConfig(
     int sites,

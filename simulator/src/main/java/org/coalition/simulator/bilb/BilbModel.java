@@ -16,8 +16,13 @@ import org.coalition.simulator.random.Variates;
  * policy code); senders give up the tail of their queue, receivers append it. As in the paper's
  * averaging LB, "the next iteration of LB is performed at Lmean": at now + the mean queue length
  * (both balancers conserve load, so that is when received work is done); with every queue empty,
- * the next iteration runs when the next job arrives. Every job's counterfactual completion, had
- * its site been alone, is computed alongside (FCFS, same arrivals and sizes).
+ * the next iteration runs when the next job arrives. An iteration due at the moment of a release
+ * runs first (simulator/README.md says why). Every job's counterfactual completion, had its site been alone, is
+ * computed alongside (FCFS, same arrivals and sizes).
+ *
+ * <p>With a quantum q (the paper's "discrete simulator"), sizes are rounded to whole units of q
+ * (at least one), releases and iterations fall on the grid of multiples of q (the next point at
+ * or after their continuous time), and each sender's transfers are rounded down to whole units.
  *
  * <p>Score of a site in a round, over its jobs released in the round's scoring window, with F the
  * sum of flow times and F~ the counterfactual: {@code F~/F - 1} if {@code F < F~}, else
@@ -52,7 +57,8 @@ public final class BilbModel {
   public BilbResult run(DoubleConsumer progress) {
     double end = config.rounds() * config.period();
     for (Site s : sites) {
-      s.nextArrival = s.variates.exponential(config.lambda());
+      s.rawArrival = s.variates.exponential(config.lambda());
+      s.nextArrival = onGrid(s.rawArrival);
     }
     double now = 0;
     double nextIteration = Double.POSITIVE_INFINITY;
@@ -83,7 +89,7 @@ public final class BilbModel {
       if (iterate) {
         double mean = balance(now);
         iterateOnArrival = mean <= EPS;
-        nextIteration = iterateOnArrival ? Double.POSITIVE_INFINITY : now + mean;
+        nextIteration = iterateOnArrival ? Double.POSITIVE_INFINITY : onGrid(now + mean);
       }
       if (progress != null && now - reported >= end / 100 && now <= end) {
         reported = now;
@@ -109,7 +115,8 @@ public final class BilbModel {
     site.aloneEnd = Math.max(now, site.aloneEnd) + size;
     job.aloneCompletion = site.aloneEnd;
     site.append(new Segment(job, size));
-    site.nextArrival = now + site.variates.exponential(config.lambda());
+    site.rawArrival += site.variates.exponential(config.lambda());
+    site.nextArrival = onGrid(site.rawArrival);
     jobs++;
   }
 
@@ -124,10 +131,21 @@ public final class BilbModel {
     }
     BalancingPlan plan = config.balancer().balance(loads);
     double q = config.quantum();
+    // With a quantum, each sender's running total is rounded down to whole units, so that many
+    // small shares still move whole units (to the first receivers) rather than all rounding to 0.
+    double[] planned = new double[sites.length];
+    double[] rounded = new double[sites.length];
     for (Transfer t : plan.transfers()) {
-      double amount = q > 0 ? Math.floor(t.amount() / q + EPS) * q : t.amount();
-      if (amount > 0) {
-        move(sites[Integer.parseInt(t.from())], sites[Integer.parseInt(t.to())], amount);
+      int from = Integer.parseInt(t.from());
+      double amount = t.amount();
+      if (q > 0) {
+        planned[from] += amount;
+        double units = Math.floor(planned[from] / q + EPS) * q;
+        amount = units - rounded[from];
+        rounded[from] = units;
+      }
+      if (amount > EPS) {
+        move(sites[from], sites[Integer.parseInt(t.to())], amount);
       }
     }
     return total / sites.length;
@@ -180,6 +198,12 @@ public final class BilbModel {
         s.load = 0;
       }
     }
+  }
+
+  /** With a quantum, the next point of the time grid at or after {@code t}; else {@code t}. */
+  private double onGrid(double t) {
+    double q = config.quantum();
+    return q > 0 ? Math.ceil(t / q - EPS) * q : t;
   }
 
   private void complete(Job job, double completion) {
@@ -235,6 +259,7 @@ public final class BilbModel {
     final ArrayDeque<Segment> queue = new ArrayDeque<>();
     double load;
     double nextArrival;
+    double rawArrival;
     double aloneEnd;
 
     Site(int index, Variates variates, double alpha, double beta, double level) {

@@ -1,5 +1,6 @@
 package org.coalition.simulator.bilb;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.coalition.policy.balancing.Bilb;
@@ -7,38 +8,50 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The BILB paper's Table 3 cases (homogeneous sites, alpha = beta = 2, lambda = 0.2, T = 1000,
- * 1000 rounds, seed 1), printed beside the published scores so every CI log shows how far the
- * model is. It asserts what the model must do (the score rises with the participation level);
- * matching the paper within 25% is not reached yet (simulator/README.md) and is not asserted.
+ * 1000 rounds, seed 1, the discrete model with a quantum of 1), printed beside the published
+ * scores so every CI log shows how far the model is. Asserted: the curve's shape (it rises with
+ * the level, then saturates: l = 1000 within 10% of l = 10) and the 25% agreement in every case
+ * that reaches it. Two cases do not (2 sites at l = 10 and 1000, about +34%); simulator/README.md
+ * records that gap, and this test fails if another case drifts out.
  */
 class BilbTable3IT {
   private static final double[] LEVELS = {1, 5, 10, 1000};
   /** Table 3, mean scores for l = 1, 5, 10, 1000. */
   private static final double[] PAPER_2 = {0.125, 0.574, 0.592, 0.628};
   private static final double[] PAPER_10 = {0.076, 2.148, 2.912, 3.123};
+  /** The known gap, l index by l index (simulator/README.md). */
+  private static final boolean[] GAP_2 = {false, false, true, true};
+  private static final boolean[] GAP_10 = {false, false, false, false};
 
   @Test
   void twoSites() {
-    report(2, PAPER_2);
+    report(2, PAPER_2, GAP_2);
   }
 
   @Test
   void tenSites() {
-    report(10, PAPER_10);
+    report(10, PAPER_10, GAP_10);
   }
 
-  private static void report(int sites, double[] paper) {
-    double previous = Double.NEGATIVE_INFINITY;
+  private static void report(int sites, double[] paper, boolean[] knownGap) {
+    double[] scores = new double[LEVELS.length];
     for (int i = 0; i < LEVELS.length; i++) {
-      BilbConfig config = new BilbConfig(sites, 2, 2, 0.2, 1000, 1000, LEVELS[i], null, new Bilb(), 1, 0.2, 0.8, 0);
+      BilbConfig config = new BilbConfig(sites, 2, 2, 0.2, 1000, 1000, LEVELS[i], null, new Bilb(), 1, 0.2, 0.8, 1);
       long start = System.nanoTime();
       BilbResult result = new BilbModel(config).run(null);
-      double score = result.typical().score();
+      scores[i] = result.typical().score();
       System.out.printf("[table3] sites=%d l=%-4.0f paper=%.3f model=%.3f (%+.0f%%) std=%.3f, %,d jobs in %.1f s%n",
-          sites, LEVELS[i], paper[i], score, 100 * (score / paper[i] - 1), result.typical().std(), result.jobs(),
-          (System.nanoTime() - start) / 1e9);
-      assertTrue(score > previous, "the score must rise with the level: l=" + LEVELS[i] + " gives " + score);
-      previous = score;
+          sites, LEVELS[i], paper[i], scores[i], 100 * (scores[i] / paper[i] - 1), result.typical().std(),
+          result.jobs(), (System.nanoTime() - start) / 1e9);
     }
+    for (int i = 0; i < LEVELS.length; i++) {
+      if (i > 0) {
+        assertTrue(scores[i] >= scores[i - 1], "the score must not fall as l rises: l=" + LEVELS[i] + " gives " + scores[i]);
+      }
+      if (!knownGap[i]) {
+        assertEquals(paper[i], scores[i], 0.25 * paper[i], sites + " sites, l=" + LEVELS[i] + ": more than 25% from the paper");
+      }
+    }
+    assertEquals(scores[2], scores[3], 0.1 * scores[2], "the curve must saturate: l=10 and l=1000 within 10%");
   }
 }
