@@ -7,9 +7,13 @@ import java.util.Map;
 /**
  * Scores over many cases (CloudShare paper, Section 5.1): in each case an algorithm gets a point
  * for every other algorithm it is strictly fairer than (lower unfairness). Equal unfairness gives
- * no point to either.
+ * no point to either; unfairness values within a relative {@value #TOLERANCE} of each other are
+ * equal, since summing the same waits in another order is not a difference in fairness.
  */
 public final class PairwiseScores {
+  /** Relative difference below which two unfairness values count as equal. */
+  public static final double TOLERANCE = 1e-9;
+
   private final Map<String, Integer> scores = new LinkedHashMap<>();
   private int cases;
 
@@ -23,12 +27,17 @@ public final class PairwiseScores {
     });
     for (Map.Entry<String, Double> a : unfairness.entrySet()) {
       for (Map.Entry<String, Double> b : unfairness.entrySet()) {
-        if (a.getValue() < b.getValue()) {
+        if (fairer(a.getValue(), b.getValue())) {
           scores.merge(a.getKey(), 1, Integer::sum);
         }
       }
     }
     cases++;
+  }
+
+  /** Whether unfairness {@code a} is strictly below {@code b}, beyond rounding. */
+  static boolean fairer(double a, double b) {
+    return a < b - TOLERANCE * Math.max(1, Math.max(Math.abs(a), Math.abs(b)));
   }
 
   public Map<String, Integer> scores() {

@@ -31,4 +31,12 @@ class UnfairnessAndScoresTest {
     assertEquals(Map.of("A", 3, "B", 1, "C", 1), scores.scores());
     assertEquals(2, scores.cases());
   }
+
+  @Test
+  void roundingNoiseIsATie() {
+    PairwiseScores scores = new PairwiseScores();
+    // 28370.138722221713 vs ...734: the same waits summed in another order.
+    scores.add(Map.of("A", 28370.138722221713, "B", 28370.138722221734, "C", 28371.0));
+    assertEquals(Map.of("A", 1, "B", 1, "C", 0), scores.scores());
+  }
 }

@@ -23,6 +23,21 @@ public final class Variates {
     return new Variates(random.split());
   }
 
+  /** A seed for a new stream, so that several runs can start from the same one. */
+  public long nextSeed() {
+    return random.nextLong();
+  }
+
+  /** Uniform in {@code [0, bound)}. */
+  public int uniform(int bound) {
+    return random.nextInt(bound);
+  }
+
+  /** Uniform in {@code [0, 1)}. */
+  public double uniform() {
+    return random.nextDouble();
+  }
+
   /** Exponential with the given rate (mean 1 / rate). */
   public double exponential(double rate) {
     return -Math.log(1 - random.nextDouble()) / rate;

@@ -1,0 +1,2 @@
+/** The discrete-event engine the trace models run on. */
+package org.coalition.simulator.engine;
