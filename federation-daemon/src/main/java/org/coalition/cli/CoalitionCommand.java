@@ -1,5 +1,6 @@
 package org.coalition.cli;
 
+import org.coalition.simulator.swf.SwfFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,7 +17,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       PlannedCommands.Daemon.class,
       PlannedCommands.Demo.class,
-      PlannedCommands.Simulate.class,
+      SimulateCommand.class,
       PlannedCommands.Status.class,
       PlannedCommands.Participation.class,
       PlannedCommands.Bench.class,
@@ -30,7 +31,45 @@ public final class CoalitionCommand implements Runnable {
     return new CommandLine(new CoalitionCommand())
         .setExitCodeExceptionMapper(
             e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.INTERNAL)
+        .setParameterExceptionHandler(CoalitionCommand::usageError)
+        .setExecutionExceptionHandler(CoalitionCommand::failed)
         .setCaseInsensitiveEnumValuesAllowed(true);
+  }
+
+  /** A wrong command line: one line naming what is wrong, with where to read more. */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cli = e.getCommandLine();
+    String command = cli.getCommandSpec().qualifiedName();
+    StringBuilder line = new StringBuilder(command).append(": ").append(e.getMessage());
+    if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+      line.append(" (did you mean ").append(String.join(" or ", u.getSuggestions())).append("?)");
+    }
+    line.append(line.charAt(line.length() - 1) == '.' ? "" : ".").append(" See '").append(command).append(" --help'.");
+    cli.getErr().println(line);
+    cli.getErr().flush();
+    return ExitCodes.USAGE;
+  }
+
+  /**
+   * A command that failed: bad values and bad input files get their message on one line and a
+   * usage or bad-input exit code; anything else is a bug and keeps its stack trace.
+   */
+  private static int failed(Exception e, CommandLine cli, CommandLine.ParseResult parsed) {
+    String command = cli.getCommandSpec().qualifiedName();
+    if (e instanceof IllegalArgumentException) {
+      cli.getErr().println(command + ": " + e.getMessage());
+      cli.getErr().flush();
+      return ExitCodes.USAGE;
+    }
+    if (e instanceof SwfFormatException || e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException) {
+      cli.getErr().println(command + ": " + e.getMessage());
+      cli.getErr().flush();
+      return ExitCodes.BAD_INPUT;
+    }
+    cli.getErr().println(command + ": internal error, please report it: " + e);
+    e.printStackTrace(cli.getErr());
+    cli.getErr().flush();
+    return ExitCodes.INTERNAL;
   }
 
   @Override

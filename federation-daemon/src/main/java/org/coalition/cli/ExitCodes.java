@@ -13,6 +13,8 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   /** The feature or a backend it needs is not available (not built yet, unreachable). */
   public static final int UNAVAILABLE = 3;
+  /** An input file (a trace, a site file) is missing or malformed; the message names file and line. */
+  public static final int BAD_INPUT = 4;
 
   private ExitCodes() {}
 }

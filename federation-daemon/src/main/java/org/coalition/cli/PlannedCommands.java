@@ -44,14 +44,6 @@ final class PlannedCommands {
     }
   }
 
-  @Command(name = "simulate", description = "(planned) Ask \"what if\" of the simulator on models and real traces.")
-  static final class Simulate extends Planned {
-    @Override
-    String plan() {
-      return "The simulator arrives with issue #3 (scheduling core and simulator).";
-    }
-  }
-
   @Command(name = "status", description = "(planned) Show a site's or the federation's load, contribution and participation.")
   static final class Status extends Planned {
     @Override

@@ -1,0 +1,141 @@
+package org.coalition.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.coalition.policy.balancing.AveragingBalancer;
+import org.coalition.policy.balancing.Bilb;
+import org.coalition.policy.balancing.LoadBalancer;
+import org.coalition.simulator.bilb.BilbConfig;
+import org.coalition.simulator.bilb.BilbModel;
+import org.coalition.simulator.bilb.BilbResult;
+import org.coalition.simulator.report.BarChart;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code coalition simulate bilb}: the BILB paper's divisible-load model (simulator/README.md). */
+@Command(
+    name = "bilb",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The BILB paper's model: Poisson arrivals, gamma job sizes, FCFS per site, rounds of length T;",
+      "prints each site's score S (flow time alone / with the federation - 1, or minus its inverse),",
+      "averaged over rounds, and the typical site's mean as the paper reports it."
+    })
+final class SimulateBilbCommand implements Callable<Integer> {
+  enum Balancer { bilb, averaging }
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.Mixin SimulateCommand.Common common = new SimulateCommand.Common();
+
+  @Option(names = "--sites", required = true, description = "Number of sites.")
+  int sites;
+
+  @Option(names = "--alpha", defaultValue = "2", description = "Gamma shape of job sizes (default ${DEFAULT-VALUE}).")
+  double alpha;
+
+  @Option(names = "--beta", defaultValue = "2", description = "Gamma scale of job sizes (default ${DEFAULT-VALUE}); mean size alpha * beta.")
+  double beta;
+
+  @Option(names = "--lambda", defaultValue = "0.2", description = "Arrival rate of jobs per site (default ${DEFAULT-VALUE}).")
+  double lambda;
+
+  @Option(names = "--period", defaultValue = "1000", description = "Length T of a round (default ${DEFAULT-VALUE}).")
+  double period;
+
+  @Option(names = "--rounds", defaultValue = "1000", description = "Rounds to simulate (default ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(names = "--participation", required = true, description = "Declared participation level l of every site.")
+  double participation;
+
+  @Option(names = "--overloaded-alpha", description = "Make site 0 overloaded: its gamma shape.")
+  Double overloadedAlpha;
+
+  @Option(names = "--overloaded-beta", description = "The overloaded site's gamma scale.")
+  Double overloadedBeta;
+
+  @Option(names = "--overloaded-participation", description = "The overloaded site's level (default 1000, as in the paper).")
+  Double overloadedParticipation;
+
+  @Option(names = "--balancer", defaultValue = "bilb", description = "bilb or averaging (default ${DEFAULT-VALUE}).")
+  Balancer balancer;
+
+  @Option(names = "--quantum", defaultValue = "1", description = "Unit of work and time of the discrete model; 0 for continuous (default ${DEFAULT-VALUE}).")
+  double quantum;
+
+  @Override
+  public Integer call() throws Exception {
+    BilbConfig.Overloaded overloaded = null;
+    if (overloadedAlpha != null || overloadedBeta != null || overloadedParticipation != null) {
+      if (overloadedAlpha == null || overloadedBeta == null) {
+        throw new IllegalArgumentException("an overloaded site needs both --overloaded-alpha and --overloaded-beta");
+      }
+      overloaded = new BilbConfig.Overloaded(overloadedAlpha, overloadedBeta,
+          overloadedParticipation == null ? 1000 : overloadedParticipation);
+    }
+    LoadBalancer lb = balancer == Balancer.bilb ? new Bilb() : new AveragingBalancer();
+    BilbConfig config = new BilbConfig(sites, alpha, beta, lambda, period, rounds, participation, overloaded, lb,
+        common.seed, 0.2, 0.8, quantum);
+    if (common.plot != null) {
+      BarChart.checkTarget(common.plot);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    BilbResult result = new BilbModel(config).run(new ProgressBar(spec.commandLine().getErr(), "rounds simulated", !common.noProgress));
+    if (common.json) {
+      Output.json(out, json(result));
+    } else {
+      print(out, result);
+    }
+    if (common.plot != null) {
+      BarChart chart = new BarChart("BILB: mean score per site, l = " + participation + ", " + sites + " sites", "score S");
+      result.perSite().forEach(s -> chart.bar("site " + s.site(), s.score()));
+      chart.write(common.plot);
+      spec.commandLine().getErr().println("plot written to " + common.plot);
+    }
+    return ExitCodes.OK;
+  }
+
+  private static Map<String, Object> json(BilbResult r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("balancer", r.balancer());
+    m.put("sites", r.sites());
+    m.put("rounds", r.rounds());
+    m.put("typical", r.typical());
+    m.put("overloaded", r.overloaded());
+    List<Map<String, Object>> perSite = new ArrayList<>();
+    for (BilbResult.SiteScore s : r.perSite()) {
+      Map<String, Object> site = new LinkedHashMap<>();
+      site.put("site", s.site());
+      site.put("score", s.score());
+      site.put("std", s.std());
+      perSite.add(site);
+    }
+    m.put("perSite", perSite);
+    m.put("jobs", r.jobs());
+    m.put("iterations", r.iterations());
+    return m;
+  }
+
+  private static void print(PrintWriter out, BilbResult r) {
+    out.printf("BILB model, balancer %s, %d sites, %d rounds: %,d jobs, %,d balancing iterations%n",
+        r.balancer(), r.sites(), r.rounds(), r.jobs(), r.iterations());
+    List<List<String>> rows = new ArrayList<>();
+    for (BilbResult.SiteScore s : r.perSite()) {
+      rows.add(List.of(Integer.toString(s.site()), Output.number(s.score(), 3), Output.number(s.std(), 3),
+          Integer.toString(s.rounds())));
+    }
+    Output.table(out, List.of("site", "score", "std", "rounds"), rows);
+    if (r.typical() != null) {
+      out.printf("typical site: score %.3f, std %.3f%n", r.typical().score(), r.typical().std());
+    }
+    if (r.overloaded() != null) {
+      out.printf("overloaded site 0: score %.3f, std %.3f%n", r.overloaded().score(), r.overloaded().std());
+    }
+    out.flush();
+  }
+}
