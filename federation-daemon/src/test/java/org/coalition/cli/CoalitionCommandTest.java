@@ -43,6 +43,7 @@ class CoalitionCommandTest {
   @Test
   void unknownSubcommandIsAUsageErrorWithASuggestion() {
     assertEquals(ExitCodes.USAGE, run("simulat"));
+    assertTrue(err.toString().lines().count() == 1, () -> "one line: " + err);
     assertTrue(err.toString().contains("simulate"), err::toString);
   }
 }

@@ -24,10 +24,15 @@ public final class CloudShareModel {
       throw new IllegalArgumentException("--sites must be at most " + CoalitionGame.MAX_PLAYERS + " (2^N coalitions), was " + n);
     }
     Variates random = new Variates(seed);
+    // The grand coalition's value and the algorithms' schedules meet the same order of free cores:
+    // with background load (scenario 3) where a federated task runs can delay a local one, so the
+    // total wait is the same for every policy only under the same placement order.
+    long grand = random.nextSeed();
     double[] values = new double[1 << n];
     for (int mask = 1; mask < values.length; mask++) {
       double total = 0;
-      for (double w : CoalitionRun.waits(c, mask, null, random.split())) {
+      Variates order = mask == values.length - 1 ? new Variates(grand) : random.split();
+      for (double w : CoalitionRun.waits(c, mask, null, order)) {
         total += w;
       }
       values[mask] = total;
@@ -40,10 +45,8 @@ public final class CloudShareModel {
     Map<String, double[]> waits = new LinkedHashMap<>();
     Map<String, Double> l1 = new LinkedHashMap<>();
     Map<String, Double> l2 = new LinkedHashMap<>();
-    long schedules = random.nextSeed();
     for (PolicyName algorithm : algorithms) {
-      // Every algorithm meets the same order of free cores.
-      double[] w = CoalitionRun.waits(c, (1 << n) - 1, algorithm.create(cores), new Variates(schedules));
+      double[] w = CoalitionRun.waits(c, (1 << n) - 1, algorithm.create(cores), new Variates(grand));
       waits.put(algorithm.name(), w);
       l1.put(algorithm.name(), Unfairness.l1(w, phi));
       l2.put(algorithm.name(), Unfairness.l2(w, phi));

@@ -1,0 +1,63 @@
+package org.coalition.simulator.cloudshare;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.coalition.policy.fairness.PolicyName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CloudShare paper's Table 1 experiment in full: HPC2N, LPC-EGEE, MetaCentrum and DAS2-fs1
+ * (standing in for fs0), 20 periods each, three scenarios, 31 coalitions per case, five
+ * algorithms, on every core of the machine. Prints the scores beside the paper's and the wall
+ * time ({@code [table1]} lines). Asserted: what holds of the paper's pattern here and is a
+ * property of the algorithms rather than of the sample, that ROUND_ROBIN scores lowest in every
+ * scenario. Whether SIMPL_DIRECT and REL_DIRECT beat FAIRSHARE is printed, not asserted: here it
+ * holds in scenario 1 only (simulator/README.md).
+ */
+class CloudShareTable1IT {
+  private static final Path TRACES = Path.of(System.getProperty("coalition.traces", "../../shared/traces"));
+  private static final Map<String, int[]> PAPER = Map.of(
+      "ORIG_DIRECT", new int[] {3051, 3095, 2110},
+      "REL_DIRECT", new int[] {3840, 3793, 2420},
+      "SIMPL_DIRECT", new int[] {4061, 3955, 2415},
+      "FAIRSHARE", new int[] {3108, 3436, 1621},
+      "ROUND_ROBIN", new int[] {1302, 917, 871});
+
+  @Test
+  void table1() throws Exception {
+    List<Path> logs = List.of("HPC2N-2002-2.2-cln.swf.gz", "LPC-EGEE-2004-1.2-cln.swf.gz", "METACENTRUM-2009-2.swf.gz",
+        "DAS2-fs1-2003-1.swf.gz").stream().map(TRACES::resolve).toList();
+    int threads = Runtime.getRuntime().availableProcessors();
+    TracesConfig config = new TracesConfig(logs, 5, 20, List.of(Scenario.values()), List.of(PolicyName.values()), 1, threads, 0);
+    TracesReport report = TracesExperiment.run(config, null);
+    for (TracesReport.TraceInfo t : report.traces()) {
+      System.out.printf("[table1] %s: %d cores (%s), %,d tasks%n", t.name(), t.totalCores(), t.coresFrom(), t.tasks());
+    }
+    System.out.printf("[table1] %-13s %-22s %-22s %-22s%n", "algorithm", "scenario 1 paper/here", "scenario 2 paper/here",
+        "scenario 3 paper/here");
+    for (PolicyName a : PolicyName.values()) {
+      StringBuilder row = new StringBuilder(String.format("[table1] %-13s", a.name()));
+      for (TracesReport.ScenarioReport s : report.scenarios()) {
+        row.append(String.format(" %-22s", PAPER.get(a.name())[s.scenario() - 1] + " / " + s.scores().get(a.name())
+            + String.format(" (%.0f h)", s.meanUnfairness().get(a.name()))));
+      }
+      System.out.println(row);
+    }
+    System.out.printf("[bench] Table 1 experiment: %d cases x 31 coalitions x 5 algorithms in %.1f s on %d threads%n",
+        report.scenarios().stream().mapToInt(TracesReport.ScenarioReport::cases).sum(), report.seconds(), threads);
+    for (TracesReport.ScenarioReport s : report.scenarios()) {
+      int rr = s.scores().get("ROUND_ROBIN");
+      for (PolicyName a : PolicyName.values()) {
+        if (a != PolicyName.ROUND_ROBIN) {
+          assertTrue(s.scores().get(a.name()) > rr, "scenario " + s.scenario() + ": ROUND_ROBIN must score lowest, " + s.scores());
+        }
+      }
+      boolean directBeatsFairShare = s.scores().get("SIMPL_DIRECT") > s.scores().get("FAIRSHARE")
+          && s.scores().get("REL_DIRECT") > s.scores().get("FAIRSHARE");
+      System.out.printf("[table1] scenario %d: SIMPL_DIRECT and REL_DIRECT above FAIRSHARE: %s%n", s.scenario(), directBeatsFairShare);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package org.coalition.simulator.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.coalition.policy.fairness.PolicyName;
+import org.coalition.simulator.random.Variates;
+import org.coalition.simulator.swf.SwfJob;
+import org.coalition.simulator.swf.SwfTrace;
+import org.junit.jupiter.api.Test;
+
+class ReplayModelTest {
+  private static SwfJob job(long number, double submit, double runTime, int processors, int user) {
+    return new SwfJob(number, submit, 0, runTime, processors, -1, -1, processors, -1, -1, 1, user, -1, -1, -1, -1, -1, -1);
+  }
+
+  private static SwfTrace randomTrace(long seed, int jobs) {
+    Variates random = new Variates(seed);
+    List<SwfJob> list = new ArrayList<>();
+    double t = 0;
+    for (int i = 0; i < jobs; i++) {
+      t += random.exponential(1.0 / 60);
+      list.add(job(i, t, 1 + random.exponential(1.0 / 1000), 1 + random.uniform(8), random.uniform(20)));
+    }
+    return new SwfTrace(Path.of("random.swf"), Map.of(), list);
+  }
+
+  @Test
+  void everyJobRunsOnceAndRemoteRunsBalance() {
+    SwfTrace trace = randomTrace(1, 5_000);
+    for (PolicyName policy : PolicyName.values()) {
+      ReplayResult r = new ReplayModel(trace, 4, 32, policy, 1).run();
+      long jobs = 0;
+      long remote = 0;
+      long forOthers = 0;
+      for (ReplayResult.SiteReport s : r.sites()) {
+        jobs += s.jobs();
+        remote += s.ranRemotely();
+        forOthers += s.ranForOthers();
+        assertTrue(s.meanWait() >= 0 && s.maxWait() >= s.meanWait(), s.toString());
+      }
+      assertEquals(5_000, jobs, policy + ": every job started exactly once");
+      assertEquals(remote, forOthers, policy + ": every remote run is some site's run for others");
+      assertEquals(10_000, r.events(), "one release and one end per job");
+      assertEquals(0, r.clipped());
+    }
+  }
+
+  @Test
+  void oneSiteRunsEverythingAtHomeAndWideJobsAreClipped() {
+    SwfTrace trace = new SwfTrace(Path.of("t.swf"), Map.of(), List.of(job(1, 0, 10, 64, 1), job(2, 1, 10, 1, 2)));
+    ReplayResult r = new ReplayModel(trace, 1, 8, PolicyName.SIMPL_DIRECT, 1).run();
+    assertEquals(0, r.sites().get(0).ranRemotely());
+    assertEquals(1, r.clipped());
+    // The clipped job holds all 8 cores for 10 s; the second job waits from 1 to 10.
+    assertEquals(9.0 / 2, r.sites().get(0).meanWait(), 1e-9);
+  }
+
+  @Test
+  void tooFewCoresAreRefused() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new ReplayModel(randomTrace(1, 1), 5, 4, PolicyName.FAIRSHARE, 1));
+    assertTrue(e.getMessage().contains("4 cores cannot give 5 sites"), e.getMessage());
+  }
+}
