@@ -68,6 +68,10 @@ final class SimulateBilbCommand implements Callable<Integer> {
   @Option(names = "--quantum", defaultValue = "1", description = "Unit of work and time of the discrete model; 0 for continuous (default ${DEFAULT-VALUE}).")
   double quantum;
 
+  @Option(names = "--learning", defaultValue = "0", paramLabel = "SIGMA",
+      description = "Learn levels each round with coefficient SIGMA in (0, 1] (the paper's Section 6.3); 0 keeps them fixed (default).")
+  double learning;
+
   @Override
   public Integer call() throws Exception {
     BilbConfig.Overloaded overloaded = null;
@@ -80,7 +84,7 @@ final class SimulateBilbCommand implements Callable<Integer> {
     }
     LoadBalancer lb = balancer == Balancer.bilb ? new Bilb() : new AveragingBalancer();
     BilbConfig config = new BilbConfig(sites, alpha, beta, lambda, period, rounds, participation, overloaded, lb,
-        common.seed, 0.2, 0.8, quantum);
+        common.seed, 0.2, 0.8, quantum, learning);
     if (common.plot != null) {
       BarChart.checkTarget(common.plot);
     }
@@ -113,6 +117,7 @@ final class SimulateBilbCommand implements Callable<Integer> {
       site.put("site", s.site());
       site.put("score", s.score());
       site.put("std", s.std());
+      site.put("level", s.level());
       perSite.add(site);
     }
     m.put("perSite", perSite);
@@ -127,9 +132,9 @@ final class SimulateBilbCommand implements Callable<Integer> {
     List<List<String>> rows = new ArrayList<>();
     for (BilbResult.SiteScore s : r.perSite()) {
       rows.add(List.of(Integer.toString(s.site()), Output.number(s.score(), 3), Output.number(s.std(), 3),
-          Integer.toString(s.rounds())));
+          Integer.toString(s.rounds()), Output.number(s.level(), 2)));
     }
-    Output.table(out, List.of("site", "score", "std", "rounds"), rows);
+    Output.table(out, List.of("site", "score", "std", "rounds", "level at the end"), rows);
     if (r.typical() != null) {
       out.printf("typical site: score %.3f, std %.3f%n", r.typical().score(), r.typical().std());
     }

@@ -15,6 +15,8 @@ import org.coalition.policy.balancing.LoadBalancer;
  * @param quantum the unit of work and time, as in the paper's discrete simulator: job sizes are
  *     rounded to it (at least one unit), releases and balancing iterations fall on its grid, and
  *     transfers are whole units; 0 for continuous time and perfectly divisible load
+ * @param learning the learning coefficient sigma of participation learning (Section 6.3), applied
+ *     at the end of every round; 0 keeps every level fixed
  */
 public record BilbConfig(
     int sites,
@@ -29,7 +31,8 @@ public record BilbConfig(
     long seed,
     double windowStart,
     double windowEnd,
-    double quantum) {
+    double quantum,
+    double learning) {
 
   /** The one overloaded site's workload and level. */
   public record Overloaded(double alpha, double beta, double participation) {}
@@ -45,6 +48,7 @@ public record BilbConfig(
     require(0 <= windowStart && windowStart < windowEnd && windowEnd <= 1,
         "the scoring window must satisfy 0 <= start < end <= 1, was " + windowStart + ".." + windowEnd);
     require(quantum >= 0 && Double.isFinite(quantum), "the work quantum must be >= 0, was " + quantum);
+    require(learning >= 0 && learning <= 1, "--learning must be in [0, 1] (0: fixed levels), was " + learning);
     if (overloaded != null) {
       require(overloaded.alpha() > 0 && overloaded.beta() > 0,
           "--overloaded-alpha and --overloaded-beta must be > 0, were " + overloaded.alpha() + ", " + overloaded.beta());

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoubleConsumer;
 import org.coalition.policy.balancing.BalancingPlan;
+import org.coalition.policy.balancing.ParticipationLearning;
 import org.coalition.policy.balancing.SiteLoad;
 import org.coalition.policy.balancing.Transfer;
 import org.coalition.simulator.random.Variates;
@@ -30,11 +31,15 @@ import org.coalition.simulator.random.Variates;
  */
 public final class BilbModel {
   private static final double EPS = 1e-9;
+  /** Bounds of a learnt level: the paper's figures show levels between 1 and 1000. */
+  static final double MIN_LEVEL = 1;
+  static final double MAX_LEVEL = 1000;
 
   private final BilbConfig config;
   private final Site[] sites;
   private final double[][] flow;
   private final double[][] alone;
+  private final ParticipationLearning learning;
   private long jobs;
   private long iterations;
 
@@ -51,6 +56,19 @@ public final class BilbModel {
     }
     this.flow = new double[sites.length][config.rounds()];
     this.alone = new double[sites.length][config.rounds()];
+    this.learning = config.learning() > 0 ? new ParticipationLearning(config.learning()) : null;
+  }
+
+  /**
+   * At the end of round {@code round}, each site adjusts its level from that round's window
+   * (F and F~ of its jobs completed so far; the window ends 0.2 T before the decision, as in the
+   * paper), kept within [{@value #MIN_LEVEL}, {@value #MAX_LEVEL}].
+   */
+  private void learn(int round) {
+    for (Site s : sites) {
+      double next = learning.next(s.level, flow[s.index][round], alone[s.index][round]).level();
+      s.level = Math.max(MIN_LEVEL, Math.min(MAX_LEVEL, next));
+    }
   }
 
   /** Runs the whole experiment; {@code progress} receives the fraction of simulated time done. */
@@ -64,6 +82,7 @@ public final class BilbModel {
     double nextIteration = Double.POSITIVE_INFINITY;
     boolean iterateOnArrival = true;
     double reported = 0;
+    double nextRound = config.period();
     while (true) {
       Site arriving = null;
       for (Site s : sites) {
@@ -72,6 +91,12 @@ public final class BilbModel {
         }
       }
       double nextArrival = arriving == null ? Double.POSITIVE_INFINITY : arriving.nextArrival;
+      while (learning != null && nextRound < end && nextRound <= Math.min(nextArrival, nextIteration)) {
+        advance(now, nextRound);
+        now = nextRound;
+        learn((int) Math.round(nextRound / config.period()) - 1);
+        nextRound += config.period();
+      }
       if (nextIteration == Double.POSITIVE_INFINITY && nextArrival == Double.POSITIVE_INFINITY) {
         break;
       }
@@ -236,7 +261,7 @@ public final class BilbModel {
       }
       double mean = n == 0 ? 0 : sum / n;
       double std = n == 0 ? 0 : Math.sqrt(Math.max(0, squares / n - mean * mean));
-      perSite.add(new BilbResult.SiteScore(s.index, mean, std, n));
+      perSite.add(new BilbResult.SiteScore(s.index, mean, std, n, s.level));
       if (s.index == 0 && config.overloaded() != null) {
         overloaded = new BilbResult.Score(mean, std);
       } else {
@@ -255,7 +280,7 @@ public final class BilbModel {
     final Variates variates;
     final double alpha;
     final double beta;
-    final double level;
+    double level;
     final ArrayDeque<Segment> queue = new ArrayDeque<>();
     double load;
     double nextArrival;

@@ -12,6 +12,9 @@ public record BilbResult(
   /** A mean score and the (average) standard deviation that goes with it. */
   public record Score(double score, double std) {}
 
-  /** One site's mean score over the rounds that had jobs in their window, and its std. */
-  public record SiteScore(int site, double score, double std, int rounds) {}
+  /**
+   * One site's mean score over the rounds that had jobs in their window, its std, and its
+   * declared level at the end (the fixed one, or where learning took it).
+   */
+  public record SiteScore(int site, double score, double std, int rounds, double level) {}
 }

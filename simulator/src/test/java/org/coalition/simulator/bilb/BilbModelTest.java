@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class BilbModelTest {
   private static BilbConfig config(int sites, double level, LoadBalancer balancer, long seed) {
-    return new BilbConfig(sites, 2, 2, 0.2, 1000, 50, level, null, balancer, seed, 0.2, 0.8, 0);
+    return new BilbConfig(sites, 2, 2, 0.2, 1000, 50, level, null, balancer, seed, 0.2, 0.8, 0, 0);
   }
 
   private static BilbResult run(BilbConfig config) {
@@ -57,7 +57,7 @@ class BilbModelTest {
 
   @Test
   void theOverloadedSiteIsReportedApart() {
-    BilbConfig c = new BilbConfig(3, 2, 2, 0.2, 1000, 20, 5, new BilbConfig.Overloaded(3, 3, 1000), new Bilb(), 7, 0.2, 0.8, 0);
+    BilbConfig c = new BilbConfig(3, 2, 2, 0.2, 1000, 20, 5, new BilbConfig.Overloaded(3, 3, 1000), new Bilb(), 7, 0.2, 0.8, 0, 0);
     BilbResult result = run(c);
     assertTrue(result.overloaded() != null);
     assertEquals(3, result.perSite().size());
@@ -66,20 +66,38 @@ class BilbModelTest {
 
   @Test
   void aWorkQuantumRoundsSizesAndTransfers() {
-    BilbConfig c = new BilbConfig(2, 2, 2, 0.2, 1000, 20, 1000, null, new Bilb(), 8, 0.2, 0.8, 1);
+    BilbConfig c = new BilbConfig(2, 2, 2, 0.2, 1000, 20, 1000, null, new Bilb(), 8, 0.2, 0.8, 1, 0);
     assertTrue(run(c).typical().score() > 0);
   }
 
   @Test
   void badSettingsNameTheOption() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new BilbConfig(0, 2, 2, 0.2, 1000, 1, 1, null, new Bilb(), 1, 0.2, 0.8, 0));
+        () -> new BilbConfig(0, 2, 2, 0.2, 1000, 1, 1, null, new Bilb(), 1, 0.2, 0.8, 0, 0));
     assertTrue(e.getMessage().startsWith("--sites"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
-        () -> new BilbConfig(2, 2, 2, -1, 1000, 1, 1, null, new Bilb(), 1, 0.2, 0.8, 0));
+        () -> new BilbConfig(2, 2, 2, -1, 1000, 1, 1, null, new Bilb(), 1, 0.2, 0.8, 0, 0));
     assertTrue(e.getMessage().startsWith("--lambda"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
-        () -> new BilbConfig(2, 2, 2, 0.2, 1000, 1, 1, new BilbConfig.Overloaded(0, 1, 1), new Bilb(), 1, 0.2, 0.8, 0));
+        () -> new BilbConfig(2, 2, 2, 0.2, 1000, 1, 1, new BilbConfig.Overloaded(0, 1, 1), new Bilb(), 1, 0.2, 0.8, 0, 0));
     assertTrue(e.getMessage().startsWith("--overloaded-alpha"), e.getMessage());
+  }
+
+  @Test
+  void learntLevelsRiseWhenBalancingPaysAndFallForTheSiteThatOnlyLoses() {
+    // Section 6.3: homogeneous sites gain, so their levels climb from 5; with an overloaded
+    // partner (alpha = beta = 3, level 1000) the normal site gains nothing and its level falls.
+    BilbResult homogeneous = run(new BilbConfig(2, 2, 2, 0.2, 1000, 60, 5, null, new Bilb(), 3, 0.2, 0.8, 1, 0.5));
+    for (BilbResult.SiteScore s : homogeneous.perSite()) {
+      assertTrue(s.level() > 5, "homogeneous site " + s.site() + " ends at level " + s.level());
+    }
+    BilbResult overloaded = run(new BilbConfig(2, 2, 2, 0.2, 1000, 60, 5, new BilbConfig.Overloaded(3, 3, 1000), new Bilb(),
+        3, 0.2, 0.8, 1, 0.5));
+    double normal = overloaded.perSite().get(1).level();
+    assertTrue(normal < 5, "the normal site beside an overloaded one ends at level " + normal);
+    assertTrue(normal >= BilbModel.MIN_LEVEL);
+    assertTrue(overloaded.perSite().get(0).level() <= BilbModel.MAX_LEVEL);
+    // Fixed levels stay where they were set.
+    assertEquals(5, run(config(2, 5, new Bilb(), 3)).perSite().get(0).level());
   }
 }

@@ -36,7 +36,7 @@ class BilbTable3IT {
   private static void report(int sites, double[] paper, boolean[] knownGap) {
     double[] scores = new double[LEVELS.length];
     for (int i = 0; i < LEVELS.length; i++) {
-      BilbConfig config = new BilbConfig(sites, 2, 2, 0.2, 1000, 1000, LEVELS[i], null, new Bilb(), 1, 0.2, 0.8, 1);
+      BilbConfig config = new BilbConfig(sites, 2, 2, 0.2, 1000, 1000, LEVELS[i], null, new Bilb(), 1, 0.2, 0.8, 1, 0);
       long start = System.nanoTime();
       BilbResult result = new BilbModel(config).run(null);
       scores[i] = result.typical().score();
