@@ -1,5 +1,7 @@
 package org.coalition.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.coalition.simulator.swf.SwfFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,7 +63,7 @@ public final class CoalitionCommand implements Runnable {
       cli.getErr().flush();
       return ExitCodes.USAGE;
     }
-    if (e instanceof SwfFormatException || e instanceof java.io.IOException || e instanceof java.io.UncheckedIOException) {
+    if (e instanceof SwfFormatException || e instanceof IOException || e instanceof UncheckedIOException) {
       cli.getErr().println(command + ": " + e.getMessage());
       cli.getErr().flush();
       return ExitCodes.BAD_INPUT;

@@ -10,19 +10,16 @@ import java.util.List;
 import org.coalition.policy.fairness.PolicyName;
 import org.coalition.simulator.random.Variates;
 import org.coalition.simulator.swf.SwfJob;
+import org.coalition.simulator.swf.SwfJobs;
 import org.junit.jupiter.api.Test;
 
 class CloudShareModelTest {
-  private static SwfJob job(long number, double submit, double runTime, int processors, int user) {
-    return new SwfJob(number, submit, 0, runTime, processors, -1, -1, processors, -1, -1, 1, user, -1, -1, -1, -1, -1, -1);
-  }
-
   /** A random case: {@code sites} sites, bursts of tasks of random users. */
   private static CloudShareCase randomCase(long seed, int sites, Scenario scenario) {
     Variates random = new Variates(seed);
     List<SwfJob> jobs = new ArrayList<>();
     for (int i = 0; i < 60; i++) {
-      jobs.add(job(i, random.uniform() * 20 * 3600, 1 + random.uniform() * 4 * 3600, 1 + random.uniform(6), random.uniform(12)));
+      jobs.add(SwfJobs.ran(i, random.uniform() * 20 * 3600, 1 + random.uniform() * 4 * 3600, 1 + random.uniform(6), random.uniform(12)));
     }
     jobs.sort((a, b) -> Double.compare(a.submit(), b.submit()));
     return CloudShareCase.of("random", jobs, 0, scenario, 4 * sites, sites, random.split());
@@ -32,7 +29,7 @@ class CloudShareModelTest {
   void jobsBecomeOneCoreOneHourTasks() {
     // 3 processors for 2.5 hours: 3 * ceil(2.5) = 9 tasks; a job outside the 24 hours is left out;
     // a job that never ran (run time -1) too.
-    List<SwfJob> jobs = List.of(job(1, 100, 2.5 * 3600, 3, 7), job(2, 200, -1, 2, 7), job(3, 25 * 3600, 60, 1, 7));
+    List<SwfJob> jobs = List.of(SwfJobs.ran(1, 100, 2.5 * 3600, 3, 7), SwfJobs.ran(2, 200, -1, 2, 7), SwfJobs.ran(3, 25 * 3600, 60, 1, 7));
     CloudShareCase c = CloudShareCase.of("t", jobs, 0, Scenario.EQUAL_CORES, 10, 2, new Variates(1));
     assertEquals(1, c.groups().size());
     assertEquals(9, c.groups().get(0).tasks());

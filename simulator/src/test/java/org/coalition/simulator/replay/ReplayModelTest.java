@@ -11,21 +11,18 @@ import java.util.Map;
 import org.coalition.policy.fairness.PolicyName;
 import org.coalition.simulator.random.Variates;
 import org.coalition.simulator.swf.SwfJob;
+import org.coalition.simulator.swf.SwfJobs;
 import org.coalition.simulator.swf.SwfTrace;
 import org.junit.jupiter.api.Test;
 
 class ReplayModelTest {
-  private static SwfJob job(long number, double submit, double runTime, int processors, int user) {
-    return new SwfJob(number, submit, 0, runTime, processors, -1, -1, processors, -1, -1, 1, user, -1, -1, -1, -1, -1, -1);
-  }
-
   private static SwfTrace randomTrace(long seed, int jobs) {
     Variates random = new Variates(seed);
     List<SwfJob> list = new ArrayList<>();
     double t = 0;
     for (int i = 0; i < jobs; i++) {
       t += random.exponential(1.0 / 60);
-      list.add(job(i, t, 1 + random.exponential(1.0 / 1000), 1 + random.uniform(8), random.uniform(20)));
+      list.add(SwfJobs.ran(i, t, 1 + random.exponential(1.0 / 1000), 1 + random.uniform(8), random.uniform(20)));
     }
     return new SwfTrace(Path.of("random.swf"), Map.of(), list);
   }
@@ -53,7 +50,7 @@ class ReplayModelTest {
 
   @Test
   void oneSiteRunsEverythingAtHomeAndWideJobsAreClipped() {
-    SwfTrace trace = new SwfTrace(Path.of("t.swf"), Map.of(), List.of(job(1, 0, 10, 64, 1), job(2, 1, 10, 1, 2)));
+    SwfTrace trace = new SwfTrace(Path.of("t.swf"), Map.of(), List.of(SwfJobs.ran(1, 0, 10, 64, 1), SwfJobs.ran(2, 1, 10, 1, 2)));
     ReplayResult r = new ReplayModel(trace, 1, 8, PolicyName.SIMPL_DIRECT, 1).run();
     assertEquals(0, r.sites().get(0).ranRemotely());
     assertEquals(1, r.clipped());
