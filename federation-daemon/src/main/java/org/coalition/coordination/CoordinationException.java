@@ -1,0 +1,42 @@
+package org.coalition.coordination;
+
+/**
+ * A coordination operation failed. {@link Kind} says what the caller can do: retry later
+ * (UNAVAILABLE), drop the run (STALE), fix its input (INVALID), or report a bug (INTERNAL).
+ */
+public class CoordinationException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public enum Kind {
+    /** ZooKeeper unreachable or the session ended; nothing was written, try again later. */
+    UNAVAILABLE,
+    /** The claim token is no longer the job's claim: stop the run, its result would be refused. */
+    STALE,
+    /** The caller's input, or a record a peer wrote, is malformed or out of bounds. */
+    INVALID,
+    /** The caller may not do this (another site's job or data). */
+    FORBIDDEN,
+    /** Anything else. */
+    INTERNAL
+  }
+
+  private final Kind kind;
+
+  public CoordinationException(Kind kind, String message) {
+    super(message);
+    this.kind = kind;
+  }
+
+  public CoordinationException(Kind kind, String message, Throwable cause) {
+    super(message, cause);
+    this.kind = kind;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+
+  public static CoordinationException stale(Claim claim, String why) {
+    return new CoordinationException(Kind.STALE, "claim " + claim.token() + " on job " + claim.ref() + " is stale: " + why);
+  }
+}

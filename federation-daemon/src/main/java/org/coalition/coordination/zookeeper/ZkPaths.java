@@ -1,0 +1,104 @@
+package org.coalition.coordination.zookeeper;
+
+import org.coalition.coordination.JobRef;
+
+/**
+ * The federation's tree in ZooKeeper (docs/coordination.md draws it with its ACLs). Every site
+ * has its own subtree under each branch, so an ACL per site is enough to keep sites' writes apart.
+ *
+ * <pre>
+ * /coalition/FED                         {epochMillis, members}        operator writes
+ *   sites/SITE                           SiteInfo (persistent)         SITE writes
+ *   sites/SITE/live                      SiteStatus (ephemeral)        SITE's session
+ *   jobs/HOME/JOB                        JobSpec                       HOME writes; members may add children
+ *   jobs/HOME/JOB/claim                  ClaimRecord                   the claimer writes; HOME may delete
+ *   jobs/HOME/JOB/claim/result           ResultRecord                  only the claimer can create; HOME may delete
+ *   done/SITE/HOME:JOB                   DoneRecord (a run SITE made)  SITE writes
+ *   ledger/SITE                          SiteLedger                    SITE writes (versioned)
+ *   allowances/SITE                      Allowances                    SITE writes while leader
+ *   leader/...                           Curator's leader latch
+ * </pre>
+ */
+final class ZkPaths {
+  static final String CLAIM = "claim";
+  static final String RESULT = "result";
+  static final String LIVE = "live";
+
+  final String root;
+
+  ZkPaths(String federation) {
+    this.root = "/coalition/" + federation;
+  }
+
+  String sites() {
+    return root + "/sites";
+  }
+
+  String site(String site) {
+    return sites() + "/" + site;
+  }
+
+  String live(String site) {
+    return site(site) + "/" + LIVE;
+  }
+
+  String jobs() {
+    return root + "/jobs";
+  }
+
+  String jobsOf(String home) {
+    return jobs() + "/" + home;
+  }
+
+  String job(JobRef ref) {
+    return jobsOf(ref.home()) + "/" + ref.jobId();
+  }
+
+  String claim(JobRef ref) {
+    return job(ref) + "/" + CLAIM;
+  }
+
+  String result(JobRef ref) {
+    return claim(ref) + "/" + RESULT;
+  }
+
+  String done() {
+    return root + "/done";
+  }
+
+  String doneOf(String site) {
+    return done() + "/" + site;
+  }
+
+  String doneRecord(String executor, JobRef ref) {
+    return doneOf(executor) + "/" + ref.home() + ":" + ref.jobId();
+  }
+
+  String ledgers() {
+    return root + "/ledger";
+  }
+
+  String ledger(String site) {
+    return ledgers() + "/" + site;
+  }
+
+  String allowances() {
+    return root + "/allowances";
+  }
+
+  String allowances(String site) {
+    return allowances() + "/" + site;
+  }
+
+  String leader() {
+    return root + "/leader";
+  }
+
+  /** The path's segments under the root ("jobs", HOME, JOB, ...), or an empty array if outside it. */
+  String[] relative(String path) {
+    if (!path.startsWith(root + "/")) {
+      return new String[0];
+    }
+    return path.substring(root.length() + 1).split("/");
+  }
+}

@@ -1,0 +1,90 @@
+package org.coalition.coordination.zookeeper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.util.Map;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.RunResult;
+
+/**
+ * The JSON records stored in ZooKeeper nodes, and their codec. Peers' writes are not trusted: a
+ * node larger than {@link #MAX_NODE_BYTES}, not JSON, with unknown fields or failing a record's
+ * validation is refused with the node's path and the reason.
+ */
+final class ZkRecords {
+  /** Largest node this code writes or reads, well under ZooKeeper's 1 MiB jute.maxbuffer. */
+  static final int MAX_NODE_BYTES = 64 * 1024;
+
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .build();
+
+  private ZkRecords() {}
+
+  /** The federation root's data: its epoch and each member site's ZooKeeper ACL id (digest). */
+  record FederationRecord(long epochMillis, Map<String, String> members) {}
+
+  /** Who claimed a job, from which ZooKeeper session; whether the run started or was given up. */
+  record ClaimRecord(String executor, long session, double startTime, boolean released) {
+    static ClaimRecord fresh(String executor, long session) {
+      return new ClaimRecord(executor, session, -1, false);
+    }
+  }
+
+  /** An accepted result: the executor, the claim token it held, and the run. */
+  record ResultRecord(String executor, long token, RunResult run) {}
+
+  /** A finished run, kept by its executor until compaction folds it into its ledger. */
+  record DoneRecord(String home, String jobId, double release, int cores, RunResult run) {
+    static DoneRecord of(JobSpec job, RunResult run) {
+      return new DoneRecord(job.home(), job.jobId(), job.release(), job.cores(), run);
+    }
+  }
+
+  static byte[] write(Object value) {
+    try {
+      byte[] bytes = JSON.writeValueAsBytes(value);
+      if (bytes.length > MAX_NODE_BYTES) {
+        throw new CoordinationException(Kind.INVALID, value.getClass().getSimpleName() + " of " + bytes.length
+            + " bytes is over the node limit of " + MAX_NODE_BYTES);
+      }
+      return bytes;
+    } catch (JsonProcessingException e) {
+      throw new CoordinationException(Kind.INTERNAL, "cannot encode " + value.getClass().getSimpleName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  static <T> T read(String path, byte[] data, Class<T> type) {
+    if (data == null || data.length == 0) {
+      throw new CoordinationException(Kind.INVALID, path + ": empty node, expected " + type.getSimpleName());
+    }
+    if (data.length > MAX_NODE_BYTES) {
+      throw new CoordinationException(Kind.INVALID, path + ": node of " + data.length + " bytes is over the limit of " + MAX_NODE_BYTES);
+    }
+    try {
+      T value = JSON.readValue(data, type);
+      if (value == null) {
+        throw new CoordinationException(Kind.INVALID, path + ": null, expected " + type.getSimpleName());
+      }
+      return value;
+    } catch (IOException e) {
+      Throwable cause = e.getCause() instanceof IllegalArgumentException iae ? iae : e;
+      throw new CoordinationException(Kind.INVALID, path + ": not a valid " + type.getSimpleName() + ": " + firstLine(cause.getMessage()), e);
+    }
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "(no detail)";
+    }
+    int nl = message.indexOf('\n');
+    return nl < 0 ? message : message.substring(0, nl);
+  }
+}

@@ -1,0 +1,315 @@
+package org.coalition.coordination;
+
+import static org.coalition.coordination.Eventually.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.policy.fairness.Utility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules every {@link Coordination} keeps, run against the in-memory implementation
+ * ({@code InMemoryCoordinationTest}) and against real ZooKeeper ({@code ZkCoordinationIT}).
+ * Members of the test federation: sites a, b and c.
+ */
+public abstract class CoordinationContract {
+  private final List<Coordination> opened = new ArrayList<>();
+
+  /** The federation's clock; implementations under test must take their time from it. */
+  protected final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T00:00:00Z"));
+
+  /** A new handle for member {@code site} of this test's federation. */
+  protected abstract Coordination newHandle(String site);
+
+  /** Ends {@code handle}'s session as the server's expiry would; the handle then reconnects on a new session. */
+  protected abstract void expireSession(Coordination handle);
+
+  protected final Coordination connect(String site) {
+    Coordination c = newHandle(site);
+    opened.add(c);
+    return c;
+  }
+
+  protected final Coordination join(String site) {
+    Coordination c = connect(site);
+    c.join(new SiteInfo(site, "https://" + site + ".example:8443", 64), status(site, 0));
+    return c;
+  }
+
+  protected static SiteStatus status(String site, double queue) {
+    return new SiteStatus(site, 64, queue, (int) (queue / 3600), 0.5, 7200);
+  }
+
+  protected static JobSpec job(String home, String id, double release) {
+    return new JobSpec(id, home, 2, 1024, 3600, release, "{\"script\":\"run.sh\"}");
+  }
+
+  @AfterEach
+  void closeAll() {
+    for (Coordination c : opened) {
+      c.close();
+    }
+  }
+
+  private static boolean queued(Coordination c, JobRef ref) {
+    return c.queue().stream().anyMatch(j -> j.ref().equals(ref));
+  }
+
+  @Test
+  void membershipShowsLiveSitesAndKeepsTheirRecords() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    waitFor("a sees a and b live", () -> a.liveSites().keySet().containsAll(List.of("a", "b")));
+    b.updateStatus(status("b", 36000));
+    waitFor("a sees b's new queue length", () -> a.liveSites().get("b").queueCoreSeconds() == 36000);
+    b.close();
+    waitFor("b's live entry goes with its session", () -> !a.liveSites().containsKey("b"));
+    assertEquals(64, a.knownSites().get("b").cores(), "the persistent record stays");
+  }
+
+  @Test
+  void publishedJobsAreQueuedOldestFirstAndWithdrawnOnlyOnce() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    a.publish(job("a", "j2", 20));
+    a.publish(job("a", "j1", 10));
+    waitFor("b sees both jobs", () -> b.queue().size() == 2);
+    assertEquals(List.of("j1", "j2"), b.queue().stream().map(JobSpec::jobId).toList());
+    assertTrue(a.withdraw("j1"));
+    assertFalse(a.withdraw("j1"), "a second withdrawal finds nothing");
+    waitFor("j1 leaves the queue", () -> b.queue().size() == 1);
+    CoordinationException dup = assertThrows(CoordinationException.class, () -> a.publish(job("a", "j2", 20)));
+    assertEquals(Kind.INVALID, dup.kind());
+  }
+
+  @Test
+  void aSiteCannotPublishOrWithdrawAnotherSitesJobs() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    a.publish(job("a", "j1", 0));
+    assertEquals(Kind.FORBIDDEN, assertThrows(CoordinationException.class, () -> b.publish(job("a", "x", 0))).kind());
+    assertFalse(b.withdraw("j1"), "b has no job j1; a's j1 is untouched");
+    waitFor("a's job still queued", () -> queued(b, new JobRef("a", "j1")));
+  }
+
+  @Test
+  void concurrentClaimersGetEachJobExactlyOnce() throws Exception {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    Coordination c = join("c");
+    int n = 40;
+    for (int i = 0; i < n; i++) {
+      a.publish(job("a", "j" + i, i));
+    }
+    waitFor("b and c see all jobs", () -> b.queue().size() == n && c.queue().size() == n);
+    Map<JobRef, AtomicInteger> wins = new ConcurrentHashMap<>();
+    CountDownLatch go = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<Future<?>> futures = new ArrayList<>();
+    for (Coordination claimer : List.of(b, c, b, c)) {
+      futures.add(pool.submit(() -> {
+        go.await();
+        for (int i = 0; i < n; i++) {
+          JobRef ref = new JobRef("a", "j" + i);
+          claimer.claim(ref).ifPresent(cl -> wins.computeIfAbsent(cl.ref(), r -> new AtomicInteger()).incrementAndGet());
+        }
+        return null;
+      }));
+    }
+    go.countDown();
+    for (Future<?> f : futures) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    assertEquals(n, wins.size(), "every job claimed");
+    wins.forEach((ref, count) -> assertEquals(1, count.get(), ref + " claimed once"));
+    waitFor("the queue is empty", () -> b.queue().isEmpty());
+  }
+
+  @Test
+  void aWithdrawalAndAClaimNeverBothSucceed() throws Exception {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    int n = 40;
+    for (int i = 0; i < n; i++) {
+      a.publish(job("a", "w" + i, i));
+    }
+    waitFor("b sees all jobs", () -> b.queue().size() == n);
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    int both = 0;
+    int neither = 0;
+    for (int i = 0; i < n; i++) {
+      String id = "w" + i;
+      CountDownLatch go = new CountDownLatch(1);
+      Future<Boolean> withdrawn = pool.submit(() -> {
+        go.await();
+        return a.withdraw(id);
+      });
+      Future<Optional<Claim>> claimed = pool.submit(() -> {
+        go.await();
+        return b.claim(new JobRef("a", id));
+      });
+      go.countDown();
+      boolean w = withdrawn.get(30, TimeUnit.SECONDS);
+      boolean c = claimed.get(30, TimeUnit.SECONDS).isPresent();
+      both += w && c ? 1 : 0;
+      neither += !w && !c ? 1 : 0;
+    }
+    pool.shutdown();
+    assertEquals(0, both, "withdrawn and claimed");
+    assertEquals(0, neither, "neither withdrawn nor claimed");
+  }
+
+  @Test
+  void aResultIsAcceptedOnceAndFoldedIntoBothLedgers() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    a.publish(job("a", "j1", 100));
+    waitFor("b sees j1", () -> queued(b, new JobRef("a", "j1")));
+    Claim claim = b.claim(new JobRef("a", "j1")).orElseThrow();
+    assertTrue(b.claim(new JobRef("a", "j1")).isEmpty(), "a claimed job cannot be claimed again");
+    assertFalse(a.withdraw("j1"), "a claimed job cannot be withdrawn");
+    b.start(claim, 200);
+    b.heartbeat(claim);
+    RunResult run = new RunResult(200, 1200, 3, "https://b.example/out/j1");
+    b.finish(claim, run);
+    b.finish(claim, run); // a repeat after an ambiguous failure is harmless
+    waitFor("a sees the result", () -> a.results().size() == 1);
+    Completed done = a.results().get(0);
+    assertEquals("b", done.executor());
+    assertEquals(claim.token(), done.token());
+    assertEquals(run, done.result());
+    assertEquals(1, a.acknowledge(a.results()));
+    assertEquals(0, a.acknowledge(List.of(done)), "acknowledged once only");
+    assertEquals(1, b.compact());
+    assertEquals(0, b.compact(), "each record folded once");
+    SiteLedger la = a.ledgers().get("a");
+    SiteLedger lb = b.ledgers().get("b");
+    double w = 1000.0 * 2;
+    assertEquals(w, la.utility().get(Utility.SIMPL).at(5000), 1e-9);
+    assertEquals(w, lb.contribution().get(Utility.SIMPL).at(5000), 1e-9);
+    assertEquals(Utility.ORIG.of(100, 200, 1200, 2, 5000), lb.contribution().get(Utility.ORIG).at(5000), 1e-6);
+    assertEquals(Utility.REL.of(100, 200, 1200, 2, 5000), la.utility().get(Utility.REL).at(5000), 1e-6);
+    assertEquals(1, la.jobsSubmitted());
+    assertEquals(1, lb.jobsExecuted());
+    assertTrue(la.priority(Utility.SIMPL, 5000) < 0 && lb.priority(Utility.SIMPL, 5000) > 0, "b contributed, a used");
+    waitFor("the finished job is gone from the queue", () -> b.queue().isEmpty() && a.results().isEmpty());
+  }
+
+  @Test
+  void whenTheExecutorsSessionEndsTheJobReturnsAndTheOldTokenIsRefused() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    Coordination c = join("c");
+    a.publish(job("a", "j1", 10));
+    waitFor("b sees j1", () -> queued(b, new JobRef("a", "j1")));
+    Claim old = b.claim(new JobRef("a", "j1")).orElseThrow();
+    b.start(old, 20);
+    clock.advance(Duration.ofSeconds(500));
+    expireSession(b);
+    waitFor("j1 back in the queue", () -> queued(c, new JobRef("a", "j1")));
+    JobSpec requeued = c.queue().get(0);
+    assertEquals(500, requeued.release(), 1e-9, "released again as if just submitted");
+    assertFalse(b.holds(old), "a site that comes back sees it lost the claim (and kills the run)");
+    Claim fresh = c.claim(new JobRef("a", "j1")).orElseThrow();
+    assertTrue(fresh.token() != old.token());
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.start(old, 30)).kind());
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.heartbeat(old)).kind());
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class,
+        () -> b.finish(old, new RunResult(20, 40, 0, ""))).kind());
+    c.start(fresh, 50);
+    c.finish(fresh, new RunResult(50, 90, 0, ""));
+    waitFor("a gets c's result", () -> a.results().size() == 1);
+    assertEquals("c", a.results().get(0).executor());
+  }
+
+  @Test
+  void aClaimGivenUpReturnsToTheQueue() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    a.publish(job("a", "j1", 10));
+    waitFor("b sees j1", () -> queued(b, new JobRef("a", "j1")));
+    Claim claim = b.claim(new JobRef("a", "j1")).orElseThrow();
+    b.release(claim);
+    waitFor("j1 back in the queue", () -> queued(b, new JobRef("a", "j1")));
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class,
+        () -> b.finish(claim, new RunResult(20, 40, 0, ""))).kind());
+    assertTrue(b.claim(new JobRef("a", "j1")).isPresent(), "claimable again");
+  }
+
+  @Test
+  void whenTheHomeLeavesItsQueuedJobsGoAndItsRunningJobsFinish() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    a.publish(job("a", "running", 10));
+    a.publish(job("a", "waiting", 20));
+    waitFor("b sees both", () -> b.queue().size() == 2);
+    Claim claim = b.claim(new JobRef("a", "running")).orElseThrow();
+    a.close();
+    waitFor("a's queued job withdrawn with its session", () -> b.queue().isEmpty());
+    assertTrue(b.claim(new JobRef("a", "waiting")).isEmpty(), "a job of a gone home cannot be claimed");
+    b.start(claim, 30);
+    b.finish(claim, new RunResult(30, 60, 0, ""));
+    Coordination back = join("a");
+    waitFor("the result waits for a's return", () -> back.results().size() == 1);
+    waitFor("a's other job is queued again", () -> queued(b, new JobRef("a", "waiting")));
+  }
+
+  @Test
+  void oneLeaderPublishesAllowancesAndLeadershipMovesWhenItLeaves() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    waitFor("one leader", () -> a.isLeader() ^ b.isLeader());
+    Coordination leader = a.isLeader() ? a : b;
+    Coordination follower = leader == a ? b : a;
+    Allowances plan = new Allowances(leader.site(), 1, leader.now(),
+        Map.of("a", new Allowances.Allowance(0, 3600), "b", new Allowances.Allowance(3600, 0)));
+    leader.publishAllowances(plan);
+    waitFor("the follower reads them", () -> follower.allowances().equals(plan));
+    assertEquals(Kind.FORBIDDEN, assertThrows(CoordinationException.class,
+        () -> follower.publishAllowances(new Allowances(follower.site(), 1, 0, Map.of()))).kind());
+    leader.close();
+    waitFor("the follower takes over", follower::isLeader);
+  }
+
+  @Test
+  void compactionFoldsManyRecordsInBatchesWithoutLosingOne() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    int n = 230;
+    for (int i = 0; i < n; i++) {
+      a.publish(job("a", "k" + i, i));
+    }
+    waitFor("b sees all", () -> b.queue().size() == n);
+    double work = 0;
+    for (int i = 0; i < n; i++) {
+      Claim claim = b.claim(new JobRef("a", "k" + i)).orElseThrow();
+      b.start(claim, 1000 + i);
+      b.finish(claim, new RunResult(1000 + i, 1000 + 2 * i + 1, 0, ""));
+      work += (i + 1) * 2;
+    }
+    assertEquals(n, b.compact());
+    waitFor("a sees all results", () -> a.results().size() == n);
+    assertEquals(n, a.acknowledge(a.results()));
+    assertEquals(work, b.ledgers().get("b").contribution().get(Utility.SIMPL).at(0), 1e-6);
+    assertEquals(work, a.ledgers().get("a").utility().get(Utility.SIMPL).at(0), 1e-6);
+    assertEquals(n, b.ledgers().get("b").jobsExecuted());
+  }
+}

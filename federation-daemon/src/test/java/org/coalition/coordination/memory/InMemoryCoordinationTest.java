@@ -1,0 +1,19 @@
+package org.coalition.coordination.memory;
+
+import org.coalition.coordination.Coordination;
+import org.coalition.coordination.CoordinationContract;
+
+/** The coordination contract against the in-memory implementation (fast; no ZooKeeper). */
+class InMemoryCoordinationTest extends CoordinationContract {
+  private final InMemoryFederation federation = new InMemoryFederation(clock);
+
+  @Override
+  protected Coordination newHandle(String site) {
+    return federation.connect(site);
+  }
+
+  @Override
+  protected void expireSession(Coordination handle) {
+    ((InMemoryCoordination) handle).expireSession();
+  }
+}
