@@ -1,5 +1,7 @@
 package org.coalition.coordination.zookeeper;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.zookeeper.ZooDefs.Ids;
@@ -12,7 +14,8 @@ final class OwnNodesAclProvider implements ACLProvider {
   private final List<ACL> acl;
 
   OwnNodesAclProvider(Id self) {
-    this.acl = List.of(new ACL(Perms.ALL, self), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE));
+    // ZooKeeper asks its ACL lists contains(null); List.of throws there, so these are ArrayLists.
+    this.acl = Collections.unmodifiableList(new ArrayList<>(List.of(new ACL(Perms.ALL, self), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE))));
   }
 
   @Override

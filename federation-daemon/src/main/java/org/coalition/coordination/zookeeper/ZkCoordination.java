@@ -121,7 +121,7 @@ public final class ZkCoordination implements Coordination {
       }
     });
     acl.add(new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE));
-    this.jobAcl = List.copyOf(acl);
+    this.jobAcl = java.util.Collections.unmodifiableList(acl);
     this.ownAcl = new OwnNodesAclProvider(self).getDefaultAcl();
     this.background = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "coalition-zk-" + site);

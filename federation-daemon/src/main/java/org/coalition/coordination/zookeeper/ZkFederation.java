@@ -55,7 +55,7 @@ public final class ZkFederation {
       Id operator = digest(OPERATOR, operatorSecret);
       Map<String, String> members = new TreeMap<>();
       siteSecrets.forEach((site, secret) -> members.put(JobSpec.requireId("site", site), digest(site, secret).getId()));
-      List<ACL> operatorOnly = List.of(new ACL(Perms.ALL, operator), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE));
+      List<ACL> operatorOnly = new ArrayList<>(List.of(new ACL(Perms.ALL, operator), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE)));
       ensure(admin, "/coalition", new byte[0], operatorOnly);
       Stat stat = new Stat();
       if (admin.checkExists().forPath(paths.root) == null) {
@@ -76,8 +76,8 @@ public final class ZkFederation {
       admin.setACL().withACL(leaderAcl).forPath(paths.leader());
       for (Map.Entry<String, String> m : members.entrySet()) {
         String site = m.getKey();
-        List<ACL> own = List.of(
-            new ACL(Perms.ALL, new Id("digest", m.getValue())), new ACL(Perms.ALL, operator), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE));
+        List<ACL> own = new ArrayList<>(List.of(
+            new ACL(Perms.ALL, new Id("digest", m.getValue())), new ACL(Perms.ALL, operator), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE)));
         ensure(admin, paths.site(site), ZkRecords.write(new SiteInfo(site, "", 0)), own);
         ensure(admin, paths.jobsOf(site), new byte[0], own);
         ensure(admin, paths.doneOf(site), new byte[0], own);

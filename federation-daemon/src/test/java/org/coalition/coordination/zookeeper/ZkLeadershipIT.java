@@ -1,0 +1,71 @@
+package org.coalition.coordination.zookeeper;
+
+import static org.coalition.coordination.Eventually.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.apache.curator.test.TestingServer;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteStatus;
+import org.coalition.periodic.BalancingPeriod;
+import org.coalition.periodic.PeriodicScheduler;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leader runs the BILB period on a Quartz trigger against real ZooKeeper; a short
+ * disconnect (SUSPENDED) keeps the leader, a lost session moves leadership.
+ */
+class ZkLeadershipIT {
+  @Test
+  void theLeaderPublishesEveryPeriodAndKeepsLeadershipThroughASuspension() throws Exception {
+    try (TestingServer server = new TestingServer(true)) {
+      ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b"));
+      try (ZkCoordination a = fed.connect("a", Duration.ofSeconds(20));
+          ZkCoordination b = fed.connect("b", Duration.ofSeconds(20))) {
+        a.join(new SiteInfo("a", "", 10), new SiteStatus("a", 10, 5000, 2, 1.0, 3000));
+        b.join(new SiteInfo("b", "", 10), new SiteStatus("b", 10, 0, 0, 0.0, 3000));
+        PeriodicScheduler pa = new PeriodicScheduler("a", Duration.ofMillis(200), new BalancingPeriod(a));
+        PeriodicScheduler pb = new PeriodicScheduler("b", Duration.ofMillis(200), new BalancingPeriod(b));
+        try {
+          waitFor("a leader publishes", () -> b.allowances().period() >= 3);
+          ZkCoordination leader = a.isLeader() ? a : b;
+          ZkCoordination follower = leader == a ? b : a;
+          assertEquals(leader.site(), follower.allowances().leader());
+          assertEquals(2500, follower.allowances().of("a").send(), 1e-9, "BILB moves a's excess to b up to the mean");
+
+          server.stop(); // both clients go SUSPENDED; their sessions (20 s) outlive the pause
+          Thread.sleep(2000);
+          server.restart();
+          waitFor("periods go on after the pause", () -> {
+            try {
+              return follower.allowances().period() >= 3 && leader.isLeader();
+            } catch (RuntimeException e) {
+              return false;
+            }
+          });
+          long before = follower.allowances().period();
+          assertTrue(leader.isLeader(), "SUSPENDED is not LOST: the leader kept leadership");
+          waitFor("the same leader publishes newer periods", () -> follower.allowances().period() > before + 2
+              && follower.allowances().leader().equals(leader.site()));
+
+          ZkFaults.expireSession(leader.curator(), server.getConnectString());
+          waitFor("leadership moves when the session is lost", () -> {
+            try {
+              return follower.isLeader() && follower.allowances().leader().equals(follower.site());
+            } catch (RuntimeException e) {
+              return false;
+            }
+          });
+          System.out.printf("[coordination] leader %s kept leadership through a 2 s server pause; after its session expired %s took over%n",
+              leader.site(), follower.site());
+        } finally {
+          pa.close();
+          pb.close();
+        }
+      }
+    }
+  }
+}

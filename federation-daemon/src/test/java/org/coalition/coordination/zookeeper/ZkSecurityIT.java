@@ -1,0 +1,127 @@
+package org.coalition.coordination.zookeeper;
+
+import static org.coalition.coordination.Eventually.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.JobRef;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.RunResult;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteStatus;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sites do not trust each other's writes. Site b, bypassing Coalition's API with its own
+ * authenticated ZooKeeper client, tries to rewrite site a's data, steal a's claim and forge a
+ * result; ZooKeeper's ACLs refuse every attempt. Garbage a peer writes into its own nodes is
+ * ignored with a warning, and nothing else is lost.
+ */
+class ZkSecurityIT {
+  private static final byte[] JUNK = "{\"forged\":true}".getBytes(StandardCharsets.UTF_8);
+  private static TestingServer server;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = new TestingServer(true);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void siteBCannotRewriteSiteAsDataOrStealItsClaim() throws Exception {
+    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b", "c"));
+    ZkPaths paths = new ZkPaths(fed.name);
+    try (ZkCoordination a = fed.connect("a");
+        ZkCoordination c = fed.connect("c");
+        CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT)) {
+      a.join(new SiteInfo("a", "", 8), new SiteStatus("a", 8, 0, 0, 0, 100));
+      c.join(new SiteInfo("c", "", 8), new SiteStatus("c", 8, 0, 0, 0, 100));
+      c.publish(new JobSpec("j1", "c", 1, 0, 60, 0, ""));
+      a.publish(new JobSpec("own", "a", 1, 0, 60, 0, ""));
+      waitFor("a sees c's job", () -> !a.queue().isEmpty());
+      Claim claim = a.claim(new JobRef("c", "j1")).orElseThrow();
+      JobRef ref = claim.ref();
+
+      assertNoAuth("rewrite a's ledger", () -> b.setData().forPath(paths.ledger("a"), JUNK));
+      assertNoAuth("rewrite a's site record", () -> b.setData().forPath(paths.site("a"), JUNK));
+      assertNoAuth("pose as a live", () -> b.setData().forPath(paths.live("a"), JUNK));
+      assertNoAuth("publish allowances as a", () -> b.setData().forPath(paths.allowances("a"), JUNK));
+      assertNoAuth("publish a job as a", () -> b.create().forPath(paths.jobsOf("a") + "/fake", JUNK));
+      assertNoAuth("delete a's job", () -> b.delete().forPath(paths.job(new JobRef("a", "own"))));
+      assertNoAuth("rewrite a's job", () -> b.setData().forPath(paths.job(new JobRef("a", "own")), JUNK));
+      assertNoAuth("rewrite a's claim", () -> b.setData().forPath(paths.claim(ref), JUNK));
+      assertNoAuth("delete a's claim", () -> b.delete().forPath(paths.claim(ref)));
+      assertNoAuth("forge a result under a's claim", () -> b.create().forPath(paths.result(ref), JUNK));
+      assertNoAuth("fold into a's ledger records", () -> b.create().forPath(paths.doneOf("a") + "/x", JUNK));
+      assertNoAuth("change the member list", () -> b.setData().forPath(paths.root, JUNK));
+
+      try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
+        anonymous.start();
+        anonymous.blockUntilConnected();
+        assertNoAuth("claim without an identity", () -> anonymous.create().withMode(CreateMode.PERSISTENT)
+            .forPath(paths.jobsOf("a") + "/own/claim", JUNK));
+      }
+
+      a.start(claim, 1);
+      a.finish(claim, new RunResult(1, 2, 0, ""));
+      waitFor("c gets a's result", () -> c.results().size() == 1);
+      assertEquals("a", c.results().get(0).executor(), "the claim and the result stayed a's");
+    }
+  }
+
+  @Test
+  void garbageInAPeersNodesIsIgnoredAndLosesNothing() throws Exception {
+    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b"));
+    ZkPaths paths = new ZkPaths(fed.name);
+    try (ZkCoordination a = fed.connect("a");
+        CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT);
+        ZkCoordination bApi = fed.connect("b")) {
+      a.join(new SiteInfo("a", "", 8), new SiteStatus("a", 8, 0, 0, 0, 100));
+      bApi.join(new SiteInfo("b", "", 8), new SiteStatus("b", 8, 0, 0, 0, 100));
+      bApi.publish(new JobSpec("good", "b", 1, 0, 60, 0, ""));
+      // b writes nonsense into nodes it owns: a job that is not JSON, one with a negative core count, one too big
+      b.create().forPath(paths.jobsOf("b") + "/notjson", "<xml/>".getBytes(StandardCharsets.UTF_8));
+      b.create().forPath(paths.jobsOf("b") + "/negative",
+          "{\"jobId\":\"negative\",\"home\":\"b\",\"cores\":-4,\"memoryMb\":0,\"walltimeSeconds\":60,\"release\":0,\"payload\":\"\"}"
+              .getBytes(StandardCharsets.UTF_8));
+      b.create().forPath(paths.jobsOf("b") + "/huge", new byte[200_000]);
+      b.setData().forPath(paths.ledger("b"), "[1,2,3]".getBytes(StandardCharsets.UTF_8));
+      waitFor("a sees b's good job", () -> a.queue().size() == 1);
+      Thread.sleep(300);
+      assertEquals(List.of("good"), a.queue().stream().map(JobSpec::jobId).toList(), "the malformed jobs are skipped");
+      assertTrue(a.ledgers().containsKey("a") && !a.ledgers().containsKey("b"), "b's broken ledger is skipped, a's is intact");
+      CoordinationException e = assertThrows(CoordinationException.class,
+          () -> ZkRecords.read("/x", "{\"jobId\":\"j\",\"home\":\"b\",\"cores\":0,\"memoryMb\":0,\"walltimeSeconds\":1,\"release\":0,\"payload\":\"\"}"
+              .getBytes(StandardCharsets.UTF_8), JobSpec.class));
+      assertTrue(e.getMessage().startsWith("/x: not a valid JobSpec: ") && e.getMessage().contains("cores must be in [1, "), e.getMessage());
+    }
+  }
+
+  private static void assertNoAuth(String attempt, ThrowingRunnable write) {
+    Exception e = assertThrows(Exception.class, write::run, "site b could " + attempt);
+    assertTrue(e instanceof KeeperException.NoAuthException, attempt + ": expected NoAuth, got " + e);
+  }
+
+  @FunctionalInterface
+  private interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+}

@@ -1,0 +1,70 @@
+package org.coalition.periodic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.List;
+import org.coalition.coordination.Allowances;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.JobRef;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.MutableClock;
+import org.coalition.coordination.RunResult;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteStatus;
+import org.coalition.coordination.memory.InMemoryCoordination;
+import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.policy.balancing.Bilb;
+import org.coalition.policy.balancing.SiteLoad;
+import org.junit.jupiter.api.Test;
+
+/** The period's body, without Quartz, on the in-memory coordination. */
+class BalancingPeriodTest {
+  private final InMemoryFederation federation = new InMemoryFederation(new MutableClock(Instant.parse("2026-11-21T00:00:00Z")));
+
+  private InMemoryCoordination site(String id, double queue, double level) {
+    InMemoryCoordination c = federation.connect(id);
+    c.join(new SiteInfo(id, "", 100), new SiteStatus(id, 100, queue, 1, 0.5, level));
+    return c;
+  }
+
+  @Test
+  void theLeaderPublishesBilbAllowancesOverLiveSites() {
+    InMemoryCoordination a = site("a", 9000, 2000);
+    InMemoryCoordination b = site("b", 1000, 2000);
+    InMemoryCoordination c = site("c", 0, 500);
+    BalancingPeriod.Outcome outcome = new BalancingPeriod(a).run();
+    assertTrue(outcome.leader());
+    Allowances published = outcome.published();
+    var plan = new Bilb().balance(List.of(new SiteLoad("a", 9000, 2000), new SiteLoad("b", 1000, 2000), new SiteLoad("c", 0, 500)));
+    for (String s : List.of("a", "b", "c")) {
+      assertEquals(plan.outcome(s).sent(), published.of(s).send(), 1e-9, s + " sends");
+      assertEquals(plan.outcome(s).received(), published.of(s).receive(), 1e-9, s + " receives");
+    }
+    assertTrue(published.of("a").send() > 0 && published.of("c").receive() <= 500);
+    assertEquals(published, b.allowances(), "everyone reads the leader's allowances");
+    assertEquals(1, published.period());
+    BalancingPeriod same = new BalancingPeriod(a);
+    same.run();
+    assertEquals(2, same.run().published().period(), "periods are numbered");
+    c.close();
+  }
+
+  @Test
+  void aFollowerOnlyCompactsAndSweeps() {
+    InMemoryCoordination a = site("a", 0, 10);
+    InMemoryCoordination b = site("b", 0, 10);
+    a.publish(new JobSpec("j", "a", 1, 0, 60, 0, ""));
+    Claim claim = b.claim(new JobRef("a", "j")).orElseThrow();
+    b.start(claim, 1);
+    b.finish(claim, new RunResult(1, 2, 0, ""));
+    BalancingPeriod.Outcome outcome = new BalancingPeriod(b).run();
+    assertFalse(outcome.leader());
+    assertNull(outcome.published());
+    assertEquals(1, outcome.compacted());
+    assertEquals(1, b.ledgers().get("b").jobsExecuted());
+  }
+}
