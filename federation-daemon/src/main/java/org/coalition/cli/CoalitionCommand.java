@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
       SimulateCommand.class,
       PlannedCommands.Status.class,
       PlannedCommands.Participation.class,
-      PlannedCommands.Bench.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CoalitionCommand implements Runnable {

@@ -59,12 +59,4 @@ final class PlannedCommands {
       return "Participation levels live in the coordination layer (issue #4) and the daemon API (issue #6).";
     }
   }
-
-  @Command(name = "bench", description = "(planned) Benchmarks that print measured figures.")
-  static final class Bench extends Planned {
-    @Override
-    String plan() {
-      return "'bench coordination' arrives with issue #4.";
-    }
-  }
 }

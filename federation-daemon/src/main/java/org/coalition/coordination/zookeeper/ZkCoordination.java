@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * another site can never write. The result is created in one multi with a check of the claim's
  * version, so it is accepted at most once and only from the current claim.
  *
- * <p>Reads of the queue come from a {@link CuratorCache} (watch driven); they may lag writes by
+ * <p>Reads of the queue come from {@link CuratorCache}s of the sites and jobs (watch driven); they may lag writes by
  * a few milliseconds, never decide a write.
  */
 public final class ZkCoordination implements Coordination {
@@ -75,7 +75,8 @@ public final class ZkCoordination implements Coordination {
   private final List<ACL> jobAcl;
   private final List<ACL> ownAcl;
   private final Map<String, String> members;
-  private final CuratorCache cache;
+  private final CuratorCache siteCache;
+  private final CuratorCache jobCache;
   private final LeaderLatch latch;
   private final ExecutorService background;
   private final AtomicBoolean requeuePending = new AtomicBoolean();
@@ -128,13 +129,18 @@ public final class ZkCoordination implements Coordination {
       t.setDaemon(true);
       return t;
     });
-    this.cache = CuratorCache.build(client, paths.root);
-    CountDownLatch initialized = new CountDownLatch(1);
-    cache.listenable().addListener(CuratorCacheListener.builder()
-        .forAll((type, before, after) -> onEvent(type, before, after))
-        .forInitialized(initialized::countDown)
-        .build());
-    cache.start();
+    // Only the live sites and the jobs are watched; ledgers, records and allowances are read when
+    // needed (watching the finished-run records would cost a listing of them on every new one).
+    this.siteCache = CuratorCache.build(client, paths.sites());
+    this.jobCache = CuratorCache.build(client, paths.jobs());
+    CountDownLatch initialized = new CountDownLatch(2);
+    for (CuratorCache c : List.of(siteCache, jobCache)) {
+      c.listenable().addListener(CuratorCacheListener.builder()
+          .forAll((type, before, after) -> onEvent(type, before, after))
+          .forInitialized(initialized::countDown)
+          .build());
+      c.start();
+    }
     this.latch = new LeaderLatch(client, paths.leader(), site);
     client.getConnectionStateListenable().addListener((c, state) -> {
       if (state == ConnectionState.RECONNECTED || state == ConnectionState.LOST) {
@@ -316,27 +322,37 @@ public final class ZkCoordination implements Coordination {
     }
   }
 
+  /**
+   * A fenced check, not a write: the claim must still be this session's. The start time travels
+   * in the result ({@link RunResult#start()}); ZooKeeper's session already proves the run's
+   * executor alive, so neither start nor heartbeat costs a write.
+   */
   @Override
   public void start(Claim claim, double startTime) {
-    Fence fence = fence(claim);
-    String path = paths.claim(claim.ref());
-    byte[] data = ZkRecords.write(new ClaimRecord(site, fence.session(), startTime, false));
-    try {
-      Stat stat = fenced(fence.zk(), () -> fence.zk().setData(path, data, fence.version()));
-      fences.put(claim.token(), new Fence(fence.zk(), fence.session(), stat.getVersion()));
-    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
-      throw CoordinationException.stale(claim, "the claim node changed or is gone");
-    } catch (CoordinationException e) {
-      throw staleIfSessionEnded(claim, fence, e);
-    } catch (KeeperException e) {
-      throw translate("starting " + claim.ref(), e);
-    }
+    checkHeld(claim);
   }
 
   @Override
   public void heartbeat(Claim claim) {
-    if (!holds(claim)) {
-      throw CoordinationException.stale(claim, "the job's claim is no longer this run's");
+    checkHeld(claim);
+  }
+
+  private void checkHeld(Claim claim) {
+    Fence fence = fence(claim);
+    String path = paths.claim(claim.ref());
+    try {
+      Stat stat = new Stat();
+      byte[] data = fenced(fence.zk(), () -> fence.zk().getData(path, false, stat));
+      ClaimRecord record = ZkRecords.read(path, data, ClaimRecord.class);
+      if (stat.getCzxid() != claim.token() || record.session() != fence.session() || record.released()) {
+        throw CoordinationException.stale(claim, "the job's claim is now " + stat.getCzxid());
+      }
+    } catch (KeeperException.NoNodeException e) {
+      throw CoordinationException.stale(claim, "the job has no claim any more");
+    } catch (CoordinationException e) {
+      throw staleIfSessionEnded(claim, fence, e);
+    } catch (KeeperException e) {
+      throw translate("checking the claim on " + claim.ref(), e);
     }
   }
 
@@ -483,19 +499,16 @@ public final class ZkCoordination implements Coordination {
       if (!ref.home().equals(site)) {
         continue;
       }
+      Optional<ChildData> node = jobCache.get(paths.result(ref));
+      JobSpec job = jobs.get(ref);
+      if (node.isEmpty() || job == null) {
+        continue; // acknowledged meanwhile, or the cache has not caught up
+      }
       try {
-        ResultRecord r = ZkRecords.read(paths.result(ref), client.getData().forPath(paths.result(ref)), ResultRecord.class);
-        JobSpec job = ZkRecords.read(paths.job(ref), client.getData().forPath(paths.job(ref)), JobSpec.class);
+        ResultRecord r = ZkRecords.read(node.get().getPath(), node.get().getData(), ResultRecord.class);
         out.add(new Completed(job, r.executor(), r.token(), r.run()));
-      } catch (KeeperException.NoNodeException e) {
-        // acknowledged meanwhile
       } catch (CoordinationException e) {
-        if (e.kind() != Kind.INVALID) {
-          throw e;
-        }
         LOG.warn("skipping an unreadable result: {}", e.getMessage());
-      } catch (Exception e) {
-        throw translate("reading the result of " + ref, e);
       }
     }
     return out;
@@ -516,16 +529,21 @@ public final class ZkCoordination implements Coordination {
 
   private int acknowledgeBatch(List<Completed> batch) {
     String ledgerPath = paths.ledger(site);
+    boolean optimistic = true;
     while (true) {
       try {
         List<Completed> pending = new ArrayList<>();
-        for (Completed c : batch) {
-          Stat s = client.checkExists().forPath(paths.result(c.job().ref()));
-          if (s != null) {
-            ResultRecord r = ZkRecords.read(paths.result(c.job().ref()),
-                client.getData().forPath(paths.result(c.job().ref())), ResultRecord.class);
-            if (r.token() == c.token()) {
-              pending.add(c);
+        if (optimistic) {
+          pending.addAll(batch); // results() just read them; the multi fails if one is gone
+        } else {
+          for (Completed c : batch) {
+            Stat s = client.checkExists().forPath(paths.result(c.job().ref()));
+            if (s != null) {
+              ResultRecord r = ZkRecords.read(paths.result(c.job().ref()),
+                  client.getData().forPath(paths.result(c.job().ref())), ResultRecord.class);
+              if (r.token() == c.token()) {
+                pending.add(c);
+              }
             }
           }
         }
@@ -546,7 +564,8 @@ public final class ZkCoordination implements Coordination {
         client.transaction().forOperations(ops);
         return pending.size();
       } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
-        // the ledger moved (compaction) or a result was acknowledged meanwhile: read again
+        // the ledger moved (compaction) or a result was acknowledged meanwhile: check each, then again
+        optimistic = false;
       } catch (CoordinationException e) {
         throw e;
       } catch (Exception e) {
@@ -678,7 +697,8 @@ public final class ZkCoordination implements Coordination {
     } catch (Exception e) {
       LOG.debug("closing {}: {}", site, e.toString());
     }
-    cache.close();
+    siteCache.close();
+    jobCache.close();
     client.close();
   }
 

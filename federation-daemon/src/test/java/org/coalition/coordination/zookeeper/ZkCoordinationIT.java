@@ -33,7 +33,7 @@ class ZkCoordinationIT extends CoordinationContract {
   @Override
   protected void expireSession(Coordination handle) {
     try {
-      ZkFaults.expireSession(((ZkCoordination) handle).curator(), server.getConnectString());
+      Faults.expireSession(((ZkCoordination) handle).curator(), server.getConnectString());
     } catch (Exception e) {
       throw new AssertionError("could not expire the session of " + handle.site(), e);
     }

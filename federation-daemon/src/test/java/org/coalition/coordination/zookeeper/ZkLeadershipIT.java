@@ -51,7 +51,7 @@ class ZkLeadershipIT {
           waitFor("the same leader publishes newer periods", () -> follower.allowances().period() > before + 2
               && follower.allowances().leader().equals(leader.site()));
 
-          ZkFaults.expireSession(leader.curator(), server.getConnectString());
+          Faults.expireSession(leader.curator(), server.getConnectString());
           waitFor("leadership moves when the session is lost", () -> {
             try {
               return follower.isLeader() && follower.allowances().leader().equals(follower.site());

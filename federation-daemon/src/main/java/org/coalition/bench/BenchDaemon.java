@@ -1,0 +1,213 @@
+package org.coalition.bench;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import org.apache.curator.framework.CuratorFramework;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.Completed;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.RunResult;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteLedger;
+import org.coalition.coordination.SiteStatus;
+import org.coalition.coordination.zookeeper.ZkCoordination;
+import org.coalition.coordination.zookeeper.ZkFederation;
+
+/**
+ * One site in the benchmark, doing what the daemon does with the coordination layer: its home
+ * thread publishes its jobs (a bounded number at a time), acts on results and acknowledges them,
+ * and compacts; its workers, woken by the queue's watch, claim other sites' jobs, start them and
+ * hand in a result at once (a run's length is drawn, not waited for).
+ */
+final class BenchDaemon {
+  static final int CORES = 2;
+
+  private final CoordinationBenchmark bench;
+  private final String connectString;
+  private final String site;
+  private final String secret;
+  private final int ownJobs;
+  private final Object signal = new Object();
+  private final List<Thread> threads = new ArrayList<>();
+  private volatile ZkCoordination coordination;
+
+  BenchDaemon(CoordinationBenchmark bench, String connectString, String site, String secret, int ownJobs) {
+    this.bench = bench;
+    this.connectString = connectString;
+    this.site = site;
+    this.secret = secret;
+    this.ownJobs = ownJobs;
+    this.coordination = connect();
+  }
+
+  private ZkCoordination connect() {
+    ZkCoordination c = ZkFederation.connect(connectString, "bench", site, secret, Clock.systemUTC(),
+        new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(10)));
+    c.watchQueue(this::wake);
+    c.join(new SiteInfo(site, "", 1000), new SiteStatus(site, 1000, 0, 0, 0.5, 1e9));
+    return c;
+  }
+
+  void start() {
+    threads.add(thread("home", this::homeLoop));
+    for (int w = 0; w < bench.config().workers(); w++) {
+      threads.add(thread("worker-" + w, new Worker(new Random(bench.config().seed() * 1000 + site.hashCode() + w))::loop));
+    }
+    threads.forEach(Thread::start);
+  }
+
+  private Thread thread(String name, Runnable body) {
+    Thread t = new Thread(body, "bench-" + site + "-" + name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** Kills this site's daemon (its handle closes, its session with it) and starts a new one. */
+  synchronized void restart() {
+    ZkCoordination old = coordination;
+    old.close();
+    coordination = connect();
+  }
+
+  boolean isLeader() {
+    return coordination.isLeader();
+  }
+
+  CuratorFramework curator() {
+    return coordination.curator();
+  }
+
+  void stop() throws InterruptedException {
+    wakeAll();
+    for (Thread t : threads) {
+      t.join(30_000);
+    }
+  }
+
+  void close() {
+    coordination.close();
+  }
+
+  /** Folds every site's remaining records (each site its own) and reads the ledgers. */
+  Map<String, SiteLedger> finalLedgers(List<BenchDaemon> all) {
+    for (BenchDaemon d : all) {
+      while (d.coordination.compact() > 0) {
+        // until nothing is left
+      }
+    }
+    return coordination.ledgers();
+  }
+
+  /** A queue change wakes one waiting worker (not all: they would race for the same job). */
+  private void wake() {
+    synchronized (signal) {
+      signal.notify();
+    }
+  }
+
+  private void wakeAll() {
+    synchronized (signal) {
+      signal.notifyAll();
+    }
+  }
+
+  private void await(long millis) {
+    synchronized (signal) {
+      try {
+        signal.wait(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void homeLoop() {
+    int published = 0;
+    Set<String> finished = new HashSet<>();
+    long lastCompact = System.nanoTime();
+    while (!bench.stopping()) {
+      ZkCoordination c = coordination;
+      try {
+        while (published < ownJobs && published - finished.size() < bench.config().inFlight()) {
+          JobSpec job = new JobSpec("j" + published, site, CORES, 0, 3600, c.now(), "");
+          try {
+            c.publish(job);
+          } catch (CoordinationException e) {
+            if (e.kind() != Kind.INVALID) {
+              throw e;
+            }
+            // published before the connection broke: Curator's retry found it
+          }
+          bench.published(job);
+          published++;
+        }
+        List<Completed> results = c.results();
+        for (Completed r : results) {
+          bench.observed(r);
+          finished.add(r.job().jobId());
+        }
+        if (!results.isEmpty()) {
+          c.acknowledge(results);
+        }
+        if (System.nanoTime() - lastCompact > 500_000_000L) {
+          c.compact();
+          lastCompact = System.nanoTime();
+        }
+      } catch (CoordinationException e) {
+        CoordinationBenchmark.sleepQuietly(50); // ZooKeeper busy or a fault: try again
+        continue;
+      }
+      await(100);
+    }
+  }
+
+  private final class Worker {
+    private final Random random;
+
+    Worker(Random random) {
+      this.random = random;
+    }
+
+    void loop() {
+      while (!bench.stopping()) {
+        ZkCoordination c = coordination;
+        List<JobSpec> queue = c.queue().stream().filter(j -> !j.home().equals(site)).toList();
+        if (queue.isEmpty()) {
+          await(200);
+          continue;
+        }
+        JobSpec job = queue.get(random.nextInt(queue.size()));
+        boolean started = false;
+        try {
+          Optional<Claim> claim = c.claim(job.ref());
+          if (claim.isEmpty()) {
+            continue;
+          }
+          bench.claimed(claim.get());
+          double t = c.now();
+          c.start(claim.get(), t);
+          started = true;
+          bench.started(claim.get());
+          double length = 1 + Math.floorMod(job.ref().toString().hashCode(), 100);
+          c.finish(claim.get(), new RunResult(t, t + length, 0, ""));
+        } catch (CoordinationException e) {
+          if (started) {
+            bench.cancelled(e); // the run is killed: its claim was lost with a session
+          }
+          if (e.kind() != Kind.STALE) {
+            CoordinationBenchmark.sleepQuietly(20);
+          }
+        }
+      }
+    }
+  }
+}
