@@ -33,6 +33,7 @@ final class BenchDaemon {
 
   private final CoordinationBenchmark bench;
   private final String connectString;
+  private final String federation;
   private final String site;
   private final String secret;
   private final int ownJobs;
@@ -40,9 +41,10 @@ final class BenchDaemon {
   private final List<Thread> threads = new ArrayList<>();
   private volatile ZkCoordination coordination;
 
-  BenchDaemon(CoordinationBenchmark bench, String connectString, String site, String secret, int ownJobs) {
+  BenchDaemon(CoordinationBenchmark bench, String connectString, String federation, String site, String secret, int ownJobs) {
     this.bench = bench;
     this.connectString = connectString;
+    this.federation = federation;
     this.site = site;
     this.secret = secret;
     this.ownJobs = ownJobs;
@@ -50,7 +52,7 @@ final class BenchDaemon {
   }
 
   private ZkCoordination connect() {
-    ZkCoordination c = ZkFederation.connect(connectString, "bench", site, secret, Clock.systemUTC(),
+    ZkCoordination c = ZkFederation.connect(connectString, federation, site, secret, Clock.systemUTC(),
         new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     c.watchQueue(this::wake);
     c.join(new SiteInfo(site, "", 1000), new SiteStatus(site, 1000, 0, 0, 0.5, 1e9));

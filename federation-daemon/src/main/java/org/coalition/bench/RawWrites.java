@@ -18,7 +18,7 @@ import org.apache.zookeeper.KeeperException;
 final class RawWrites {
   private RawWrites() {}
 
-  static double measure(String connectString, String operatorSecret, int clients, int threadsPerClient, Duration duration) throws Exception {
+  static double measure(String connectString, String run, String operatorSecret, int clients, int threadsPerClient, Duration duration) throws Exception {
     List<CuratorFramework> curators = new ArrayList<>();
     try {
       for (int c = 0; c < clients; c++) {
@@ -43,7 +43,7 @@ final class RawWrites {
       for (int c = 0; c < clients; c++) {
         CuratorFramework client = curators.get(c);
         for (int t = 0; t < threadsPerClient; t++) {
-          String prefix = "/bench-raw/c" + c + "-t" + t + "-";
+          String prefix = "/bench-raw/" + run + "-c" + c + "-t" + t + "-";
           Thread thread = new Thread(() -> {
             int n = 0;
             while (System.nanoTime() < end) {
