@@ -46,4 +46,19 @@ class CoalitionCommandTest {
     assertTrue(err.toString().lines().count() == 1, () -> "one line: " + err);
     assertTrue(err.toString().contains("simulate"), err::toString);
   }
+
+  @Test
+  void benchCoordinationRejectsBadValuesInOneLine() {
+    for (String[] args : new String[][] {
+        {"bench", "coordination", "--ensemble", "2"},
+        {"bench", "coordination", "--daemons", "1"},
+        {"bench", "coordination", "--jobs", "0"},
+        {"bench", "coordination", "--jobs", "many"},
+        {"bench"}}) {
+      err.getBuffer().setLength(0);
+      assertEquals(ExitCodes.USAGE, run(args), () -> String.join(" ", args) + ": " + err);
+      assertEquals(1, err.toString().lines().filter(l -> !l.startsWith("See '")).count(), () -> "one line: " + err);
+    }
+    assertTrue(err.toString().contains("coordination"), err::toString);
+  }
 }
