@@ -54,8 +54,12 @@ sge_up() {
   # Jobs submitted by root run only with min_uid/min_gid 0; the file must be named "global".
   mkdir -p "$dir/conf"
   qconf -sconf global >"$dir/conf/global"
-  if ! grep -Eq '^min_uid +0$' "$dir/conf/global" || ! grep -Eq '^min_gid +0$' "$dir/conf/global"; then
-    sed -i -e 's/^min_uid .*/min_uid                      0/' -e 's/^min_gid .*/min_gid                      0/' "$dir/conf/global"
+  # The queue is usable once the qmaster has the execd's first load report; with the default
+  # report interval (40 s) that took up to 84 s on a busy machine, near the wait limit. Every 5 s.
+  if ! grep -Eq '^min_uid +0$' "$dir/conf/global" || ! grep -Eq '^min_gid +0$' "$dir/conf/global" \
+      || ! grep -Eq '^load_report_time +00:00:05$' "$dir/conf/global"; then
+    sed -i -e 's/^min_uid .*/min_uid                      0/' -e 's/^min_gid .*/min_gid                      0/' \
+      -e 's/^load_report_time .*/load_report_time             00:00:05/' "$dir/conf/global"
     qconf -Mconf "$dir/conf/global" >/dev/null
   fi
 

@@ -39,4 +39,18 @@ public class CoordinationException extends RuntimeException {
   public static CoordinationException stale(Claim claim, String why) {
     return new CoordinationException(Kind.STALE, "claim " + claim.token() + " on job " + claim.ref() + " is stale: " + why);
   }
+
+  /** FORBIDDEN unless {@code owner} is {@code site}: a site writes only its own data. */
+  public static void requireOwn(String site, String owner) {
+    if (!site.equals(owner)) {
+      throw new CoordinationException(Kind.FORBIDDEN, "site " + site + " may not write data of site " + owner);
+    }
+  }
+
+  /** UNAVAILABLE if the handle of {@code site} is closed. */
+  public static void requireOpen(String site, boolean closed) {
+    if (closed) {
+      throw new CoordinationException(Kind.UNAVAILABLE, "coordination handle of site " + site + " is closed");
+    }
+  }
 }

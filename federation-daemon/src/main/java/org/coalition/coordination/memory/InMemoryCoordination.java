@@ -359,14 +359,10 @@ public final class InMemoryCoordination implements Coordination {
   }
 
   private void requireOwn(String owner) {
-    if (!site.equals(owner)) {
-      throw new CoordinationException(Kind.FORBIDDEN, "site " + site + " may not write data of site " + owner);
-    }
+    CoordinationException.requireOwn(site, owner);
   }
 
   private void open() {
-    if (closed) {
-      throw new CoordinationException(Kind.UNAVAILABLE, "coordination handle of site " + site + " is closed");
-    }
+    CoordinationException.requireOpen(site, closed);
   }
 }

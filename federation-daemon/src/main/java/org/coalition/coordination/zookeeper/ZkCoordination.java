@@ -217,18 +217,23 @@ public final class ZkCoordination implements Coordination {
 
   @Override
   public Map<String, SiteInfo> knownSites() {
-    Map<String, SiteInfo> out = new HashMap<>();
+    return readAll(paths.sites(), SiteInfo.class);
+  }
+
+  /** Every child of {@code parent} read as {@code type}, by name; unreadable ones skipped with a warning. */
+  private <T> Map<String, T> readAll(String parent, Class<T> type) {
+    Map<String, T> out = new HashMap<>();
     try {
-      for (String s : client.getChildren().forPath(paths.sites())) {
-        String path = paths.site(s);
+      for (String name : client.getChildren().forPath(parent)) {
+        String path = parent + "/" + name;
         try {
-          out.put(s, ZkRecords.read(path, client.getData().forPath(path), SiteInfo.class));
+          out.put(name, ZkRecords.read(path, client.getData().forPath(path), type));
         } catch (CoordinationException e) {
-          LOG.warn("skipping site record: {}", e.getMessage());
+          LOG.warn("skipping a {}: {}", type.getSimpleName(), e.getMessage());
         }
       }
     } catch (Exception e) {
-      throw translate("listing sites", e);
+      throw translate("reading " + parent, e);
     }
     return out;
   }
@@ -625,20 +630,7 @@ public final class ZkCoordination implements Coordination {
 
   @Override
   public Map<String, SiteLedger> ledgers() {
-    Map<String, SiteLedger> out = new HashMap<>();
-    try {
-      for (String s : client.getChildren().forPath(paths.ledgers())) {
-        String path = paths.ledger(s);
-        try {
-          out.put(s, ZkRecords.read(path, client.getData().forPath(path), SiteLedger.class));
-        } catch (CoordinationException e) {
-          LOG.warn("skipping a ledger: {}", e.getMessage());
-        }
-      }
-    } catch (Exception e) {
-      throw translate("reading ledgers", e);
-    }
-    return out;
+    return readAll(paths.ledgers(), SiteLedger.class);
   }
 
   // --- leadership ----------------------------------------------------------------------------
@@ -902,14 +894,10 @@ public final class ZkCoordination implements Coordination {
   }
 
   private void requireOwn(String owner) {
-    if (!site.equals(owner)) {
-      throw new CoordinationException(Kind.FORBIDDEN, "site " + site + " may not write data of site " + owner);
-    }
+    CoordinationException.requireOwn(site, owner);
   }
 
   private void open() {
-    if (closed) {
-      throw new CoordinationException(Kind.UNAVAILABLE, "coordination handle of site " + site + " is closed");
-    }
+    CoordinationException.requireOpen(site, closed);
   }
 }
