@@ -60,10 +60,13 @@ public interface Coordination extends AutoCloseable {
   /** Claims a queued job for this site; empty if another site holds it, it was withdrawn, or its home is gone. */
   Optional<Claim> claim(JobRef job);
 
-  /** Records that the claimed run started; STALE if the claim was lost. */
+  /**
+   * Called before the run starts: STALE if the claim was lost (do not start). A fenced check;
+   * the start time itself travels in the {@link RunResult}.
+   */
   void start(Claim claim, double startTime);
 
-  /** Proves the run is alive; STALE if the claim was lost. */
+  /** Called while the run goes on: STALE if the claim was lost (kill the run). */
   void heartbeat(Claim claim);
 
   /**
