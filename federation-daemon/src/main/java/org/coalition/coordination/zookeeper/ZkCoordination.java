@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -397,9 +398,9 @@ public final class ZkCoordination implements Coordination {
     }
     List<Op> ops = List.of(
         Op.check(paths.claim(ref), fence.version()),
-        Op.create(paths.result(ref), ZkRecords.write(new ResultRecord(site, claim.token(), result)), ownAcl(), CreateMode.PERSISTENT),
-        Op.create(paths.doneRecord(site, ref) + ":" + claim.token(), ZkRecords.write(DoneRecord.of(claim.job(), result)),
-            ownAcl(), CreateMode.PERSISTENT));
+        Op.create(paths.result(ref), ZkRecords.write(new ResultRecord(site, claim.token(), result)), ownAcl, CreateMode.PERSISTENT),
+        Op.create(paths.doneRecord(site, ref, claim.token()), ZkRecords.write(DoneRecord.of(claim.job(), result)),
+            ownAcl, CreateMode.PERSISTENT));
     try {
       fenced(fence.zk(), () -> fence.zk().multi(ops));
       fences.remove(claim.token());
@@ -557,7 +558,7 @@ public final class ZkCoordination implements Coordination {
         }
         Stat stat = new Stat();
         SiteLedger ledger = ZkRecords.read(ledgerPath, client.getData().storingStatIn(stat).forPath(ledgerPath), SiteLedger.class);
-        List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
         for (Completed c : pending) {
           ledger = ledger.submitted(UtilitySums.of(c.job().release(), c.result(), c.job().cores()));
           JobRef ref = c.job().ref();
@@ -594,7 +595,7 @@ public final class ZkCoordination implements Coordination {
         while (true) {
           Stat stat = new Stat();
           SiteLedger ledger = ZkRecords.read(ledgerPath, client.getData().storingStatIn(stat).forPath(ledgerPath), SiteLedger.class);
-          List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new ArrayList<>();
+          List<CuratorOp> ops = new ArrayList<>();
           for (String name : batch) {
             String path = paths.doneOf(site) + "/" + name;
             byte[] data;
@@ -821,10 +822,6 @@ public final class ZkCoordination implements Coordination {
     } catch (Exception e) {
       throw translate("getting a ZooKeeper session", e);
     }
-  }
-
-  private List<ACL> ownAcl() {
-    return ownAcl;
   }
 
   /**

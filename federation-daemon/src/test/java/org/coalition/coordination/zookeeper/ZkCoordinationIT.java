@@ -2,6 +2,7 @@ package org.coalition.coordination.zookeeper;
 
 import java.util.List;
 import org.apache.curator.test.TestingServer;
+import org.coalition.bench.Ensemble;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationContract;
 import org.junit.jupiter.api.AfterAll;
@@ -33,7 +34,7 @@ class ZkCoordinationIT extends CoordinationContract {
   @Override
   protected void expireSession(Coordination handle) {
     try {
-      Faults.expireSession(((ZkCoordination) handle).curator(), server.getConnectString());
+      Ensemble.expireSession(((ZkCoordination) handle).curator(), server.getConnectString());
     } catch (Exception e) {
       throw new AssertionError("could not expire the session of " + handle.site(), e);
     }

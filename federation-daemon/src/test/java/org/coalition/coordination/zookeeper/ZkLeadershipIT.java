@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
+import org.coalition.bench.Ensemble;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.periodic.BalancingPeriod;
@@ -51,7 +52,7 @@ class ZkLeadershipIT {
           waitFor("the same leader publishes newer periods", () -> follower.allowances().period() > before + 2
               && follower.allowances().leader().equals(leader.site()));
 
-          Faults.expireSession(leader.curator(), server.getConnectString());
+          Ensemble.expireSession(leader.curator(), server.getConnectString());
           waitFor("leadership moves when the session is lost", () -> {
             try {
               return follower.isLeader() && follower.allowances().leader().equals(follower.site());
