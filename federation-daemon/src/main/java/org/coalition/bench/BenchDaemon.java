@@ -9,11 +9,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
+import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
@@ -26,10 +29,16 @@ import org.coalition.coordination.zookeeper.ZkFederation;
  * One site in the benchmark, doing what the daemon does with the coordination layer: its home
  * thread publishes its jobs (a bounded number at a time), acts on results and acknowledges them,
  * and compacts; its workers, woken by the queue's watch, claim other sites' jobs, start them and
- * hand in a result at once (a run's length is drawn, not waited for).
+ * hand in a result at once (a run's length is drawn, not waited for). A worker picks at random
+ * among the jobs whose hash falls to its site (another site's once it has waited 250 ms) and never
+ * one another worker of its site is claiming: the real daemon claims when a pilot asks for work,
+ * seldom at once; without the spread, 32 workers racing for one queue waste most claims.
  */
 final class BenchDaemon {
   static final int CORES = 2;
+  /** A job whose hash falls to another site is taken once it has waited this long (that site is busy). */
+  private static final double STEAL_AFTER_SECONDS = 0.25;
+  private static final long STEAL_WAIT_MILLIS = 100;
 
   private final CoordinationBenchmark bench;
   private final String connectString;
@@ -38,14 +47,19 @@ final class BenchDaemon {
   private final String secret;
   private final int ownJobs;
   private final Object signal = new Object();
+  /** Jobs this daemon's workers are claiming right now: two workers of one site never race for one job. */
+  private final Set<JobRef> trying = ConcurrentHashMap.newKeySet();
+  /** This daemon's number: it tries first the jobs whose hash falls to it, so sites seldom race for one job. */
+  private final int index;
   private final List<Thread> threads = new ArrayList<>();
   private volatile ZkCoordination coordination;
 
-  BenchDaemon(CoordinationBenchmark bench, String connectString, String federation, String site, String secret, int ownJobs) {
+  BenchDaemon(CoordinationBenchmark bench, String connectString, String federation, int index, String secret, int ownJobs) {
     this.bench = bench;
+    this.index = index;
+    this.site = "site" + index;
     this.connectString = connectString;
     this.federation = federation;
-    this.site = site;
     this.secret = secret;
     this.ownJobs = ownJobs;
     this.coordination = connect();
@@ -140,17 +154,21 @@ final class BenchDaemon {
       ZkCoordination c = coordination;
       try {
         while (published < ownJobs && published - finished.size() < bench.config().inFlight()) {
-          JobSpec job = new JobSpec("j" + published, site, CORES, 0, 3600, c.now(), "");
+          int n = Math.min(Coordination.MAX_PUBLISH_BATCH, Math.min(ownJobs - published, bench.config().inFlight() - (published - finished.size())));
+          List<JobSpec> batch = new ArrayList<>();
+          for (int i = 0; i < n; i++) {
+            batch.add(new JobSpec("j" + (published + i), site, CORES, 0, 3600, c.now(), ""));
+          }
           try {
-            c.publish(job);
+            c.publish(batch);
           } catch (CoordinationException e) {
             if (e.kind() != Kind.INVALID) {
               throw e;
             }
-            // published before the connection broke: Curator's retry found it
+            // published before the connection broke: Curator's retry found the batch there
           }
-          bench.published(job);
-          published++;
+          batch.forEach(bench::published);
+          published += n;
         }
         List<Completed> results = c.results();
         for (Completed r : results) {
@@ -172,6 +190,13 @@ final class BenchDaemon {
     }
   }
 
+  /** The site a job falls to: by hash among the sites other than its home. */
+  private int owner(JobRef ref) {
+    int home = Integer.parseInt(ref.home().substring("site".length()));
+    int bucket = Math.floorMod(ref.hashCode(), bench.config().daemons() - 1);
+    return bucket >= home ? bucket + 1 : bucket;
+  }
+
   private final class Worker {
     private final Random random;
 
@@ -182,16 +207,29 @@ final class BenchDaemon {
     void loop() {
       while (!bench.stopping()) {
         ZkCoordination c = coordination;
-        List<JobSpec> queue = c.queue().stream().filter(j -> !j.home().equals(site)).toList();
+        List<JobSpec> queue = c.queue().stream().filter(j -> !j.home().equals(site) && !trying.contains(j.ref())).toList();
         if (queue.isEmpty()) {
           await(200);
           continue;
         }
-        JobSpec job = queue.get(random.nextInt(queue.size()));
+        List<JobSpec> from = queue.stream().filter(j -> owner(j.ref()) == index).toList();
+        if (from.isEmpty()) {
+          double now = c.now();
+          from = queue.stream().filter(j -> now - j.release() > STEAL_AFTER_SECONDS).toList();
+        }
+        if (from.isEmpty()) {
+          await(STEAL_WAIT_MILLIS); // the jobs queued fall to other sites; take one if they leave it
+          continue;
+        }
+        JobSpec job = from.get(random.nextInt(from.size()));
+        if (!trying.add(job.ref())) {
+          continue;
+        }
         boolean started = false;
         try {
           Optional<Claim> claim = c.claim(job.ref());
           if (claim.isEmpty()) {
+            bench.claimLost();
             continue;
           }
           bench.claimed(claim.get());
@@ -208,6 +246,8 @@ final class BenchDaemon {
           if (e.kind() != Kind.STALE) {
             CoordinationBenchmark.sleepQuietly(20);
           }
+        } finally {
+          trying.remove(job.ref());
         }
       }
     }

@@ -50,7 +50,7 @@ public final class CoordinationBenchmark {
 
   /** The figures of one run (the JSON of the command). */
   public record Result(int jobs, int acceptedOnce, int lost, int duplicateResults, int duplicateStarts, int cancelledStarts,
-      double lifecyclesPerSecond, double rawWritesPerSecond, Map<String, Double> claimLatencyMs, boolean ledgerConsistent,
+      int claimsLost, double lifecyclesPerSecond, double rawWritesPerSecond, Map<String, Double> claimLatencyMs, boolean ledgerConsistent,
       String ledgerCheck, Map<String, Integer> faults, int daemons, int ensemble, double seconds) {}
 
   private final Config config;
@@ -60,6 +60,7 @@ public final class CoordinationBenchmark {
   private final Map<JobRef, Map<Long, RunResult>> observed = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<Long> claimLatencies = new ConcurrentLinkedQueue<>();
   private final AtomicInteger cancelled = new AtomicInteger();
+  private final AtomicInteger claimsLost = new AtomicInteger();
   private final AtomicInteger finishedJobs = new AtomicInteger();
   private final Map<String, AtomicInteger> faultCounts = new ConcurrentHashMap<>();
   private final AtomicBoolean stop = new AtomicBoolean();
@@ -96,7 +97,7 @@ public final class CoordinationBenchmark {
     int perHome = config.jobs() / config.daemons();
     for (int d = 0; d < config.daemons(); d++) {
       int own = perHome + (d < config.jobs() % config.daemons() ? 1 : 0);
-      daemons.add(new BenchDaemon(this, ensemble.connectString(), federation, "site" + d, secrets.get("site" + d), own));
+      daemons.add(new BenchDaemon(this, ensemble.connectString(), federation, d, secrets.get("site" + d), own));
     }
     long t0 = System.nanoTime();
     daemons.forEach(BenchDaemon::start);
@@ -153,7 +154,7 @@ public final class CoordinationBenchmark {
     latency.put("max", lat.length == 0 ? 0 : round(lat[lat.length - 1] / 1e6));
     Map<String, Integer> faults = new LinkedHashMap<>();
     faultCounts.forEach((k, v) -> faults.put(k, v.get()));
-    return new Result(config.jobs(), acceptedOnce, lost, duplicates, duplicateStarts, cancelled.get(),
+    return new Result(config.jobs(), acceptedOnce, lost, duplicates, duplicateStarts, cancelled.get(), claimsLost.get(),
         round(observed.size() / seconds), round(raw), latency, consistent, check, faults, config.daemons(), config.ensemble(), round(seconds));
   }
 
@@ -238,6 +239,11 @@ public final class CoordinationBenchmark {
 
   void started(Claim claim) {
     starts.computeIfAbsent(claim.ref(), r -> new AtomicInteger()).incrementAndGet();
+  }
+
+  /** A claim attempt found the job taken, withdrawn or changed (a wasted write). */
+  void claimLost() {
+    claimsLost.incrementAndGet();
   }
 
   void cancelled(CoordinationException e) {

@@ -38,7 +38,7 @@ final class BenchCoordinationCommand implements Callable<Integer> {
   @Option(names = "--workers", defaultValue = "8", description = "Claiming threads per daemon (default ${DEFAULT-VALUE}).")
   int workers;
 
-  @Option(names = "--in-flight", defaultValue = "64", description = "Published, unfinished jobs per home at most (default ${DEFAULT-VALUE}).")
+  @Option(names = "--in-flight", defaultValue = "16", description = "Published, unfinished jobs per home at most (default ${DEFAULT-VALUE}).")
   int inFlight;
 
   @Option(names = "--timeout", defaultValue = "PT10M", description = "Give up after this long (ISO-8601, default ${DEFAULT-VALUE}).")

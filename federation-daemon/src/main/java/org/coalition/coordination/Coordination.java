@@ -43,8 +43,19 @@ public interface Coordination extends AutoCloseable {
 
   // --- federation queue --------------------------------------------------------------------
 
+  /** Most jobs one {@link #publish(List)} call takes (a ZooKeeper multi stays well under its 1 MB request bound). */
+  int MAX_PUBLISH_BATCH = 10;
+
   /** Publishes one of this site's jobs; fails INVALID if it is another site's or already published. */
-  void publish(JobSpec job);
+  default void publish(JobSpec job) {
+    publish(List.of(job));
+  }
+
+  /**
+   * Publishes up to {@link #MAX_PUBLISH_BATCH} of this site's jobs in one step, all or none:
+   * fails INVALID, publishing none, if one is another site's, already published, or listed twice.
+   */
+  void publish(List<JobSpec> jobs);
 
   /** Withdraws an unclaimed job of this site; false if it was claimed (or already gone). */
   boolean withdraw(String jobId);

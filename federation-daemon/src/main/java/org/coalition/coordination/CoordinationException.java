@@ -1,5 +1,9 @@
 package org.coalition.coordination;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
 /**
  * A coordination operation failed. {@link Kind} says what the caller can do: retry later
  * (UNAVAILABLE), drop the run (STALE), fix its input (INVALID), or report a bug (INTERNAL).
@@ -44,6 +48,21 @@ public class CoordinationException extends RuntimeException {
   public static void requireOwn(String site, String owner) {
     if (!site.equals(owner)) {
       throw new CoordinationException(Kind.FORBIDDEN, "site " + site + " may not write data of site " + owner);
+    }
+  }
+
+  /** Checks a batch to publish: 1 to {@link Coordination#MAX_PUBLISH_BATCH} jobs, all of {@code site}, no job twice. */
+  public static void requirePublishable(String site, List<JobSpec> jobs) {
+    if (jobs.isEmpty() || jobs.size() > Coordination.MAX_PUBLISH_BATCH) {
+      throw new CoordinationException(Kind.INVALID, "publish takes 1 to " + Coordination.MAX_PUBLISH_BATCH + " jobs at once, got "
+          + jobs.size() + "; split the batch");
+    }
+    Set<JobRef> seen = new HashSet<>();
+    for (JobSpec job : jobs) {
+      requireOwn(site, job.home());
+      if (!seen.add(job.ref())) {
+        throw new CoordinationException(Kind.INVALID, "job " + job.ref() + " is listed twice in one publish");
+      }
     }
   }
 

@@ -16,7 +16,7 @@ class CoordinationChaosIT {
   @Test
   void tenThousandJobsUnderFaultsEachAcceptedExactlyOnce() throws Exception {
     CoordinationBenchmark.Result r = new CoordinationBenchmark(
-        new CoordinationBenchmark.Config(4, 10_000, 3, true, 8, 64, 7, Duration.ofMinutes(8)), done -> {}).run();
+        new CoordinationBenchmark.Config(4, 10_000, 3, true, 8, 16, 7, Duration.ofMinutes(8)), done -> {}).run();
     System.out.printf("[chaos] %s%n", r);
     assertTrue(r.faults().getOrDefault("serverRestarts", 0) >= 3, "servers restarted: " + r.faults());
     assertTrue(r.faults().getOrDefault("sessionsExpired", 0) >= 3, "sessions expired: " + r.faults());
@@ -32,7 +32,7 @@ class CoordinationChaosIT {
   @Test
   void withoutFaultsFourDaemonsOnThreeServers() throws Exception {
     CoordinationBenchmark.Result r = new CoordinationBenchmark(
-        new CoordinationBenchmark.Config(4, 3_000, 3, false, 8, 64, 1, Duration.ofMinutes(5)), done -> {}).run();
+        new CoordinationBenchmark.Config(4, 3_000, 3, false, 8, 16, 1, Duration.ofMinutes(5)), done -> {}).run();
     System.out.printf("[bench] coordination, 4 daemons, 3 servers, no faults: %.1f lifecycles/s, raw writes %.1f/s (ratio %.3f), "
         + "claim latency p50 %.1f ms p99 %.1f ms%n", r.lifecyclesPerSecond(), r.rawWritesPerSecond(),
         r.lifecyclesPerSecond() / r.rawWritesPerSecond(), r.claimLatencyMs().get("p50"), r.claimLatencyMs().get("p99"));

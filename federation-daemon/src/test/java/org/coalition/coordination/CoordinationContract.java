@@ -100,6 +100,30 @@ public abstract class CoordinationContract {
   }
 
   @Test
+  void aBatchIsPublishedWholeOrNotAtAll() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    a.publish(List.of(job("a", "j1", 1), job("a", "j2", 2)));
+    waitFor("b sees the batch", () -> b.queue().size() == 2);
+    CoordinationException dup = assertThrows(CoordinationException.class, () -> a.publish(List.of(job("a", "j3", 3), job("a", "j2", 2))));
+    assertEquals(Kind.INVALID, dup.kind());
+    assertTrue(dup.getMessage().contains("a/j2"), dup.getMessage());
+    assertTrue(a.withdraw("j1"));
+    assertFalse(a.withdraw("j3"), "j3 was not published: its batch failed");
+    assertEquals(Kind.INVALID, assertThrows(CoordinationException.class,
+        () -> a.publish(List.of(job("a", "j4", 4), job("a", "j4", 4)))).kind(), "a job listed twice");
+    List<JobSpec> tooMany = new ArrayList<>();
+    for (int i = 0; i <= Coordination.MAX_PUBLISH_BATCH; i++) {
+      tooMany.add(job("a", "k" + i, i));
+    }
+    assertEquals(Kind.INVALID, assertThrows(CoordinationException.class, () -> a.publish(tooMany)).kind());
+    assertEquals(Kind.FORBIDDEN, assertThrows(CoordinationException.class,
+        () -> a.publish(List.of(job("a", "j5", 5), job("b", "j6", 6)))).kind());
+    assertFalse(a.withdraw("j5"), "nothing of a refused batch is published");
+    waitFor("only j2 left", () -> b.queue().stream().map(JobSpec::jobId).toList().equals(List.of("j2")));
+  }
+
+  @Test
   void aSiteCannotPublishOrWithdrawAnotherSitesJobs() {
     Coordination a = join("a");
     Coordination b = join("b");

@@ -1,7 +1,6 @@
 package org.coalition.coordination.memory;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,14 +107,18 @@ public final class InMemoryCoordination implements Coordination {
   }
 
   @Override
-  public void publish(JobSpec job) {
-    requireOwn(job.home());
+  public void publish(List<JobSpec> jobs) {
+    CoordinationException.requirePublishable(site, jobs);
     synchronized (fed.lock) {
       open();
-      if (fed.jobs.containsKey(job.ref()) || fed.results.containsKey(job.ref())) {
-        throw new CoordinationException(Kind.INVALID, "job " + job.ref() + " is already published");
+      for (JobSpec job : jobs) {
+        if (fed.jobs.containsKey(job.ref()) || fed.results.containsKey(job.ref())) {
+          throw new CoordinationException(Kind.INVALID, "job " + job.ref() + " is already published");
+        }
       }
-      fed.jobs.put(job.ref(), job);
+      for (JobSpec job : jobs) {
+        fed.jobs.put(job.ref(), job);
+      }
     }
     fed.queueChanged();
   }
@@ -144,7 +147,7 @@ public final class InMemoryCoordination implements Coordination {
           out.add(e.getValue());
         }
       }
-      out.sort(Comparator.comparingDouble(JobSpec::release).thenComparing(j -> j.ref().toString()));
+      out.sort(JobSpec.OLDEST_FIRST);
       return out;
     }
   }

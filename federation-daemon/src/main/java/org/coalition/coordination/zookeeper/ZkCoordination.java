@@ -2,7 +2,6 @@ package org.coalition.coordination.zookeeper;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,10 @@ import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.CreateOptions;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooDefs.Ids;
 import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.ZooKeeper;
@@ -67,6 +68,7 @@ import org.slf4j.LoggerFactory;
 public final class ZkCoordination implements Coordination {
   private static final Logger LOG = LoggerFactory.getLogger(ZkCoordination.class);
   private static final int BATCH = 100;
+  private static final long OWN_CLAIM_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   private final CuratorFramework client;
   private final ZkPaths paths;
@@ -83,12 +85,21 @@ public final class ZkCoordination implements Coordination {
   private final AtomicBoolean requeuePending = new AtomicBoolean();
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private final Map<Long, Fence> fences = new ConcurrentHashMap<>();
-  private final Map<JobRef, JobSpec> jobs = new ConcurrentHashMap<>();
+  private final Map<JobRef, CachedJob> jobs = new ConcurrentHashMap<>();
   private final Map<JobRef, Boolean> claimed = new ConcurrentHashMap<>();
   private final Map<JobRef, Boolean> resulted = new ConcurrentHashMap<>();
+  /**
+   * Jobs this handle claimed whose claim the cache has not shown yet (nanoTime of the claim):
+   * without it, this site's next look at the queue would offer them again. Dropped when the
+   * cache catches up, or after {@link #OWN_CLAIM_MEMORY_NANOS} at the latest.
+   */
+  private final Map<JobRef, Long> claimedHere = new ConcurrentHashMap<>();
   private final Map<String, SiteStatus> live = new ConcurrentHashMap<>();
   private volatile PersistentNode liveNode;
   private volatile boolean closed;
+
+  /** A job as the cache last saw it, with its node's version (a claim checks it is still that one). */
+  private record CachedJob(JobSpec job, int version) {}
 
   /** The session handle and claim-node version a fenced operation must use. */
   private record Fence(ZooKeeper zk, long session, int version) {}
@@ -242,16 +253,32 @@ public final class ZkCoordination implements Coordination {
   // --- queue ---------------------------------------------------------------------------------
 
   @Override
-  public void publish(JobSpec job) {
-    requireOwn(job.home());
+  public void publish(List<JobSpec> batch) {
+    CoordinationException.requirePublishable(site, batch);
     open();
+    List<CuratorOp> ops = new ArrayList<>();
     try {
-      client.create().withACL(jobAcl).forPath(paths.job(job.ref()), ZkRecords.write(job));
+      for (JobSpec job : batch) {
+        ops.add(client.transactionOp().create().withACL(jobAcl).forPath(paths.job(job.ref()), ZkRecords.write(job)));
+      }
+      client.transaction().forOperations(ops);
     } catch (KeeperException.NodeExistsException e) {
-      throw new CoordinationException(Kind.INVALID, "job " + job.ref() + " is already published");
+      throw new CoordinationException(Kind.INVALID, "job " + jobAt(e, batch) + " is already published; none of the batch was published");
     } catch (Exception e) {
-      throw translate("publishing " + job.ref(), e);
+      throw translate("publishing " + batch.size() + " job(s) from " + batch.get(0).ref(), e);
     }
+  }
+
+  /** The job whose operation failed in a multi (the first with an error other than "rolled back"). */
+  private static JobRef jobAt(KeeperException e, List<JobSpec> batch) {
+    List<OpResult> results = e.getResults();
+    for (int i = 0; results != null && i < results.size() && i < batch.size(); i++) {
+      if (results.get(i) instanceof OpResult.ErrorResult err
+          && err.getErr() != KeeperException.Code.OK.intValue() && err.getErr() != KeeperException.Code.RUNTIMEINCONSISTENCY.intValue()) {
+        return batch.get(i).ref();
+      }
+    }
+    return batch.get(0).ref();
   }
 
   @Override
@@ -273,13 +300,15 @@ public final class ZkCoordination implements Coordination {
   @Override
   public List<JobSpec> queue() {
     List<JobSpec> out = new ArrayList<>();
-    for (JobSpec job : jobs.values()) {
-      JobRef ref = job.ref();
-      if (live.containsKey(ref.home()) && !claimed.containsKey(ref) && !resulted.containsKey(ref)) {
-        out.add(job);
+    long now = System.nanoTime();
+    claimedHere.values().removeIf(at -> now - at > OWN_CLAIM_MEMORY_NANOS);
+    for (Map.Entry<JobRef, CachedJob> e : jobs.entrySet()) {
+      JobRef ref = e.getKey();
+      if (live.containsKey(ref.home()) && !claimed.containsKey(ref) && !resulted.containsKey(ref) && !claimedHere.containsKey(ref)) {
+        out.add(e.getValue().job());
       }
     }
-    out.sort(Comparator.comparingDouble(JobSpec::release).thenComparing(j -> j.ref().toString()));
+    out.sort(JobSpec.OLDEST_FIRST);
     return out;
   }
 
@@ -290,17 +319,45 @@ public final class ZkCoordination implements Coordination {
 
   // --- claims --------------------------------------------------------------------------------
 
+  /**
+   * One multi: the home is live, the job is the version the cache holds (so the claim carries
+   * exactly that spec, with no read), and the claim node is created with its stat returned (its
+   * creation zxid is the token). Only when the outcome is unknown (the connection broke) or the
+   * cache has not seen the job yet does it read.
+   */
   @Override
   public Optional<Claim> claim(JobRef ref) {
     open();
     ZooKeeper zk = handle();
     long session = zk.getSessionId();
     String claimPath = paths.claim(ref);
-    List<Op> ops = List.of(
-        Op.check(paths.live(ref.home()), -1),
-        Op.create(claimPath, ZkRecords.write(ClaimRecord.fresh(site, session)), claimAcl(ref.home()), CreateMode.PERSISTENT));
+    CachedJob cached = jobs.get(ref);
+    byte[] claimData = ZkRecords.write(ClaimRecord.fresh(site, session));
     try {
-      fenced(zk, () -> zk.multi(ops));
+      for (int attempt = 0; ; attempt++) {
+        List<Op> ops = new ArrayList<>();
+        ops.add(Op.check(paths.live(ref.home()), -1));
+        if (cached != null) {
+          ops.add(Op.check(paths.job(ref), cached.version()));
+        }
+        ops.add(Op.create(claimPath, claimData, CreateOptions.newBuilder(claimAcl(ref.home()), CreateMode.PERSISTENT).build()));
+        try {
+          List<OpResult> done = fenced(zk, () -> zk.multi(ops));
+          Stat stat = ((OpResult.CreateResult) done.get(done.size() - 1)).getStat();
+          if (cached != null && stat != null) {
+            return Optional.of(held(cached.job(), zk, session, stat));
+          }
+          break; // the job was not cached yet: read it with the claim below
+        } catch (KeeperException.BadVersionException e) {
+          if (attempt > 0) {
+            return Optional.empty(); // the job keeps changing (requeued): leave it to the next wake-up
+          }
+          // requeued since the cache saw it (the event may still be on its way): read it once, then again
+          Stat jobStat = new Stat();
+          byte[] data = fenced(zk, () -> zk.getData(paths.job(ref), false, jobStat));
+          cached = new CachedJob(ZkRecords.read(paths.job(ref), data, JobSpec.class), jobStat.getVersion());
+        }
+      }
     } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException e) {
       return Optional.empty(); // withdrawn, home gone, or claimed by someone else
     } catch (CoordinationException e) {
@@ -319,13 +376,20 @@ public final class ZkCoordination implements Coordination {
         return Optional.empty();
       }
       JobSpec job = ZkRecords.read(paths.job(ref), fenced(zk, () -> zk.getData(paths.job(ref), false, null)), JobSpec.class);
-      fences.put(stat.getCzxid(), new Fence(zk, session, stat.getVersion()));
-      return Optional.of(new Claim(job, site, stat.getCzxid()));
+      return Optional.of(held(job, zk, session, stat));
     } catch (KeeperException.NoNodeException e) {
       return Optional.empty();
     } catch (KeeperException e) {
       throw translate("reading the claim on " + ref, e);
     }
+  }
+
+  private Claim held(JobSpec job, ZooKeeper zk, long session, Stat claimStat) {
+    fences.put(claimStat.getCzxid(), new Fence(zk, session, claimStat.getVersion()));
+    if (!claimed.containsKey(job.ref())) {
+      claimedHere.put(job.ref(), System.nanoTime());
+    }
+    return new Claim(job, site, claimStat.getCzxid());
   }
 
   /**
@@ -506,13 +570,13 @@ public final class ZkCoordination implements Coordination {
         continue;
       }
       Optional<ChildData> node = jobCache.get(paths.result(ref));
-      JobSpec job = jobs.get(ref);
-      if (node.isEmpty() || job == null) {
+      CachedJob cached = jobs.get(ref);
+      if (node.isEmpty() || cached == null) {
         continue; // acknowledged meanwhile, or the cache has not caught up
       }
       try {
         ResultRecord r = ZkRecords.read(node.get().getPath(), node.get().getData(), ResultRecord.class);
-        out.add(new Completed(job, r.executor(), r.token(), r.run()));
+        out.add(new Completed(cached.job(), r.executor(), r.token(), r.run()));
       } catch (CoordinationException e) {
         LOG.warn("skipping an unreadable result: {}", e.getMessage());
       }
@@ -727,7 +791,7 @@ public final class ZkCoordination implements Coordination {
         try {
           JobSpec job = ZkRecords.read(node.getPath(), node.getData(), JobSpec.class);
           if (job.ref().equals(ref)) {
-            jobs.put(ref, job);
+            jobs.put(ref, new CachedJob(job, node.getStat().getVersion()));
           } else {
             LOG.warn("ignoring {}: it names job {}", node.getPath(), job.ref());
           }
@@ -740,14 +804,15 @@ public final class ZkCoordination implements Coordination {
       JobRef ref = ref(seg);
       Map<JobRef, Boolean> set = seg.length == 4 ? claimed : seg[4].equals(ZkPaths.RESULT) ? resulted : null;
       if (set != null) {
+        claimedHere.remove(ref);
         if (gone) {
           set.remove(ref);
         } else {
           set.put(ref, Boolean.TRUE);
         }
         queueMayChange = true;
-        if (seg.length == 4 && ref.home().equals(site) && !gone) {
-          scheduleRequeue(); // a claim given up (released) returns to the queue through its home
+        if (seg.length == 4 && ref.home().equals(site) && type == CuratorCacheListener.Type.NODE_CHANGED) {
+          requeueLater(ref); // a claim given up (released) returns to the queue through its home
         }
       }
     }
@@ -786,6 +851,24 @@ public final class ZkCoordination implements Coordination {
       });
     } catch (java.util.concurrent.RejectedExecutionException e) {
       requeuePending.set(false);
+    }
+  }
+
+  /** Looks at one of this site's claimed jobs on the background thread (a claim was given up). */
+  private void requeueLater(JobRef ref) {
+    if (closed) {
+      return;
+    }
+    try {
+      background.execute(() -> {
+        try {
+          requeueIfLost(ref);
+        } catch (Exception e) {
+          LOG.debug("requeueing {} failed, the next sweep retries: {}", ref, e.toString());
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing
     }
   }
 
