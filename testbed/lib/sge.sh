@@ -51,6 +51,9 @@ sge_up() {
       -e "s/^slots .*/slots $SGE_SLOTS/" -e 's/^pe_list .*/pe_list NONE/' >"$dir/all.q"
     qconf -Aq "$dir/all.q" >/dev/null
   fi
+  # The default load threshold (np_load_avg 1.75) puts the queue in alarm ("a": no jobs start)
+  # whenever this 2-core machine's load average passes 3.5, as it does right after a Maven build.
+  qconf -sq all.q | grep -Eq '^load_thresholds +NONE$' || qconf -rattr queue load_thresholds NONE all.q >/dev/null
   # Jobs submitted by root run only with min_uid/min_gid 0; the file must be named "global".
   mkdir -p "$dir/conf"
   qconf -sconf global >"$dir/conf/global"
@@ -84,8 +87,7 @@ sge_up() {
   espool=$(dirname "$(execd_pidfile)")
   queue_line() { qstat -f -q "all.q@$host" 2>&1 | awk -v q="all.q@$host" '$1 == q'; }
   queue_ready() { qmod -c "all.q@$host" >/dev/null 2>&1; queue_line | awk 'NF == 5 { ok = 1 } END { exit !ok }'; }
-  # Seen once in CI (of many runs): the execd started, logged nothing, and the queue never left
-  # its unknown state for 90 s. A fresh execd registers at once, so give the first one 30 s.
+  # If the queue is still not usable after 30 s (an execd that never reported), restart the execd once.
   if ! wait_until 30 queue_ready; then
     warn "queue all.q@$host not usable after 30 s ($(queue_line)); restarting sge_execd"
     stop_pidfile "sge_execd" "$dir/sge_execd.pid"

@@ -1,0 +1,71 @@
+package org.coalition.handler;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * A pilot job to submit: the shape of the foreign job it will run (cores, memory, time limit),
+ * the local account it runs as (mapped from the job's home site; never root), where it goes
+ * (partition or queue, empty for the default), and what it runs. Batch systems' own retries
+ * (requeue on node failure) are off for pilots: the federation requeues, not the local system.
+ */
+public record PilotSpec(
+    String name,
+    String account,
+    int cores,
+    long memoryMb,
+    long walltimeSeconds,
+    String partition,
+    List<String> command,
+    Map<String, String> environment,
+    String workingDirectory,
+    boolean held) {
+  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+  private static final Pattern ACCOUNT = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
+  private static final Pattern PARTITION = Pattern.compile("[A-Za-z0-9._-]{0,64}");
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
+  public PilotSpec {
+    if (name == null || !NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException("pilot name '" + name + "' must be 1-64 letters, digits, '.', '_', '-'");
+    }
+    if (account == null || !ACCOUNT.matcher(account).matches()) {
+      throw new IllegalArgumentException("pilot " + name + ": account '" + account + "' is not a valid local user name");
+    }
+    if (account.equals("root")) {
+      throw new IllegalArgumentException("pilot " + name + ": foreign jobs never run as root; map the home site to an unprivileged account");
+    }
+    if (cores < 1) {
+      throw new IllegalArgumentException("pilot " + name + ": cores must be >= 1, was " + cores);
+    }
+    if (memoryMb < 0) {
+      throw new IllegalArgumentException("pilot " + name + ": memory must be >= 0 MB (0: the batch system's default), was " + memoryMb);
+    }
+    if (walltimeSeconds < 60) {
+      throw new IllegalArgumentException("pilot " + name + ": time limit must be >= 60 s, was " + walltimeSeconds);
+    }
+    if (partition == null || !PARTITION.matcher(partition).matches()) {
+      throw new IllegalArgumentException("pilot " + name + ": partition '" + partition + "' is not a valid name (empty for the default)");
+    }
+    command = List.copyOf(Objects.requireNonNull(command, "command"));
+    if (command.isEmpty() || command.get(0).isBlank()) {
+      throw new IllegalArgumentException("pilot " + name + ": a command is required");
+    }
+    environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+    for (String key : environment.keySet()) {
+      if (!ENV_NAME.matcher(key).matches()) {
+        throw new IllegalArgumentException("pilot " + name + ": environment variable name '" + key + "' is not valid");
+      }
+    }
+    if (workingDirectory == null || !workingDirectory.startsWith("/")) {
+      throw new IllegalArgumentException("pilot " + name + ": working directory must be an absolute path, was '" + workingDirectory + "'");
+    }
+  }
+
+  /** The time limit in whole minutes, rounded up (Slurm and Grid Engine count minutes). */
+  public long walltimeMinutes() {
+    return (walltimeSeconds + 59) / 60;
+  }
+}

@@ -1,0 +1,41 @@
+package org.coalition.handler;
+
+import java.util.Collection;
+import java.util.Map;
+
+/**
+ * What the daemon needs from one local batch system: its load, and pilot jobs it can submit,
+ * hold, release, cancel and follow. Implementations: {@code slurm-handler} (slurmrestd),
+ * {@code condor-handler}, {@code k8s-handler}, and Grid Engine over {@code drmaa-bridge}.
+ *
+ * <p>Every method throws {@link HandlerException}; its {@link HandlerException.Category} says
+ * whether a retry is safe. Implementations are thread-safe.
+ */
+public interface ResourceHandler extends AutoCloseable {
+  /** The batch system and the protocol version in use, e.g. {@code "slurm 24.11.1 (slurmrestd v0.0.42)"}. */
+  String describe();
+
+  /** Queue length and reservation ratio now, at a bounded cost (see {@link QueueObservation#cost()}). */
+  QueueObservation observe();
+
+  /** Submits a pilot job with the shape of {@code spec}; held first when {@code spec.held()}. */
+  PilotHandle submit(PilotSpec spec);
+
+  /** Keeps a pending pilot from starting. */
+  void hold(PilotHandle pilot);
+
+  /** Lets a held pilot start. */
+  void release(PilotHandle pilot);
+
+  /** Cancels a pilot, pending or running; a pilot already gone is not an error. */
+  void cancel(PilotHandle pilot);
+
+  /** The state of one pilot. */
+  PilotStatus status(PilotHandle pilot);
+
+  /** The states of several pilots, in as few requests as the batch system allows; unknown ones map to {@link PilotState#UNKNOWN}. */
+  Map<PilotHandle, PilotStatus> statuses(Collection<PilotHandle> pilots);
+
+  @Override
+  void close();
+}
