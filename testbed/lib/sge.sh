@@ -71,33 +71,24 @@ sge_up() {
   local espool_base espool
   espool_base=$(qconf -sconf global | awk '$1 == "execd_spool_dir" { print $2 }')
   execd_pidfile() { ls "$espool_base"/*/execd.pid 2>/dev/null | head -n 1; }
-  start_execd() {
+  if pid_alive "$dir/sge_execd.pid"; then
+    say "sge_execd already running (pid $(cat "$dir/sge_execd.pid"))"
+  else
     rm -f "$espool_base"/*/execd.pid
     /usr/sbin/sge_execd >>"$dir/sge_execd.out" 2>&1 || fail_with_logs "sge_execd would not start" "$dir/sge_execd.out"
     execd_started() { [ -s "$(execd_pidfile)" ]; }
     wait_until "$TB_WAIT" execd_started || fail_with_logs "sge_execd wrote no pid file" "$dir/sge_execd.out" "$espool_base"/*/messages
     cp "$(execd_pidfile)" "$dir/sge_execd.pid"
     say "started sge_execd (pid $(cat "$dir/sge_execd.pid")), log $(dirname "$(execd_pidfile)")/messages"
-  }
-  if pid_alive "$dir/sge_execd.pid"; then
-    say "sge_execd already running (pid $(cat "$dir/sge_execd.pid"))"
-  else
-    start_execd
   fi
   espool=$(dirname "$(execd_pidfile)")
   queue_line() { qstat -f -q "all.q@$host" 2>&1 | awk -v q="all.q@$host" '$1 == q'; }
   queue_ready() { qmod -c "all.q@$host" >/dev/null 2>&1; queue_line | awk 'NF == 5 { ok = 1 } END { exit !ok }'; }
-  # If the queue is still not usable after 30 s (an execd that never reported), restart the execd once.
-  if ! wait_until 30 queue_ready; then
-    warn "queue all.q@$host not usable after 30 s ($(queue_line)); restarting sge_execd"
-    stop_pidfile "sge_execd" "$dir/sge_execd.pid"
-    start_execd
-    wait_until "$TB_WAIT" queue_ready || {
-      warn "queue state: $(queue_line)"
-      qstat -f -explain a -q "all.q@$host" >&2 2>&1 || true
-      fail_with_logs "Grid Engine queue all.q@$host did not become usable" "$espool/messages" "$spool/messages"
-    }
-  fi
+  wait_until "$TB_WAIT" queue_ready || {
+    warn "queue state: $(queue_line)"   # a state column (u, a, E...) says why; -explain says more
+    qstat -f -explain a -q "all.q@$host" >&2 2>&1 || true
+    fail_with_logs "Grid Engine queue all.q@$host did not become usable" "$espool/messages" "$spool/messages"
+  }
 
   local t
   for t in qsub qstat qdel qhold qrls qacct qconf qhost; do

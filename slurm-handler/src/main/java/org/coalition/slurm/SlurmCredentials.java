@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.coalition.handler.HandlerException;
@@ -76,7 +77,7 @@ public abstract sealed class SlurmCredentials permits SlurmCredentials.TokenFile
   }
 
   static final class Key extends SlurmCredentials {
-    private static final java.util.regex.Pattern USER = java.util.regex.Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
+    private static final Pattern USER = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
     private final byte[] key;
     private final Duration lifespan;
     private final Clock clock;

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
@@ -840,36 +841,42 @@ public final class ZkCoordination implements Coordination {
     if (closed || liveNode == null || !requeuePending.compareAndSet(false, true)) {
       return;
     }
-    try {
-      background.execute(() -> {
-        requeuePending.set(false);
-        try {
-          requeueLost();
-        } catch (CoordinationException e) {
-          LOG.debug("requeue sweep of {} failed, the next event retries: {}", site, e.getMessage());
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
+    if (!inBackground(() -> {
+      requeuePending.set(false);
+      requeueLost();
+    }, "requeue sweep of " + site)) {
       requeuePending.set(false);
     }
   }
 
   /** Looks at one of this site's claimed jobs on the background thread (a claim was given up). */
   private void requeueLater(JobRef ref) {
-    if (closed) {
-      return;
+    if (!closed) {
+      inBackground(() -> requeueIfLost(ref), "requeueing " + ref);
     }
+  }
+
+  /** Runs {@code task} on the background thread; false if the handle is closing. A failure is logged: the next event retries. */
+  private boolean inBackground(ZkTask task, String what) {
     try {
       background.execute(() -> {
         try {
-          requeueIfLost(ref);
+          task.run();
+        } catch (CoordinationException | KeeperException e) {
+          LOG.debug("{} failed, the next event retries: {}", what, e.toString());
         } catch (Exception e) {
-          LOG.debug("requeueing {} failed, the next sweep retries: {}", ref, e.toString());
+          LOG.warn("{} failed", what, e);
         }
       });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      // closing
+      return true;
+    } catch (RejectedExecutionException e) {
+      return false;
     }
+  }
+
+  @FunctionalInterface
+  private interface ZkTask {
+    void run() throws Exception;
   }
 
   private Fence fence(Claim claim) {
