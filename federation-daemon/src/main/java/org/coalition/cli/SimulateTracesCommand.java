@@ -96,6 +96,7 @@ final class SimulateTracesCommand implements Callable<Integer> {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("scenario", s.scenario());
     m.put("cases", s.cases());
+    m.put("judgedCoalitions", s.judged());
     m.put("scores", ordered(s.scores()));
     m.put("meanUnfairness", ordered(s.meanUnfairness()));
     m.put("meanUnfairnessL2", ordered(s.meanUnfairnessL2()));
@@ -133,8 +134,9 @@ final class SimulateTracesCommand implements Callable<Integer> {
       rows.add(row);
     }
     Output.table(out, header, rows);
-    out.printf("%d cases per scenario (%d logs x %d periods), %d sites, %.1f s%n",
-        report.scenarios().get(0).cases(), report.traces().size(), periods, sites, report.seconds());
+    out.printf("%d cases per scenario (%d logs x %d periods), %d coalitions of two or more of %d sites judged in each, %.1f s%n",
+        report.scenarios().get(0).cases(), report.traces().size(), periods, report.scenarios().get(0).judged()
+            / Math.max(1, report.scenarios().get(0).cases()), sites, report.seconds());
     out.flush();
   }
 }

@@ -1,5 +1,6 @@
 package org.coalition.simulator.cloudshare;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,9 +12,11 @@ import org.coalition.policy.shapley.Unfairness;
 import org.coalition.simulator.random.Variates;
 
 /**
- * Evaluates one case: the value of all 2^N - 1 coalitions (their members' total wait, FCFS: any
- * work-conserving order gives the same total), each site's Shapley value, then one schedule of the
- * grand coalition per algorithm and its distance to the Shapley values.
+ * Evaluates one case as the paper does: for each algorithm, one schedule of each of the 2^N - 1
+ * coalitions. A coalition's value is its members' total wait (any work-conserving order gives the
+ * same total with unit tasks, FCFS computes it); every coalition of two or more sites is then
+ * judged on its own: each algorithm's waits in it against the Shapley values of the game
+ * restricted to its members. Coalitions of one site are the same schedule for every algorithm.
  */
 public final class CloudShareModel {
   private CloudShareModel() {}
@@ -24,33 +27,66 @@ public final class CloudShareModel {
       throw new IllegalArgumentException("--sites must be at most " + CoalitionGame.MAX_PLAYERS + " (2^N coalitions), was " + n);
     }
     Variates random = new Variates(seed);
-    // The grand coalition's value and the algorithms' schedules meet the same order of free cores:
+    // A coalition's value and the algorithms' schedules of it meet the same order of free cores:
     // with background load (scenario 3) where a federated task runs can delay a local one, so the
     // total wait is the same for every policy only under the same placement order.
-    long grand = random.nextSeed();
-    double[] values = new double[1 << n];
-    for (int mask = 1; mask < values.length; mask++) {
+    int all = (1 << n) - 1;
+    long[] orders = new long[all + 1];
+    double[] values = new double[all + 1];
+    for (int mask = 1; mask <= all; mask++) {
+      orders[mask] = random.nextSeed();
       double total = 0;
-      Variates order = mask == values.length - 1 ? new Variates(grand) : random.split();
-      for (double w : CoalitionRun.waits(c, mask, null, order)) {
+      for (double w : CoalitionRun.waits(c, mask, null, new Variates(orders[mask]))) {
         total += w;
       }
       values[mask] = total;
     }
-    double[] phi = Shapley.values(CoalitionGame.of(n, values));
+    List<CaseResult.Coalition> coalitions = new ArrayList<>();
+    for (int mask = 1; mask <= all; mask++) {
+      if (Integer.bitCount(mask) >= 2) {
+        coalitions.add(judge(c, mask, values, algorithms, orders[mask]));
+      }
+    }
+    return new CaseResult(c, coalitions);
+  }
+
+  private static CaseResult.Coalition judge(CloudShareCase c, int mask, double[] values, List<PolicyName> algorithms,
+      long order) {
+    int[] members = new int[Integer.bitCount(mask)];
+    for (int i = 0, k = 0; i < c.sites(); i++) {
+      if ((mask >>> i & 1) != 0) {
+        members[k++] = i;
+      }
+    }
+    // The game restricted to the members: sub-coalition s (over member indices) is mask's subset.
+    double[] sub = new double[1 << members.length];
+    for (int s = 1; s < sub.length; s++) {
+      int subset = 0;
+      for (int k = 0; k < members.length; k++) {
+        if ((s >>> k & 1) != 0) {
+          subset |= 1 << members[k];
+        }
+      }
+      sub[s] = values[subset];
+    }
+    double[] phi = Shapley.values(CoalitionGame.of(members.length, sub));
     Map<String, Integer> cores = new HashMap<>();
-    for (int i = 0; i < n; i++) {
-      cores.put(Integer.toString(i), c.cores()[i]);
+    for (int m : members) {
+      cores.put(Integer.toString(m), c.cores()[m]);
     }
     Map<String, double[]> waits = new LinkedHashMap<>();
     Map<String, Double> l1 = new LinkedHashMap<>();
     Map<String, Double> l2 = new LinkedHashMap<>();
     for (PolicyName algorithm : algorithms) {
-      double[] w = CoalitionRun.waits(c, (1 << n) - 1, algorithm.create(cores), new Variates(grand));
+      double[] all = CoalitionRun.waits(c, mask, algorithm.create(cores), new Variates(order));
+      double[] w = new double[members.length];
+      for (int k = 0; k < members.length; k++) {
+        w[k] = all[members[k]];
+      }
       waits.put(algorithm.name(), w);
       l1.put(algorithm.name(), Unfairness.l1(w, phi));
       l2.put(algorithm.name(), Unfairness.l2(w, phi));
     }
-    return new CaseResult(c, phi, waits, l1, l2);
+    return new CaseResult.Coalition(mask, members, phi, waits, l1, l2);
   }
 }

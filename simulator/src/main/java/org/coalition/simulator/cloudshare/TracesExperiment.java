@@ -107,23 +107,27 @@ public final class TracesExperiment {
     Map<String, Double> l1 = new LinkedHashMap<>();
     Map<String, Double> l2 = new LinkedHashMap<>();
     int n = 0;
+    int cases = 0;
     for (CaseResult r : results) {
       if (r.input().scenario() != scenario) {
         continue;
       }
-      n++;
-      scores.add(r.unfairnessL1());
-      r.unfairnessL1().forEach((a, u) -> l1.merge(a, u, Double::sum));
-      r.unfairnessL2().forEach((a, u) -> l2.merge(a, u, Double::sum));
+      cases++;
+      for (CaseResult.Coalition coalition : r.coalitions()) {
+        n++;
+        scores.add(coalition.unfairnessL1());
+        coalition.unfairnessL1().forEach((a, u) -> l1.merge(a, u, Double::sum));
+        coalition.unfairnessL2().forEach((a, u) -> l2.merge(a, u, Double::sum));
+      }
     }
-    int cases = n;
+    int judged = n;
     Map<String, Integer> points = new LinkedHashMap<>();
     for (PolicyName a : algorithms) {
       points.put(a.name(), scores.scores().getOrDefault(a.name(), 0));
     }
-    l1.replaceAll((a, sum) -> cases == 0 ? 0 : sum / cases);
-    l2.replaceAll((a, sum) -> cases == 0 ? 0 : sum / cases);
-    return new TracesReport.ScenarioReport(scenario.number(), cases, points, l1, l2);
+    l1.replaceAll((a, sum) -> judged == 0 ? 0 : sum / judged);
+    l2.replaceAll((a, sum) -> judged == 0 ? 0 : sum / judged);
+    return new TracesReport.ScenarioReport(scenario.number(), cases, judged, points, l1, l2);
   }
 
   /**

@@ -18,11 +18,15 @@ public record TracesReport(List<TraceInfo> traces, List<ScenarioReport> scenario
   public record TraceInfo(String name, int totalCores, String coresFrom, long tasks) {}
 
   /**
-   * One scenario's scores (points for being strictly fairer than another algorithm in a case) and
-   * mean unfairness (hours of wait away from the Shapley values, L1 and L2).
+   * One scenario's scores (points for being strictly fairer than another algorithm in a judged
+   * coalition) and mean unfairness over judged coalitions (hours of wait away from the Shapley
+   * values, L1 and L2).
+   *
+   * @param cases (log, period) cases
+   * @param judged coalitions of two or more sites judged, over all cases
    */
   public record ScenarioReport(
-      int scenario, int cases, Map<String, Integer> scores, Map<String, Double> meanUnfairness,
+      int scenario, int cases, int judged, Map<String, Integer> scores, Map<String, Double> meanUnfairness,
       Map<String, Double> meanUnfairnessL2) {
     public ScenarioReport {
       scores = Map.copyOf(scores);
