@@ -1,0 +1,304 @@
+package org.coalition.slurm;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.PartitionLoad;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
+import org.coalition.handler.PilotStatus;
+import org.coalition.handler.QueueObservation;
+import org.coalition.handler.RequestCost;
+import org.coalition.handler.ResourceHandler;
+
+/**
+ * Slurm through slurmrestd. {@link #connect} finds the newest REST version both sides speak (or
+ * the one a site pins); observation keeps a cache of jobs and nodes and asks only for what
+ * changed where the version allows it (see the module's README for what each version costs);
+ * pilots are ordinary batch jobs submitted as the mapped local user, never requeued by Slurm.
+ */
+public final class SlurmHandler implements ResourceHandler {
+  /** REST versions this handler speaks, newest first. */
+  public static final List<String> VERSIONS = List.of("v0.0.42", "v0.0.38");
+  /** A poll that finds more new pending jobs than this fetches the whole list once rather than each job. */
+  static final int BULK = 20;
+
+  private final SlurmRest rest;
+  private final Config config;
+  private final Map<String, SlurmJob> jobs = new HashMap<>();
+  private List<SlurmNode> nodes = List.of();
+  private long jobsSince;
+  private long nodesSince;
+  private double lastFullList = Double.NEGATIVE_INFINITY;
+
+  /**
+   * What the handler needs to know of a site.
+   *
+   * @param url slurmrestd's address, {@code http://host:port}
+   * @param observer the user whose token reads the queue (must see every job: root, SlurmUser or an operator)
+   * @param version a REST version to use, or empty for the newest both sides speak
+   * @param timeout for connecting and for each answer
+   * @param unlimitedSeconds what a pending job without a time limit counts as
+   * @param fullListEvery how often the whole job list is read again where a state-only poll is used
+   *     (catches time limit or size changes made with {@code scontrol update})
+   */
+  public record Config(String url, SlurmCredentials credentials, String observer, Optional<String> version, Duration timeout,
+      long unlimitedSeconds, Duration fullListEvery, Clock clock) {
+    public Config {
+      Objects.requireNonNull(url, "url");
+      if (!url.startsWith("http://") && !url.startsWith("https://")) {
+        throw new IllegalArgumentException("slurmrestd url '" + url + "' must start with http:// or https://");
+      }
+      Objects.requireNonNull(credentials, "credentials");
+      Objects.requireNonNull(observer, "observer");
+      version = Objects.requireNonNull(version, "version");
+      version.ifPresent(v -> {
+        if (!VERSIONS.contains(v)) {
+          throw new IllegalArgumentException("REST version " + v + " is not one this handler speaks: " + VERSIONS);
+        }
+      });
+      if (unlimitedSeconds < 1) {
+        throw new IllegalArgumentException("unlimitedSeconds must be >= 1, was " + unlimitedSeconds);
+      }
+    }
+
+    /** Defaults: newest version, 10 s timeout, jobs without a limit count as a day, whole list every 10 minutes. */
+    public static Config of(String url, SlurmCredentials credentials, String observer) {
+      return new Config(url, credentials, observer, Optional.empty(), Duration.ofSeconds(10), 86_400, Duration.ofMinutes(10),
+          Clock.systemUTC());
+    }
+
+    public Config withVersion(String pinned) {
+      return new Config(url, credentials, observer, Optional.of(pinned), timeout, unlimitedSeconds, fullListEvery, clock);
+    }
+  }
+
+  SlurmHandler(SlurmRest rest, Config config) {
+    this.rest = rest;
+    this.config = config;
+  }
+
+  /**
+   * Connects to slurmrestd: pings each version this handler speaks, newest first (or only the
+   * pinned one), and keeps the first the server answers.
+   *
+   * @throws HandlerException UNAVAILABLE when slurmrestd cannot be reached, AUTHENTICATION when the
+   *     token is refused, PROTOCOL when the server speaks none of {@link #VERSIONS}
+   */
+  public static SlurmHandler connect(Config config) {
+    RestEndpoint endpoint = new RestEndpoint(config.url(), config.credentials(), config.timeout());
+    Map<String, Function<RestEndpoint, SlurmRest>> adapters = new LinkedHashMap<>();
+    adapters.put("v0.0.42", e -> new V0042Rest(e, config.observer()));
+    adapters.put("v0.0.38", e -> new V0038Rest(e, config.observer(), config.clock()));
+    List<String> tried = new ArrayList<>();
+    for (var adapter : adapters.entrySet()) {
+      if (config.version().isPresent() && !config.version().get().equals(adapter.getKey())) {
+        continue;
+      }
+      try {
+        return new SlurmHandler(adapter.getValue().apply(endpoint), config);
+      } catch (HandlerException e) {
+        if (e.category() != Category.NOT_FOUND) {
+          throw e;
+        }
+        tried.add(adapter.getKey());
+      }
+    }
+    throw new HandlerException(Category.PROTOCOL, "slurmrestd at " + config.url() + " serves none of " + tried
+        + (config.version().isPresent() ? " (pinned in the site's configuration; remove the pin or pick a version it serves)"
+            : "; start it with one of these plugins, e.g. `slurmrestd -s openapi/slurmctld` (24.11) or `-s openapi/v0.0.38` (22.05)"));
+  }
+
+  /** The REST version in use. */
+  public String version() {
+    return rest.version();
+  }
+
+  @Override
+  public String describe() {
+    return "slurm " + rest.release() + " (slurmrestd " + rest.version() + " at " + config.url() + ")";
+  }
+
+  @Override
+  public synchronized QueueObservation observe() {
+    RequestCost before = cost();
+    double now = config.clock().millis() / 1000.0;
+    Map<String, String> states = rest.jobStates(null);
+    if (states == null) {
+      SlurmRest.Snapshot<SlurmJob> changed = rest.jobs(jobsSince);
+      if (changed != null) {
+        jobs.clear();
+        changed.items().forEach(j -> jobs.put(j.id(), j));
+        jobsSince = changed.lastUpdate();
+      }
+    } else {
+      refresh(states, now);
+    }
+    SlurmRest.Snapshot<SlurmNode> changedNodes = rest.nodes(nodesSince);
+    if (changedNodes != null) {
+      nodes = changedNodes.items();
+      nodesSince = changedNodes.lastUpdate();
+    }
+    int pending = 0;
+    double coreSeconds = 0;
+    Map<String, double[]> partitions = new TreeMap<>();
+    for (SlurmJob j : jobs.values()) {
+      if (j.pending()) {
+        double work = (double) j.cpus() * (j.timeLimitSeconds() > 0 ? j.timeLimitSeconds() : config.unlimitedSeconds());
+        pending++;
+        coreSeconds += work;
+        double[] p = partitions.computeIfAbsent(j.partition(), k -> new double[2]);
+        p[0]++;
+        p[1] += work;
+      }
+    }
+    List<PartitionLoad> loads = new ArrayList<>();
+    partitions.forEach((name, p) -> loads.add(new PartitionLoad(name, (int) p[0], p[1])));
+    int allocated = 0;
+    int total = 0;
+    for (SlurmNode n : nodes) {
+      if (n.usable()) {
+        total += n.cpus();
+        allocated += Math.min(n.cpus(), n.allocatedCpus());
+      }
+    }
+    RequestCost after = cost();
+    return new QueueObservation(now, pending, coreSeconds, loads, allocated, total,
+        new RequestCost(after.requests() - before.requests(), after.bytes() - before.bytes()));
+  }
+
+  /** Where the version lists states alone: details only for jobs not seen before, or the whole list when many are new. */
+  private void refresh(Map<String, String> states, double now) {
+    jobs.keySet().retainAll(states.keySet());
+    List<String> unseen = new ArrayList<>();
+    states.forEach((id, state) -> {
+      SlurmJob known = jobs.get(id);
+      if (known == null) {
+        if (state.equals("PENDING")) {
+          unseen.add(id);
+        }
+      } else if (!known.state().equals(state)) {
+        jobs.put(id, new SlurmJob(id, state, known.partition(), known.cpus(), known.timeLimitSeconds(), known.exitCode(), known.reason()));
+      }
+    });
+    if (unseen.size() > BULK || now - lastFullList >= config.fullListEvery().toMillis() / 1000.0) {
+      jobs.clear();
+      rest.jobs(0).items().forEach(j -> jobs.put(j.id(), j));
+      lastFullList = now;
+      return;
+    }
+    for (String id : unseen) {
+      rest.job(id).ifPresent(j -> jobs.put(id, j));
+    }
+  }
+
+  /** Requests made and bytes received since the handler connected. */
+  public RequestCost cost() {
+    return rest.cost();
+  }
+
+  @Override
+  public PilotHandle submit(PilotSpec spec) {
+    return new PilotHandle("slurm", rest.submit(spec, script(spec)));
+  }
+
+  @Override
+  public void hold(PilotHandle pilot) {
+    rest.hold(id(pilot), true, config.observer());
+  }
+
+  @Override
+  public void release(PilotHandle pilot) {
+    rest.hold(id(pilot), false, config.observer());
+  }
+
+  @Override
+  public void cancel(PilotHandle pilot) {
+    rest.cancel(id(pilot), config.observer());
+  }
+
+  @Override
+  public PilotStatus status(PilotHandle pilot) {
+    return rest.job(id(pilot)).map(j -> status(pilot, j))
+        .orElseGet(() -> PilotStatus.unknown(pilot, "Slurm does not know job " + pilot.nativeId() + " (ended longer ago than MinJobAge?)"));
+  }
+
+  @Override
+  public Map<PilotHandle, PilotStatus> statuses(Collection<PilotHandle> pilots) {
+    Map<PilotHandle, PilotStatus> result = new LinkedHashMap<>();
+    if (pilots.isEmpty()) {
+      return result;
+    }
+    Map<String, SlurmJob> byId = new HashMap<>();
+    SlurmRest.Snapshot<SlurmJob> all = rest.jobs(0);
+    all.items().forEach(j -> byId.put(j.id(), j));
+    for (PilotHandle p : pilots) {
+      SlurmJob j = byId.get(id(p));
+      result.put(p, j == null ? PilotStatus.unknown(p, "Slurm does not know job " + p.nativeId()) : status(p, j));
+    }
+    return result;
+  }
+
+  @Override
+  public void close() {
+    // HTTP clients hold no resources that outlive their requests.
+  }
+
+  static PilotStatus status(PilotHandle pilot, SlurmJob j) {
+    PilotState state = switch (j.state()) {
+      case "PENDING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED" -> j.reason().startsWith("JobHeld") ? PilotState.HELD : PilotState.PENDING;
+      case "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "STAGE_OUT", "SIGNALING", "RESIZING" -> PilotState.RUNNING;
+      case "COMPLETED" -> PilotState.COMPLETED;
+      case "FAILED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE" -> PilotState.FAILED;
+      case "CANCELLED", "PREEMPTED", "REVOKED" -> PilotState.CANCELLED;
+      default -> PilotState.UNKNOWN;
+    };
+    return new PilotStatus(pilot, state, j.exitCode(), j.state() + (j.reason().isEmpty() || j.reason().equals("None") ? "" : " (" + j.reason() + ")"));
+  }
+
+  private static String id(PilotHandle pilot) {
+    if (!pilot.system().equals("slurm") || !pilot.nativeId().matches("[0-9]+")) {
+      throw new HandlerException(Category.REJECTED, "not a Slurm job: " + pilot);
+    }
+    return pilot.nativeId();
+  }
+
+  /** The pilot's environment: what the spec sets, with a PATH when it sets none (Slurm requires an environment). */
+  static Map<String, String> environment(PilotSpec spec) {
+    Map<String, String> env = new TreeMap<>(spec.environment());
+    env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
+    env.put("COALITION_PILOT", spec.name());
+    return env;
+  }
+
+  /** Exit code of a pilot that Slurm requeued: it ends at once, the federation requeues the work. */
+  public static final int REQUEUED_EXIT = 75;
+
+  /**
+   * A batch script that execs the pilot's command, every word single-quoted. A run after a Slurm
+   * requeue ends at once with {@link #REQUEUED_EXIT}: REST v0.0.38 (22.05) ignores
+   * {@code requeue: false}, and the payload must never run twice.
+   */
+  static String script(PilotSpec spec) {
+    StringBuilder s = new StringBuilder("#!/bin/sh\n# Coalition pilot ").append(spec.name()).append('\n')
+        .append("if [ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 ]; then\n")
+        .append("  echo 'coalition: this pilot was requeued by Slurm; the federation requeues its work instead' >&2\n")
+        .append("  exit ").append(REQUEUED_EXIT).append("\nfi\nexec");
+    for (String word : spec.command()) {
+      s.append(" '").append(word.replace("'", "'\\''")).append('\'');
+    }
+    return s.append('\n').toString();
+  }
+}

@@ -1,0 +1,59 @@
+package org.coalition.slurm;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.RequestCost;
+
+/**
+ * One slurmrestd REST version, mapped from its generated client to the handler's types. Every
+ * method throws {@link org.coalition.handler.HandlerException} with a category and the server's
+ * message.
+ */
+interface SlurmRest {
+  /** The REST version, e.g. {@code v0.0.42}. */
+  String version();
+
+  /** Requests made and response bytes received so far. */
+  RequestCost cost();
+
+  /** The Slurm release behind it, e.g. {@code 24.11.5}, from a ping. */
+  String release();
+
+  /**
+   * Every job, or {@code null} when nothing changed since {@code since} (the {@code lastUpdate}
+   * of an earlier answer; 0 for everything).
+   */
+  Snapshot<SlurmJob> jobs(long since);
+
+  /** Each job's base state by id, in one small request; {@code null} when this version has no such call. */
+  Map<String, String> jobStates(Collection<String> ids);
+
+  /** One job, or empty when Slurm does not know it (any more). */
+  Optional<SlurmJob> job(String id);
+
+  /** Every node, or {@code null} when nothing changed since {@code since}. */
+  Snapshot<SlurmNode> nodes(long since);
+
+  /** Submits a batch job running {@code script} with the shape of {@code spec}, as {@code spec.account()}. */
+  String submit(PilotSpec spec, String script);
+
+  /** Holds ({@code true}) or releases a pending job, as {@code user}. */
+  void hold(String id, boolean hold, String user);
+
+  /** Cancels a job, as {@code user}; a job already gone or ended is not an error. */
+  void cancel(String id, String user);
+
+  /**
+   * What a poll returned.
+   *
+   * @param lastUpdate what to pass as {@code since} next time
+   */
+  record Snapshot<T>(List<T> items, long lastUpdate) {
+    public Snapshot {
+      items = List.copyOf(items);
+    }
+  }
+}

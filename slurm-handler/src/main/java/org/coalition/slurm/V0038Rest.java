@@ -1,0 +1,257 @@
+package org.coalition.slurm;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.RequestCost;
+import org.coalition.slurm.rest.v0038.api.SlurmApi;
+import org.coalition.slurm.rest.v0038.invoker.ApiClient;
+import org.coalition.slurm.rest.v0038.invoker.ApiException;
+import org.coalition.slurm.rest.v0038.model.V0038Error;
+import org.coalition.slurm.rest.v0038.model.V0038JobProperties;
+import org.coalition.slurm.rest.v0038.model.V0038JobResponseProperties;
+import org.coalition.slurm.rest.v0038.model.V0038JobSubmission;
+import org.coalition.slurm.rest.v0038.model.V0038Node;
+import org.coalition.slurm.rest.v0038.model.V0038NodesResponse;
+
+/**
+ * REST v0.0.38 (Slurm 22.05). Its answers carry no update time, so {@code since} is the client's
+ * clock at the previous request, a second early (clocks are assumed within a second of each
+ * other); it has no state-only job listing.
+ */
+final class V0038Rest implements SlurmRest {
+  /** Slurm's INFINITE and NO_VAL for 32-bit fields. */
+  private static final long INFINITE = 0xffffffffL;
+  private static final long NO_VAL = 0xfffffffeL;
+
+  private final RestEndpoint endpoint;
+  private final String observer;
+  private final Clock clock;
+  private final Map<String, SlurmApi> apis = new ConcurrentHashMap<>();
+  private final String release;
+
+  V0038Rest(RestEndpoint endpoint, String observer, Clock clock) {
+    this.endpoint = endpoint;
+    this.observer = observer;
+    this.clock = clock;
+    this.release = call("ping", () -> api(observer).slurmV0038Ping()).getMeta().getSlurm().getRelease();
+  }
+
+  @Override
+  public String version() {
+    return "v0.0.38";
+  }
+
+  @Override
+  public RequestCost cost() {
+    return endpoint.cost();
+  }
+
+  @Override
+  public String release() {
+    return release;
+  }
+
+  private SlurmApi api(String user) {
+    return apis.computeIfAbsent(user, u -> {
+      ApiClient c = new ApiClient();
+      c.setObjectMapper(RestEndpoint.fit(c.getObjectMapper()));
+      endpoint.configure(u, c::setHttpClientBuilder, c::updateBaseUri, c::setReadTimeout, c::setRequestInterceptor, c::setResponseInterceptor);
+      return new SlurmApi(c);
+    });
+  }
+
+  @Override
+  public Snapshot<SlurmJob> jobs(long since) {
+    long now = clock.instant().getEpochSecond() - 1;
+    var answer = unlessUnchanged("list jobs", () -> api(observer).slurmV0038GetJobs(since > 0 ? since : null));
+    if (answer == null) {
+      return null;
+    }
+    check("list jobs", answer.getErrors());
+    List<SlurmJob> jobs = new ArrayList<>();
+    for (V0038JobResponseProperties j : answer.getJobs()) {
+      jobs.add(job(j));
+    }
+    return new Snapshot<>(jobs, now);
+  }
+
+  @Override
+  public Map<String, String> jobStates(Collection<String> ids) {
+    return null;
+  }
+
+  @Override
+  public Optional<SlurmJob> job(String id) {
+    try {
+      var answer = call("get job " + id, () -> api(observer).slurmV0038GetJob(id));
+      check("get job " + id, answer.getErrors());
+      return answer.getJobs().isEmpty() ? Optional.empty() : Optional.of(job(answer.getJobs().get(0)));
+    } catch (HandlerException e) {
+      if (e.category() == Category.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public Snapshot<SlurmNode> nodes(long since) {
+    long now = clock.instant().getEpochSecond() - 1;
+    V0038NodesResponse answer;
+    try {
+      answer = unlessUnchanged("list nodes", () -> api(observer).slurmV0038GetNodes(since > 0 ? since : null));
+      if (answer == null) {
+        return null;
+      }
+    } catch (HandlerException e) {
+      // 22.05 (like 24.11) answers some polls with an update time by HTTP 500 "Unspecified error"
+      // when its nodes changed; the whole list still works.
+      if (since <= 0 || e.category() != Category.UNAVAILABLE) {
+        throw e;
+      }
+      answer = call("list nodes", () -> api(observer).slurmV0038GetNodes(null));
+    }
+    check("list nodes", answer.getErrors());
+    List<SlurmNode> nodes = new ArrayList<>();
+    for (V0038Node n : answer.getNodes()) {
+      Set<String> states = new HashSet<>();
+      states.add(upper(n.getState()));
+      n.getStateFlags().forEach(f -> states.add(upper(f)));
+      nodes.add(new SlurmNode(n.getName(), states, intOf(n.getCpus()), (int) longOf(n.getAllocCpus())));
+    }
+    return new Snapshot<>(nodes, now);
+  }
+
+  @Override
+  public String submit(PilotSpec spec, String script) {
+    V0038JobProperties job = new V0038JobProperties();
+    job.setName(spec.name());
+    if (!spec.partition().isEmpty()) {
+      job.setPartition(spec.partition());
+    }
+    job.setTasks(1);
+    job.setCpusPerTask(spec.cores());
+    if (spec.memoryMb() > 0) {
+      job.setMemoryPerNode(Math.toIntExact(spec.memoryMb()));
+    }
+    job.setTimeLimit(Math.toIntExact(spec.walltimeMinutes()));
+    job.setRequeue(false);
+    // The model starts these at Slurm's defaults; 22.05 reads oversubscribe=false as "shared".
+    job.setOversubscribe(null);
+    job.setOpenMode(null);
+    job.setHold(spec.held());
+    job.setCurrentWorkingDirectory(spec.workingDirectory());
+    job.setEnvironment(new LinkedHashMap<>(SlurmHandler.environment(spec)));
+    V0038JobSubmission submission = new V0038JobSubmission();
+    submission.setJob(job);
+    submission.setScript(script);
+    String what = "submit pilot " + spec.name() + " as " + spec.account();
+    var answer = call(what, () -> api(spec.account()).slurmV0038SubmitJob(submission));
+    // With a job id the submission succeeded, and "errors" are notes ("Job is in held state ...").
+    if (answer.getJobId() == null) {
+      check(what, answer.getErrors());
+      throw new HandlerException(Category.PROTOCOL,
+          what + ": slurmrestd at " + endpoint.url() + " answered without a job id");
+    }
+    return answer.getJobId().toString();
+  }
+
+  @Override
+  public void hold(String id, boolean hold, String user) {
+    // The generated model always sends "environment": null (and Slurm's defaults for open_mode and
+    // oversubscribe), with which 22.05 changes nothing and says nothing; the update is sent as is.
+    endpoint.post(user, "/slurm/v0.0.38/job/" + id, JsonNodeFactory.instance.objectNode().put("hold", hold),
+        (hold ? "hold" : "release") + " job " + id);
+  }
+
+  @Override
+  public void cancel(String id, String user) {
+    try {
+      call("cancel job " + id, () -> {
+        api(user).slurmV0038CancelJob(id, null);
+        return null;
+      });
+    } catch (HandlerException e) {
+      if (e.category() != Category.NOT_FOUND && !e.getMessage().contains("error " + RestErrors.ALREADY_DONE)) {
+        throw e;
+      }
+    }
+  }
+
+  private static SlurmJob job(V0038JobResponseProperties j) {
+    long limit = longOf(j.getTimeLimit());
+    String state = upper(j.getJobState());
+    OptionalInt exit = OptionalInt.empty();
+    if (j.getExitCode() != null && !state.equals("PENDING") && !state.equals("RUNNING")) {
+      // v0.0.38 gives the wait status: the exit code in the high byte, a signal in the low bits.
+      int status = j.getExitCode();
+      exit = OptionalInt.of((status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
+    }
+    return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
+        limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()));
+  }
+
+  private void check(String what, List<V0038Error> errors) {
+    if (errors != null && !errors.isEmpty()) {
+      V0038Error e = errors.get(0);
+      throw RestErrors.reported(what, endpoint.url(), e.getErrorNumber() == null ? 0 : e.getErrorNumber(), e.getError());
+    }
+  }
+
+  private <T> T unlessUnchanged(String what, Call<T> call) {
+    try {
+      return call.run();
+    } catch (ApiException e) {
+      if (e.getCode() == 304) {
+        return null;
+      }
+      throw error(what, e);
+    }
+  }
+
+  private <T> T call(String what, Call<T> call) {
+    try {
+      return call.run();
+    } catch (ApiException e) {
+      throw error(what, e);
+    }
+  }
+
+  private HandlerException error(String what, ApiException e) {
+    return e.getCode() == 0 ? RestErrors.noAnswer(what, endpoint.url(), e) : RestErrors.answer(what, endpoint.url(), e.getCode(), e.getResponseBody(), e);
+  }
+
+  private interface Call<T> {
+    T run() throws ApiException;
+  }
+
+  private static String upper(String s) {
+    return s == null ? "UNKNOWN" : s.toUpperCase(Locale.ROOT);
+  }
+
+  private static String nullToEmpty(String s) {
+    return s == null ? "" : s;
+  }
+
+  private static int intOf(Integer i) {
+    return i == null ? 0 : i;
+  }
+
+  private static long longOf(Long l) {
+    return l == null ? 0 : l;
+  }
+}

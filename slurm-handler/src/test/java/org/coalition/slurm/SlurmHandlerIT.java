@@ -1,0 +1,255 @@
+package org.coalition.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
+import org.coalition.handler.PilotStatus;
+import org.coalition.handler.QueueObservation;
+import org.coalition.testbed.Instance;
+import org.coalition.testbed.Testbed;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The handler against the testbed's real Slurm 22.05 (REST v0.0.38) and 24.11 (v0.0.42): version
+ * detection, observation of queue and nodes, a pilot's whole life, and the errors a site meets.
+ */
+class SlurmHandlerIT {
+  static SlurmHandler.Config config(Instance slurm) {
+    SlurmCredentials credentials = SlurmCredentials.key(slurm.path("jwt.key.file"), Duration.ofMinutes(10), Clock.systemUTC());
+    return SlurmHandler.Config.of(slurm.get("rest.url"), credentials, slurm.get("rest.user"));
+  }
+
+  /** Runs one of the instance's tools and returns its standard output. */
+  static String run(Instance slurm, String tool, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add(slurm.tool(tool).toString());
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException(command + " failed: " + out);
+    }
+    return out;
+  }
+
+  /** Cancels every job on the cluster, and waits until none is left. */
+  static void emptyQueue(Instance slurm) throws Exception {
+    run(slurm, "scancel", "--user=root");
+    run(slurm, "scancel", "--user=" + slurm.get("user"));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!run(slurm, "squeue", "-h", "-t", "PD,R,CG").isBlank()) {
+      assertTrue(System.nanoTime() < deadline, "jobs still queued on " + slurm.name());
+      Thread.sleep(200);
+    }
+  }
+
+  static PilotSpec pilot(Instance slurm, String name, List<String> command, boolean held) {
+    return new PilotSpec(name, slurm.get("user"), 2, 100, 120, slurm.get("partition"), command,
+        Map.of("COALITION_TEST", "yes"), slurm.get("jobs.dir"), held);
+  }
+
+  static PilotStatus waitFor(SlurmHandler handler, PilotHandle pilot, PilotState wanted) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    PilotStatus status = handler.status(pilot);
+    while (status.state() != wanted) {
+      assertTrue(System.nanoTime() < deadline, pilot + " never reached " + wanted + ": " + status);
+      Thread.sleep(200);
+      status = handler.status(pilot);
+    }
+    return status;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void connectsWithTheNewestVersionBothSpeakOrThePinnedOne(String name) {
+    Instance slurm = Testbed.require(name);
+    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+      String expected = name.startsWith("slurm22") ? "v0.0.38" : "v0.0.42";
+      assertEquals(expected, handler.version());
+      assertTrue(handler.describe().contains(slurm.get("slurm.version")), handler.describe());
+      System.out.printf("[slurm] %s: %s%n", name, handler.describe());
+    }
+    if (name.startsWith("slurm24")) {
+      HandlerException e = assertThrows(HandlerException.class, () -> SlurmHandler.connect(config(slurm).withVersion("v0.0.38")));
+      assertEquals(Category.PROTOCOL, e.category(), e.getMessage());
+      assertTrue(e.getMessage().contains("pinned"), e.getMessage());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void observesPendingWorkPerPartitionAndTheReservationRatio(String name) throws Exception {
+    Instance slurm = Testbed.require(name);
+    emptyQueue(slurm);
+    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+      QueueObservation empty = handler.observe();
+      assertEquals(0, empty.pendingJobs());
+      assertEquals(Integer.parseInt(slurm.get("cpus")), empty.totalCores());
+      assertEquals(0, empty.allocatedCores());
+      for (int i = 0; i < 5; i++) {
+        run(slurm, "sbatch", "-H", "-p", slurm.get("partition"), "-c", "3", "-t", "7", "-o", "/dev/null", "--wrap", "sleep 60");
+      }
+      run(slurm, "sbatch", "-p", slurm.get("partition"), "-c", "2", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 60");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      QueueObservation o = handler.observe();
+      while (o.allocatedCores() != 2 || o.pendingJobs() != 5) {
+        assertTrue(System.nanoTime() < deadline, "the running job never showed in the nodes' allocation: " + o);
+        Thread.sleep(500);
+        o = handler.observe();
+      }
+      assertEquals(5, o.pendingJobs(), o.toString());
+      assertEquals(5 * 3 * 7 * 60.0, o.pendingCoreSeconds(), 1e-9);
+      assertEquals(1, o.partitions().size());
+      assertEquals(slurm.get("partition"), o.partitions().get(0).partition());
+      assertEquals(2.0 / 8, o.reservationRatio(), 1e-9);
+      // Cancelling one held job shows at the next observation.
+      String held = run(slurm, "squeue", "-h", "-t", "PD", "-o", "%i").lines().findFirst().orElseThrow().trim();
+      run(slurm, "scancel", held);
+      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (o.pendingJobs() != 4) {
+        assertTrue(System.nanoTime() < deadline, "the cancelled job never left the observation: " + o);
+        Thread.sleep(200);
+        o = handler.observe();
+      }
+      System.out.printf("[slurm] %s observation: %d pending, %.0f core-s, ratio %.2f, %d requests, %d bytes%n", name, o.pendingJobs(),
+          o.pendingCoreSeconds(), o.reservationRatio(), o.cost().requests(), o.cost().bytes());
+    } finally {
+      emptyQueue(slurm);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void aPilotIsSubmittedHeldReleasedAndFollowedToItsExitCodeAsTheMappedUser(String name) throws Exception {
+    Instance slurm = Testbed.require(name);
+    Path out = Path.of(slurm.get("jobs.dir"), "pilot-" + System.nanoTime() + ".out");
+    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+      PilotSpec spec = pilot(slurm, "pilot-roundtrip", List.of("/bin/sh", "-c", "id -un > '" + out + "'; echo \"$COALITION_TEST\" >> '" + out
+          + "'; exit 3"), true);
+      PilotHandle pilot = handler.submit(spec);
+      assertEquals(PilotState.HELD, waitFor(handler, pilot, PilotState.HELD).state());
+      String shown = run(slurm, "scontrol", "show", "job", pilot.nativeId());
+      assertTrue(shown.contains("NumCPUs=2") && shown.contains("TimeLimit=00:02:00"), shown);
+      handler.release(pilot);
+      PilotStatus done = waitFor(handler, pilot, PilotState.FAILED);
+      assertEquals(3, done.exitCode().orElseThrow(), done.toString());
+      assertEquals(List.of(slurm.get("user"), "yes"), Files.readAllLines(out));
+      PilotHandle ok = handler.submit(pilot(slurm, "pilot-ok", List.of("/bin/true"), false));
+      PilotStatus completed = waitFor(handler, ok, PilotState.COMPLETED);
+      assertEquals(0, completed.exitCode().orElseThrow());
+      Map<PilotHandle, PilotStatus> both = handler.statuses(List.of(pilot, ok, new PilotHandle("slurm", "999999")));
+      assertEquals(PilotState.FAILED, both.get(pilot).state());
+      assertEquals(PilotState.COMPLETED, both.get(ok).state());
+      assertEquals(PilotState.UNKNOWN, both.get(new PilotHandle("slurm", "999999")).state());
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void slurmNeverRunsAPilotsPayloadTwice(String name) throws Exception {
+    Instance slurm = Testbed.require(name);
+    Path runs = Path.of(slurm.get("jobs.dir"), "requeue-" + System.nanoTime() + ".out");
+    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+      PilotHandle pilot = handler.submit(pilot(slurm, "pilot-requeue", List.of("/bin/sh", "-c", "echo run >> '" + runs + "'; sleep 60"), false));
+      waitFor(handler, pilot, PilotState.RUNNING);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!Files.exists(runs)) {
+        assertTrue(System.nanoTime() < deadline, "the payload never started");
+        Thread.sleep(100);
+      }
+      String shown = run(slurm, "scontrol", "show", "job", pilot.nativeId());
+      if (shown.contains("Requeue=0")) {
+        // v0.0.42 turns Slurm's requeue off: an admin's requeue is refused.
+        IOException refused = assertThrows(IOException.class, () -> run(slurm, "scontrol", "requeue", pilot.nativeId()));
+        assertTrue(refused.getMessage().contains("disabled"), refused.getMessage());
+        handler.cancel(pilot);
+      } else {
+        // v0.0.38 cannot turn it off (22.05 ignores requeue: false): the requeued run must end at once.
+        assertEquals("v0.0.38", handler.version(), shown);
+        run(slurm, "scontrol", "requeue", pilot.nativeId());
+        // A requeued job waits (BeginTime) before it may start again; let it start now.
+        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        PilotStatus status = handler.status(pilot);
+        while (!status.state().finished()) {
+          assertTrue(System.nanoTime() < deadline, "the requeued pilot never ended: " + status);
+          if (status.detail().contains("BeginTime")) {
+            run(slurm, "scontrol", "update", "jobid=" + pilot.nativeId(), "starttime=now");
+          }
+          Thread.sleep(300);
+          status = handler.status(pilot);
+        }
+        assertEquals(PilotState.FAILED, status.state(), status.toString());
+        assertEquals(SlurmHandler.REQUEUED_EXIT, status.exitCode().orElseThrow(), status.toString());
+      }
+      assertEquals(List.of("run"), Files.readAllLines(runs));
+    } finally {
+      Files.deleteIfExists(runs);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void aPilotIsHeldAgainAndCancelledAndCancellingTwiceIsNoError(String name) throws Exception {
+    Instance slurm = Testbed.require(name);
+    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+      PilotHandle pilot = handler.submit(pilot(slurm, "pilot-cancel", List.of("/bin/sleep", "300"), true));
+      waitFor(handler, pilot, PilotState.HELD);
+      handler.release(pilot);
+      handler.hold(pilot);
+      waitFor(handler, pilot, PilotState.HELD);
+      handler.cancel(pilot);
+      waitFor(handler, pilot, PilotState.CANCELLED);
+      handler.cancel(pilot);
+      handler.cancel(new PilotHandle("slurm", "999999"));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void errorsAreCategorisedWithTheServersWords(String name) throws Exception {
+    Instance slurm = Testbed.require(name);
+    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+      PilotSpec bad = new PilotSpec("pilot-bad", slurm.get("user"), 1, 0, 60, "nosuchpartition", List.of("/bin/true"), Map.of(),
+          slurm.get("jobs.dir"), false);
+      HandlerException rejected = assertThrows(HandlerException.class, () -> handler.submit(bad));
+      assertEquals(Category.REJECTED, rejected.category(), rejected.getMessage());
+      assertTrue(rejected.getMessage().contains("Invalid partition name specified"), rejected.getMessage());
+    }
+    // Nobody listens on the cluster's slurmctld port over HTTP... pick a closed port instead.
+    SlurmHandler.Config down = new SlurmHandler.Config("http://127.0.0.1:9", config(slurm).credentials(), "root",
+        java.util.Optional.empty(), Duration.ofSeconds(2), 86_400, Duration.ofMinutes(10), Clock.systemUTC());
+    HandlerException unreachable = assertThrows(HandlerException.class, () -> SlurmHandler.connect(down));
+    assertEquals(Category.UNAVAILABLE, unreachable.category(), unreachable.getMessage());
+    assertTrue(unreachable.category().retryable());
+    Path garbage = Files.createTempFile("token", ".jwt");
+    try {
+      Files.writeString(garbage, "not-a-token");
+      SlurmHandler.Config badToken = SlurmHandler.Config.of(slurm.get("rest.url"), SlurmCredentials.tokenFile("root", garbage), "root");
+      // 24.11 answers a ping without asking slurmctld about the token: the first real call meets it.
+      HandlerException refused = assertThrows(HandlerException.class, () -> SlurmHandler.connect(badToken).observe());
+      assertEquals(Category.AUTHENTICATION, refused.category(), refused.getMessage());
+      System.out.printf("[slurm] %s errors: %s | %s%n", name, unreachable.getMessage(), refused.getMessage());
+    } finally {
+      Files.deleteIfExists(garbage);
+    }
+  }
+}
