@@ -1,0 +1,184 @@
+package org.coalition.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
+import org.coalition.handler.QueueObservation;
+import org.coalition.handler.RequestCost;
+import org.junit.jupiter.api.Test;
+
+/** The observation cache and the state mapping, over a hand-written fake of one REST version. */
+class SlurmHandlerTest {
+  /** A controller's job table; counts the calls the handler makes. */
+  static final class FakeRest implements SlurmRest {
+    final Map<String, SlurmJob> table = new LinkedHashMap<>();
+    final boolean statesCall;
+    final List<String> calls = new ArrayList<>();
+    long lastUpdate = 1;
+
+    FakeRest(boolean statesCall) {
+      this.statesCall = statesCall;
+    }
+
+    void put(String id, String state, int cpus, long limit) {
+      table.put(id, new SlurmJob(id, state, "batch", cpus, limit, OptionalInt.empty(), ""));
+      lastUpdate++;
+    }
+
+    @Override
+    public String version() {
+      return statesCall ? "v0.0.42" : "v0.0.38";
+    }
+
+    @Override
+    public RequestCost cost() {
+      return new RequestCost(calls.size(), 0);
+    }
+
+    @Override
+    public String release() {
+      return "test";
+    }
+
+    @Override
+    public Snapshot<SlurmJob> jobs(long since) {
+      calls.add("jobs " + since);
+      return since >= lastUpdate ? null : new Snapshot<>(new ArrayList<>(table.values()), lastUpdate);
+    }
+
+    @Override
+    public Map<String, String> jobStates(Collection<String> ids) {
+      if (!statesCall) {
+        return null;
+      }
+      calls.add("states");
+      Map<String, String> states = new HashMap<>();
+      table.forEach((id, j) -> states.put(id, j.state()));
+      return states;
+    }
+
+    @Override
+    public Optional<SlurmJob> job(String id) {
+      calls.add("job " + id);
+      return Optional.ofNullable(table.get(id));
+    }
+
+    @Override
+    public Snapshot<SlurmNode> nodes(long since) {
+      calls.add("nodes");
+      return since > 0 ? null : new Snapshot<>(List.of(new SlurmNode("n1", Set.of("MIXED"), 8, 3),
+          new SlurmNode("n2", Set.of("IDLE", "DRAIN"), 8, 0)), 5);
+    }
+
+    @Override
+    public String submit(PilotSpec spec, String script) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void hold(String id, boolean hold, String user) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void cancel(String id, String user) {
+      throw new UnsupportedOperationException();
+    }
+  }
+
+  private static SlurmHandler handler(FakeRest rest, Clock clock) {
+    SlurmHandler.Config config = new SlurmHandler.Config("http://unused", SlurmCredentials.tokenFile("root", java.nio.file.Path.of("/none")),
+        "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock);
+    return new SlurmHandler(rest, config);
+  }
+
+  @Test
+  void stateOnlyPollsFetchDetailsOnlyForNewJobsAndTheWholeListWhenManyAreNew() {
+    FakeRest rest = new FakeRest(true);
+    rest.put("1", "PENDING", 4, 600);
+    rest.put("2", "RUNNING", 2, 600);
+    rest.put("3", "PENDING", 1, -1);
+    SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    QueueObservation first = handler.observe();
+    assertEquals(List.of("states", "jobs 0", "nodes"), rest.calls, "the first poll reads the whole list once");
+    assertEquals(2, first.pendingJobs());
+    assertEquals(4 * 600 + 3600, first.pendingCoreSeconds(), 1e-9, "a job without a limit counts as unlimitedSeconds");
+    assertEquals(8, first.totalCores(), "a drained node's cores are not capacity");
+    assertEquals(3, first.allocatedCores());
+
+    rest.calls.clear();
+    rest.put("4", "PENDING", 2, 60);
+    rest.table.put("1", new SlurmJob("1", "RUNNING", "batch", 4, 600, OptionalInt.empty(), ""));
+    rest.table.remove("3");
+    QueueObservation second = handler.observe();
+    assertEquals(List.of("states", "job 4", "nodes"), rest.calls, "one new job: its details alone");
+    assertEquals(1, second.pendingJobs());
+    assertEquals(120, second.pendingCoreSeconds(), 1e-9);
+    assertEquals(3, second.cost().requests());
+
+    rest.calls.clear();
+    for (int i = 0; i <= SlurmHandler.BULK; i++) {
+      rest.put("n" + i, "PENDING", 1, 60);
+    }
+    QueueObservation third = handler.observe();
+    assertEquals(List.of("states", "jobs 0", "nodes"), rest.calls, "more than BULK new jobs: the whole list once");
+    assertEquals(SlurmHandler.BULK + 2, third.pendingJobs());
+  }
+
+  @Test
+  void withoutAStatesCallTheListIsReadOnlyWhenItChanged() {
+    FakeRest rest = new FakeRest(false);
+    rest.put("1", "PENDING", 4, 600);
+    SlurmHandler handler = handler(rest, Clock.systemUTC());
+    assertEquals(1, handler.observe().pendingJobs());
+    rest.calls.clear();
+    assertEquals(1, handler.observe().pendingJobs());
+    assertEquals(List.of("jobs 2", "nodes"), rest.calls);
+    rest.put("2", "PENDING", 1, 60);
+    assertEquals(2, handler.observe().pendingJobs());
+  }
+
+  @Test
+  void slurmStatesMapToPilotStates() {
+    PilotHandle p = new PilotHandle("slurm", "7");
+    assertEquals(PilotState.HELD, SlurmHandler.status(p, job("PENDING", "JobHeldUser")).state());
+    assertEquals(PilotState.HELD, SlurmHandler.status(p, job("PENDING", "JobHeldAdmin")).state());
+    assertEquals(PilotState.PENDING, SlurmHandler.status(p, job("PENDING", "Resources")).state());
+    assertEquals(PilotState.RUNNING, SlurmHandler.status(p, job("COMPLETING", "")).state());
+    assertEquals(PilotState.COMPLETED, SlurmHandler.status(p, job("COMPLETED", "")).state());
+    assertEquals(PilotState.FAILED, SlurmHandler.status(p, job("TIMEOUT", "")).state());
+    assertEquals(PilotState.FAILED, SlurmHandler.status(p, job("OUT_OF_MEMORY", "")).state());
+    assertEquals(PilotState.CANCELLED, SlurmHandler.status(p, job("CANCELLED", "")).state());
+    assertEquals(PilotState.UNKNOWN, SlurmHandler.status(p, job("SOMETHING_NEW", "")).state());
+  }
+
+  @Test
+  void theScriptQuotesEveryWordAndEndsARequeuedRun() {
+    PilotSpec spec = new PilotSpec("p1", "alice", 1, 0, 60, "", List.of("/bin/echo", "it's", "$HOME"), Map.of(), "/tmp", false);
+    String script = SlurmHandler.script(spec);
+    assertTrue(script.endsWith("exec '/bin/echo' 'it'\\''s' '$HOME'\n"), script);
+    assertTrue(script.contains("SLURM_RESTART_COUNT") && script.contains("exit " + SlurmHandler.REQUEUED_EXIT), script);
+    assertEquals("p1", SlurmHandler.environment(spec).get("COALITION_PILOT"));
+    assertTrue(SlurmHandler.environment(spec).containsKey("PATH"));
+  }
+
+  private static SlurmJob job(String state, String reason) {
+    return new SlurmJob("7", state, "batch", 1, 60, OptionalInt.empty(), reason);
+  }
+}
