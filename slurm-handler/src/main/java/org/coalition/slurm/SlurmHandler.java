@@ -74,9 +74,9 @@ public final class SlurmHandler implements ResourceHandler {
       }
     }
 
-    /** Defaults: newest version, 10 s timeout, jobs without a limit count as a day, whole list every 10 minutes. */
+    /** Defaults: newest version, 60 s timeout (a whole list of 10,000 jobs from 24.11 is some 90 MB), jobs without a limit count as a day, whole list every 10 minutes. */
     public static Config of(String url, SlurmCredentials credentials, String observer) {
-      return new Config(url, credentials, observer, Optional.empty(), Duration.ofSeconds(10), 86_400, Duration.ofMinutes(10),
+      return new Config(url, credentials, observer, Optional.empty(), Duration.ofSeconds(60), 86_400, Duration.ofMinutes(10),
           Clock.systemUTC());
     }
 

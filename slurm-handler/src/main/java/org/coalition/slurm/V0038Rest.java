@@ -12,11 +12,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotSpec;
-import org.coalition.handler.RequestCost;
 import org.coalition.slurm.rest.v0038.api.SlurmApi;
 import org.coalition.slurm.rest.v0038.invoker.ApiClient;
 import org.coalition.slurm.rest.v0038.invoker.ApiException;
@@ -32,22 +30,17 @@ import org.coalition.slurm.rest.v0038.model.V0038NodesResponse;
  * clock at the previous request, a second early (clocks are assumed within a second of each
  * other); it has no state-only job listing.
  */
-final class V0038Rest implements SlurmRest {
+final class V0038Rest extends RestAdapter<SlurmApi> {
   /** Slurm's INFINITE and NO_VAL for 32-bit fields. */
   private static final long INFINITE = 0xffffffffL;
   private static final long NO_VAL = 0xfffffffeL;
 
-  private final RestEndpoint endpoint;
-  private final String observer;
   private final Clock clock;
-  private final Map<String, SlurmApi> apis = new ConcurrentHashMap<>();
-  private final String release;
 
   V0038Rest(RestEndpoint endpoint, String observer, Clock clock) {
-    this.endpoint = endpoint;
-    this.observer = observer;
+    super(endpoint, observer);
     this.clock = clock;
-    this.release = call("ping", () -> api(observer).slurmV0038Ping()).getMeta().getSlurm().getRelease();
+    connected(call("ping", () -> api(observer).slurmV0038Ping()).getMeta().getSlurm().getRelease());
   }
 
   @Override
@@ -56,22 +49,21 @@ final class V0038Rest implements SlurmRest {
   }
 
   @Override
-  public RequestCost cost() {
-    return endpoint.cost();
+  protected SlurmApi newApi(String user) {
+    ApiClient c = new ApiClient();
+    c.setObjectMapper(RestEndpoint.fit(c.getObjectMapper()));
+    endpoint.configure(user, c::setHttpClientBuilder, c::updateBaseUri, c::setReadTimeout, c::setRequestInterceptor, c::setResponseInterceptor);
+    return new SlurmApi(c);
   }
 
   @Override
-  public String release() {
-    return release;
+  protected int status(Exception e) {
+    return e instanceof ApiException a ? a.getCode() : -1;
   }
 
-  private SlurmApi api(String user) {
-    return apis.computeIfAbsent(user, u -> {
-      ApiClient c = new ApiClient();
-      c.setObjectMapper(RestEndpoint.fit(c.getObjectMapper()));
-      endpoint.configure(u, c::setHttpClientBuilder, c::updateBaseUri, c::setReadTimeout, c::setRequestInterceptor, c::setResponseInterceptor);
-      return new SlurmApi(c);
-    });
+  @Override
+  protected String body(Exception e) {
+    return e instanceof ApiException a ? a.getResponseBody() : null;
   }
 
   @Override
@@ -96,16 +88,11 @@ final class V0038Rest implements SlurmRest {
 
   @Override
   public Optional<SlurmJob> job(String id) {
-    try {
+    return unlessNotFound(() -> {
       var answer = call("get job " + id, () -> api(observer).slurmV0038GetJob(id));
       check("get job " + id, answer.getErrors());
-      return answer.getJobs().isEmpty() ? Optional.empty() : Optional.of(job(answer.getJobs().get(0)));
-    } catch (HandlerException e) {
-      if (e.category() == Category.NOT_FOUND) {
-        return Optional.empty();
-      }
-      throw e;
-    }
+      return answer.getJobs().isEmpty() ? null : job(answer.getJobs().get(0));
+    });
   }
 
   @Override
@@ -210,33 +197,6 @@ final class V0038Rest implements SlurmRest {
       V0038Error e = errors.get(0);
       throw RestErrors.reported(what, endpoint.url(), e.getErrorNumber() == null ? 0 : e.getErrorNumber(), e.getError());
     }
-  }
-
-  private <T> T unlessUnchanged(String what, Call<T> call) {
-    try {
-      return call.run();
-    } catch (ApiException e) {
-      if (e.getCode() == 304) {
-        return null;
-      }
-      throw error(what, e);
-    }
-  }
-
-  private <T> T call(String what, Call<T> call) {
-    try {
-      return call.run();
-    } catch (ApiException e) {
-      throw error(what, e);
-    }
-  }
-
-  private HandlerException error(String what, ApiException e) {
-    return e.getCode() == 0 ? RestErrors.noAnswer(what, endpoint.url(), e) : RestErrors.answer(what, endpoint.url(), e.getCode(), e.getResponseBody(), e);
-  }
-
-  private interface Call<T> {
-    T run() throws ApiException;
   }
 
   private static String upper(String s) {

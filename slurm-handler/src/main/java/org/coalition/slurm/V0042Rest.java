@@ -10,11 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotSpec;
-import org.coalition.handler.RequestCost;
 import org.coalition.slurm.rest.v0042.api.SlurmApi;
 import org.coalition.slurm.rest.v0042.invoker.ApiClient;
 import org.coalition.slurm.rest.v0042.invoker.ApiException;
@@ -31,16 +29,11 @@ import org.coalition.slurm.rest.v0042.model.V0042Uint64NoValStruct;
  * REST v0.0.42 (Slurm 24.11 and later). Answers carry the controller's own {@code last_update},
  * which is what the next poll sends; {@code GET /jobs/state/} lists ids and states only.
  */
-final class V0042Rest implements SlurmRest {
-  private final RestEndpoint endpoint;
-  private final String observer;
-  private final Map<String, SlurmApi> apis = new ConcurrentHashMap<>();
-  private final String release;
+final class V0042Rest extends RestAdapter<SlurmApi> {
 
   V0042Rest(RestEndpoint endpoint, String observer) {
-    this.endpoint = endpoint;
-    this.observer = observer;
-    this.release = call("ping", () -> api(observer).slurmV0042GetPing()).getMeta().getSlurm().getRelease();
+    super(endpoint, observer);
+    connected(call("ping", () -> api(observer).slurmV0042GetPing()).getMeta().getSlurm().getRelease());
   }
 
   @Override
@@ -49,22 +42,21 @@ final class V0042Rest implements SlurmRest {
   }
 
   @Override
-  public RequestCost cost() {
-    return endpoint.cost();
+  protected SlurmApi newApi(String user) {
+    ApiClient c = new ApiClient();
+    c.setObjectMapper(RestEndpoint.fit(c.getObjectMapper()));
+    endpoint.configure(user, c::setHttpClientBuilder, c::updateBaseUri, c::setReadTimeout, c::setRequestInterceptor, c::setResponseInterceptor);
+    return new SlurmApi(c);
   }
 
   @Override
-  public String release() {
-    return release;
+  protected int status(Exception e) {
+    return e instanceof ApiException a ? a.getCode() : -1;
   }
 
-  private SlurmApi api(String user) {
-    return apis.computeIfAbsent(user, u -> {
-      ApiClient c = new ApiClient();
-      c.setObjectMapper(RestEndpoint.fit(c.getObjectMapper()));
-      endpoint.configure(u, c::setHttpClientBuilder, c::updateBaseUri, c::setReadTimeout, c::setRequestInterceptor, c::setResponseInterceptor);
-      return new SlurmApi(c);
-    });
+  @Override
+  protected String body(Exception e) {
+    return e instanceof ApiException a ? a.getResponseBody() : null;
   }
 
   @Override
@@ -106,16 +98,11 @@ final class V0042Rest implements SlurmRest {
 
   @Override
   public Optional<SlurmJob> job(String id) {
-    try {
+    return unlessNotFound(() -> {
       var answer = call("get job " + id, () -> api(observer).slurmV0042GetJob(id, null, null));
       check("get job " + id, answer.getErrors());
-      return answer.getJobs().isEmpty() ? Optional.empty() : Optional.of(job(answer.getJobs().get(0)));
-    } catch (HandlerException e) {
-      if (e.category() == Category.NOT_FOUND) {
-        return Optional.empty();
-      }
-      throw e;
-    }
+      return answer.getJobs().isEmpty() ? null : job(answer.getJobs().get(0));
+    });
   }
 
   @Override
@@ -232,30 +219,4 @@ final class V0042Rest implements SlurmRest {
     }
   }
 
-  private <T> T unlessUnchanged(String what, Call<T> call) {
-    try {
-      return call.run();
-    } catch (ApiException e) {
-      if (e.getCode() == 304) {
-        return null;
-      }
-      throw error(what, e);
-    }
-  }
-
-  private <T> T call(String what, Call<T> call) {
-    try {
-      return call.run();
-    } catch (ApiException e) {
-      throw error(what, e);
-    }
-  }
-
-  private HandlerException error(String what, ApiException e) {
-    return e.getCode() == 0 ? RestErrors.noAnswer(what, endpoint.url(), e) : RestErrors.answer(what, endpoint.url(), e.getCode(), e.getResponseBody(), e);
-  }
-
-  private interface Call<T> {
-    T run() throws ApiException;
-  }
 }
