@@ -83,7 +83,11 @@ class SlurmBenchmarkIT {
       QueueObservation oneNew = handler.observe();
       double oneNewMs = (System.nanoTime() - t) / 1e6;
       assertEquals(pending + 1, oneNew.pendingJobs());
-      assertTrue(warm.cost().bytes() <= cold.cost().bytes());
+      if (handler.version().equals("v0.0.42")) {
+        // State-only polls: an unchanged queue costs less than the first read. (v0.0.38's polls are
+        // all or nothing: any change in the controller's job table sends the whole list again.)
+        assertTrue(warm.cost().bytes() < cold.cost().bytes(), warm + " / " + cold);
+      }
       System.out.printf("[bench] %s (%s) observation at %,d pending: cold %d requests %,d bytes %.0f ms; warm %d requests %,d bytes %.0f ms;"
           + " after one new job %d requests %,d bytes %.0f ms%n", name, handler.version(), pending, cold.cost().requests(), cold.cost().bytes(),
           coldMs, warm.cost().requests(), warm.cost().bytes(), warmMs, oneNew.cost().requests(), oneNew.cost().bytes(), oneNewMs);
