@@ -190,7 +190,7 @@ public final class SlurmHandler implements ResourceHandler {
           unseen.add(id);
         }
       } else if (!known.state().equals(state)) {
-        jobs.put(id, new SlurmJob(id, state, known.partition(), known.cpus(), known.timeLimitSeconds(), known.exitCode(), known.reason()));
+        jobs.put(id, known.withState(state));
       }
     });
     if (unseen.size() > BULK || now - lastFullList >= config.fullListEvery().toMillis() / 1000.0) {

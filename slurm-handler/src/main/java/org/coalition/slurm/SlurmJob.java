@@ -12,6 +12,10 @@ import java.util.OptionalInt;
  * @param reason why it waits ({@code JobHeldUser}, {@code Resources} ...), or empty
  */
 record SlurmJob(String id, String state, String partition, int cpus, long timeLimitSeconds, OptionalInt exitCode, String reason) {
+  SlurmJob withState(String newState) {
+    return new SlurmJob(id, newState, partition, cpus, timeLimitSeconds, exitCode, reason);
+  }
+
   boolean pending() {
     return state.equals("PENDING");
   }

@@ -4,16 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotHandle;
@@ -21,6 +18,8 @@ import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
+import org.coalition.testbed.Command;
+import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,33 +30,25 @@ import org.junit.jupiter.params.provider.ValueSource;
  * detection, observation of queue and nodes, a pilot's whole life, and the errors a site meets.
  */
 class SlurmHandlerIT {
+  /** How often a wait asks Slurm again. */
+  static final Duration POLL = Duration.ofMillis(200);
+
   static SlurmHandler.Config config(Instance slurm) {
     SlurmCredentials credentials = SlurmCredentials.key(slurm.path("jwt.key.file"), Duration.ofMinutes(10), Clock.systemUTC());
     return SlurmHandler.Config.of(slurm.get("rest.url"), credentials, slurm.get("rest.user"));
   }
 
-  /** Runs one of the instance's tools and returns its standard output. */
-  static String run(Instance slurm, String tool, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(slurm.tool(tool).toString());
-    command.addAll(List.of(args));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
-      throw new IOException(command + " failed: " + out);
-    }
-    return out;
+  /** Runs one of the instance's tools, which must succeed, and returns its standard output. */
+  static String run(Instance slurm, String tool, String... args) {
+    return Command.of(slurm.tool(tool), args).run().requireSuccess().stdout();
   }
 
   /** Cancels every job on the cluster, and waits until none is left. */
-  static void emptyQueue(Instance slurm) throws Exception {
+  static void emptyQueue(Instance slurm) {
     run(slurm, "scancel", "--user=root");
     run(slurm, "scancel", "--user=" + slurm.get("user"));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!run(slurm, "squeue", "-h", "-t", "PD,R,CG").isBlank()) {
-      assertTrue(System.nanoTime() < deadline, "jobs still queued on " + slurm.name());
-      Thread.sleep(200);
-    }
+    Eventually.waitFor(() -> "jobs still queued on " + slurm.name(), Duration.ofSeconds(30), POLL,
+        () -> run(slurm, "squeue", "-h", "-t", "PD,R,CG").isBlank());
   }
 
   static PilotSpec pilot(Instance slurm, String name, List<String> command, boolean held) {
@@ -65,15 +56,11 @@ class SlurmHandlerIT {
         Map.of("COALITION_TEST", "yes"), slurm.get("jobs.dir"), held);
   }
 
-  static PilotStatus waitFor(SlurmHandler handler, PilotHandle pilot, PilotState wanted) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    PilotStatus status = handler.status(pilot);
-    while (status.state() != wanted) {
-      assertTrue(System.nanoTime() < deadline, pilot + " never reached " + wanted + ": " + status);
-      Thread.sleep(200);
-      status = handler.status(pilot);
-    }
-    return status;
+  static PilotStatus waitFor(SlurmHandler handler, PilotHandle pilot, PilotState wanted) {
+    AtomicReference<PilotStatus> status = new AtomicReference<>();
+    Eventually.waitFor(() -> pilot + " to reach " + wanted + "; last seen " + status.get(), Duration.ofSeconds(60), POLL,
+        () -> status.updateAndGet(s -> handler.status(pilot)).state() == wanted);
+    return status.get();
   }
 
   @ParameterizedTest
@@ -107,13 +94,10 @@ class SlurmHandlerIT {
         run(slurm, "sbatch", "-H", "-p", slurm.get("partition"), "-c", "3", "-t", "7", "-o", "/dev/null", "--wrap", "sleep 60");
       }
       run(slurm, "sbatch", "-p", slurm.get("partition"), "-c", "2", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 60");
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      QueueObservation o = handler.observe();
-      while (o.allocatedCores() != 2 || o.pendingJobs() != 5) {
-        assertTrue(System.nanoTime() < deadline, "the running job never showed in the nodes' allocation: " + o);
-        Thread.sleep(500);
-        o = handler.observe();
-      }
+      AtomicReference<QueueObservation> seen = new AtomicReference<>();
+      Eventually.waitFor(() -> "5 pending and the running job in the nodes' allocation; last seen " + seen.get(), Duration.ofSeconds(30), POLL,
+          () -> seen.updateAndGet(x -> handler.observe()).allocatedCores() == 2 && seen.get().pendingJobs() == 5);
+      QueueObservation o = seen.get();
       assertEquals(5, o.pendingJobs(), o.toString());
       assertEquals(5 * 3 * 7 * 60.0, o.pendingCoreSeconds(), 1e-9);
       assertEquals(1, o.partitions().size());
@@ -122,12 +106,9 @@ class SlurmHandlerIT {
       // Cancelling one held job shows at the next observation.
       String held = run(slurm, "squeue", "-h", "-t", "PD", "-o", "%i").lines().findFirst().orElseThrow().trim();
       run(slurm, "scancel", held);
-      deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (o.pendingJobs() != 4) {
-        assertTrue(System.nanoTime() < deadline, "the cancelled job never left the observation: " + o);
-        Thread.sleep(200);
-        o = handler.observe();
-      }
+      Eventually.waitFor(() -> "the cancelled job to leave the observation; last seen " + seen.get(), Duration.ofSeconds(30), POLL,
+          () -> seen.updateAndGet(x -> handler.observe()).pendingJobs() == 4);
+      o = seen.get();
       System.out.printf("[slurm] %s observation: %d pending, %.0f core-s, ratio %.2f, %d requests, %d bytes%n", name, o.pendingJobs(),
           o.pendingCoreSeconds(), o.reservationRatio(), o.cost().requests(), o.cost().bytes());
     } finally {
@@ -171,32 +152,27 @@ class SlurmHandlerIT {
     try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
       PilotHandle pilot = handler.submit(pilot(slurm, "pilot-requeue", List.of("/bin/sh", "-c", "echo run >> '" + runs + "'; sleep 60"), false));
       waitFor(handler, pilot, PilotState.RUNNING);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (!Files.exists(runs)) {
-        assertTrue(System.nanoTime() < deadline, "the payload never started");
-        Thread.sleep(100);
-      }
+      Eventually.waitFor(() -> "the payload to start", Duration.ofSeconds(30), POLL, () -> Files.exists(runs));
       String shown = run(slurm, "scontrol", "show", "job", pilot.nativeId());
       if (shown.contains("Requeue=0")) {
         // v0.0.42 turns Slurm's requeue off: an admin's requeue is refused.
-        IOException refused = assertThrows(IOException.class, () -> run(slurm, "scontrol", "requeue", pilot.nativeId()));
-        assertTrue(refused.getMessage().contains("disabled"), refused.getMessage());
+        Command.Result refused = Command.of(slurm.tool("scontrol"), "requeue", pilot.nativeId()).run();
+        assertTrue(refused.exitCode() != 0 && refused.stderr().contains("disabled"), refused.describe());
         handler.cancel(pilot);
       } else {
         // v0.0.38 cannot turn it off (22.05 ignores requeue: false): the requeued run must end at once.
         assertEquals("v0.0.38", handler.version(), shown);
         run(slurm, "scontrol", "requeue", pilot.nativeId());
         // A requeued job waits (BeginTime) before it may start again; let it start now.
-        deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        PilotStatus status = handler.status(pilot);
-        while (!status.state().finished()) {
-          assertTrue(System.nanoTime() < deadline, "the requeued pilot never ended: " + status);
-          if (status.detail().contains("BeginTime")) {
+        AtomicReference<PilotStatus> last = new AtomicReference<>();
+        Eventually.waitFor(() -> "the requeued pilot to end; last seen " + last.get(), Duration.ofSeconds(60), POLL, () -> {
+          PilotStatus s = last.updateAndGet(x -> handler.status(pilot));
+          if (s.detail().contains("BeginTime")) {
             run(slurm, "scontrol", "update", "jobid=" + pilot.nativeId(), "starttime=now");
           }
-          Thread.sleep(300);
-          status = handler.status(pilot);
-        }
+          return s.state().finished();
+        });
+        PilotStatus status = last.get();
         assertEquals(PilotState.FAILED, status.state(), status.toString());
         assertEquals(SlurmHandler.REQUEUED_EXIT, status.exitCode().orElseThrow(), status.toString());
       }

@@ -1,6 +1,6 @@
 package org.coalition.coordination.zookeeper;
 
-import static org.coalition.coordination.Eventually.waitFor;
+import static org.coalition.testbed.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
