@@ -1,5 +1,6 @@
 package org.coalition.slurm;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ public final class SlurmHandler implements ResourceHandler {
   private long jobsSince;
   private long nodesSince;
   private double lastFullList = Double.NEGATIVE_INFINITY;
+  private final Optional<Results> results;
 
   /**
    * What the handler needs to know of a site.
@@ -53,9 +55,11 @@ public final class SlurmHandler implements ResourceHandler {
    * @param unlimitedSeconds what a pending job without a time limit counts as
    * @param fullListEvery how often the whole job list is read again where a state-only poll is used
    *     (catches time limit or size changes made with {@code scontrol update})
+   * @param results the folder where remote runs of opted-in jobs are left for coalition-replay (the
+   *     {@code results} setting of job_submit.lua), or empty when the site opts no job in
    */
   public record Config(String url, SlurmCredentials credentials, String observer, Optional<String> version, Duration timeout,
-      long unlimitedSeconds, Duration fullListEvery, Clock clock) {
+      long unlimitedSeconds, Duration fullListEvery, Clock clock, Optional<Path> results) {
     public Config {
       Objects.requireNonNull(url, "url");
       if (!url.startsWith("http://") && !url.startsWith("https://")) {
@@ -72,22 +76,33 @@ public final class SlurmHandler implements ResourceHandler {
       if (unlimitedSeconds < 1) {
         throw new IllegalArgumentException("unlimitedSeconds must be >= 1, was " + unlimitedSeconds);
       }
+      results = Objects.requireNonNull(results, "results");
+      results.ifPresent(r -> {
+        if (!r.isAbsolute()) {
+          throw new IllegalArgumentException("results folder '" + r + "' must be an absolute path, the same job_submit.lua names");
+        }
+      });
     }
 
     /** Defaults: newest version, 60 s timeout (a whole list of 10,000 jobs from 24.11 is some 90 MB), jobs without a limit count as a day, whole list every 10 minutes. */
     public static Config of(String url, SlurmCredentials credentials, String observer) {
       return new Config(url, credentials, observer, Optional.empty(), Duration.ofSeconds(60), 86_400, Duration.ofMinutes(10),
-          Clock.systemUTC());
+          Clock.systemUTC(), Optional.empty());
     }
 
     public Config withVersion(String pinned) {
-      return new Config(url, credentials, observer, Optional.of(pinned), timeout, unlimitedSeconds, fullListEvery, clock);
+      return new Config(url, credentials, observer, Optional.of(pinned), timeout, unlimitedSeconds, fullListEvery, clock, results);
+    }
+
+    public Config withResults(Path folder) {
+      return new Config(url, credentials, observer, version, timeout, unlimitedSeconds, fullListEvery, clock, Optional.of(folder));
     }
   }
 
   SlurmHandler(SlurmRest rest, Config config) {
     this.rest = rest;
     this.config = config;
+    this.results = config.results().map(Results::new);
   }
 
   /**
@@ -174,6 +189,7 @@ public final class SlurmHandler implements ResourceHandler {
         allocated += Math.min(n.cpus(), n.allocatedCpus());
       }
     }
+    results.ifPresent(r -> r.sweep(this::ended));
     RequestCost after = cost();
     return new QueueObservation(now, pending, coreSeconds, loads, allocated, total,
         new RequestCost(after.requests() - before.requests(), after.bytes() - before.bytes()));
@@ -202,6 +218,73 @@ public final class SlurmHandler implements ResourceHandler {
     for (String id : unseen) {
       rest.job(id).ifPresent(j -> jobs.put(id, j));
     }
+  }
+
+  /** Whether job {@code id} is over (or unknown to Slurm), so a result left for it can go. */
+  private boolean ended(String id) {
+    SlurmJob known = jobs.get(id);
+    if (known == null || !known.state().equals("PENDING")) {
+      known = rest.job(id).orElse(null);  // only for the few replayed jobs not seen pending
+    }
+    return known == null || switch (status(new PilotHandle("slurm", id), known).state()) {
+      case COMPLETED, FAILED, CANCELLED -> true;
+      default -> false;
+    };
+  }
+
+  /** Opted-in jobs of this site's users waiting in the queue (held ones included), as of the last {@link #observe()}. */
+  public synchronized List<HomeJob> federable() {
+    return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(HomeJob::of)
+        .sorted(java.util.Comparator.comparing(HomeJob::id, java.util.Comparator.comparingLong(Long::parseLong))).toList();
+  }
+
+  /**
+   * Keeps an opted-in job from starting here while it runs at another site (an administrator's
+   * hold: its user cannot release it by mistake).
+   *
+   * @throws HandlerException REJECTED when the job was not opted in or is no longer pending, NOT_FOUND when Slurm does not know it
+   */
+  public void park(String jobId) {
+    pendingFederable(jobId, "park");
+    rest.hold(jobId, true, config.observer());
+  }
+
+  /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
+  public void unpark(String jobId) {
+    pendingFederable(jobId, "unpark");
+    rest.hold(jobId, false, config.observer());
+  }
+
+  /**
+   * Hands a parked job its run at another site and releases it: coalition-replay then writes that
+   * run's output and ends the way it ended, in a second, so {@code sacct} and
+   * {@code --dependency=afterok} see the outcome of the remote run.
+   *
+   * @throws HandlerException REJECTED when no results folder is configured, the job was not opted
+   *     in or is no longer pending; INTERNAL when the result cannot be written
+   */
+  public void replay(String jobId, RemoteRun run) {
+    Results folder = results.orElseThrow(() -> new HandlerException(Category.REJECTED,
+        "cannot replay job " + jobId + ": no results folder is configured (set the one job_submit.lua names)"));
+    SlurmJob job = pendingFederable(jobId, "replay a run of");
+    folder.write(jobId, job.user(), run);
+    rest.hold(jobId, false, config.observer());
+  }
+
+  private SlurmJob pendingFederable(String jobId, String what) {
+    if (!jobId.matches("[0-9]+")) {
+      throw new HandlerException(Category.REJECTED, "'" + jobId + "' is not a Slurm job id");
+    }
+    SlurmJob job = rest.job(jobId).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "cannot " + what + " job " + jobId
+        + ": Slurm does not know it"));
+    if (!job.federable()) {
+      throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it was not opted in to the federation"
+          + " (its admin comment lacks '" + SlurmJob.MARK + "', so the job_submit filter did not wrap it)");
+    }
+    if (!job.pending()) {
+      throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it is " + job.state() + ", not pending");
+    }
+    return job;
   }
 
   /** Requests made and bytes received since the handler connected. */

@@ -10,10 +10,21 @@ import java.util.OptionalInt;
  * @param timeLimitSeconds its time limit, or -1 when it has none (UNLIMITED)
  * @param exitCode the batch script's exit code once it ended
  * @param reason why it waits ({@code JobHeldUser}, {@code Resources} ...), or empty
+ * @param user the job's owner
+ * @param federable whether the job_submit filter opted it in to the federation (see {@link #federable(String)})
  */
-record SlurmJob(String id, String state, String partition, int cpus, long timeLimitSeconds, OptionalInt exitCode, String reason) {
+record SlurmJob(String id, String state, String partition, int cpus, long timeLimitSeconds, OptionalInt exitCode, String reason,
+    String user, boolean federable) {
+  /** What the project's job_submit.lua puts at the start of an opted-in job's admin comment (users cannot set it). */
+  static final String MARK = "coalition:federable";
+
   SlurmJob withState(String newState) {
-    return new SlurmJob(id, newState, partition, cpus, timeLimitSeconds, exitCode, reason);
+    return new SlurmJob(id, newState, partition, cpus, timeLimitSeconds, exitCode, reason, user, federable);
+  }
+
+  /** Whether an admin comment carries the filter's mark. */
+  static boolean federable(String adminComment) {
+    return adminComment != null && adminComment.startsWith(MARK);
   }
 
   boolean pending() {

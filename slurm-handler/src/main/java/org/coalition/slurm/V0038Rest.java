@@ -189,7 +189,8 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
       exit = OptionalInt.of((status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
     }
     return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
-        limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()));
+        limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
+        SlurmJob.federable(j.getAdminComment()));
   }
 
   private void check(String what, List<V0038Error> errors) {

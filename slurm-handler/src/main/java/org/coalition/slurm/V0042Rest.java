@@ -199,7 +199,8 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
     }
     V0042Uint32NoValStruct cpus = j.getCpus();
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
-        cpus == null || cpus.getNumber() == null ? 0 : cpus.getNumber(), seconds, exit, j.getStateReason() == null ? "" : j.getStateReason());
+        cpus == null || cpus.getNumber() == null ? 0 : cpus.getNumber(), seconds, exit, j.getStateReason() == null ? "" : j.getStateReason(),
+        j.getUserName() == null ? "" : j.getUserName(), SlurmJob.federable(j.getAdminComment()));
   }
 
   /** The first of a job's states is its base state; the others are flags (COMPLETING, REQUEUED ...). */

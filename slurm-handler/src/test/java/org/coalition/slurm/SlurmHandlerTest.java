@@ -37,7 +37,7 @@ class SlurmHandlerTest {
     }
 
     void put(String id, String state, int cpus, long limit) {
-      table.put(id, new SlurmJob(id, state, "batch", cpus, limit, OptionalInt.empty(), ""));
+      table.put(id, new SlurmJob(id, state, "batch", cpus, limit, OptionalInt.empty(), "", "alice", false));
       lastUpdate++;
     }
 
@@ -104,7 +104,7 @@ class SlurmHandlerTest {
 
   private static SlurmHandler handler(FakeRest rest, Clock clock) {
     SlurmHandler.Config config = new SlurmHandler.Config("http://unused", SlurmCredentials.tokenFile("root", java.nio.file.Path.of("/none")),
-        "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock);
+        "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock, Optional.empty());
     return new SlurmHandler(rest, config);
   }
 
@@ -124,7 +124,7 @@ class SlurmHandlerTest {
 
     rest.calls.clear();
     rest.put("4", "PENDING", 2, 60);
-    rest.table.put("1", new SlurmJob("1", "RUNNING", "batch", 4, 600, OptionalInt.empty(), ""));
+    rest.table.put("1", new SlurmJob("1", "RUNNING", "batch", 4, 600, OptionalInt.empty(), "", "alice", false));
     rest.table.remove("3");
     QueueObservation second = handler.observe();
     assertEquals(List.of("states", "job 4", "nodes"), rest.calls, "one new job: its details alone");
@@ -179,6 +179,6 @@ class SlurmHandlerTest {
   }
 
   private static SlurmJob job(String state, String reason) {
-    return new SlurmJob("7", state, "batch", 1, 60, OptionalInt.empty(), reason);
+    return new SlurmJob("7", state, "batch", 1, 60, OptionalInt.empty(), reason, "alice", false);
   }
 }

@@ -33,7 +33,7 @@ public final class Command {
     return this;
   }
 
-  /** Chroot wrappers run the tool as this user (they honour COALITION_TESTBED_USER). */
+  /** Runs the tool as this user (the wrappers honour COALITION_TESTBED_USER, on the host and in the chroot). */
   public Command asUser(String user) {
     return env("COALITION_TESTBED_USER", user);
   }

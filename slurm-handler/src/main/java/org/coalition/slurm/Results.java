@@ -1,0 +1,142 @@
+package org.coalition.slurm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+
+/**
+ * The results folder coalition-replay reads: one folder per replayed job, named by its id,
+ * holding {@code stdout}, {@code stderr} and {@code status}. The root must be writable by the
+ * daemon alone (nobody can then plant a result for someone else's job); each job's folder is
+ * handed to the job's user, mode 0700, so only that user reads the output (the daemon needs the
+ * right to change owners: root or CAP_CHOWN). A folder appears whole or not at all: it is
+ * written under a hidden name and renamed.
+ */
+final class Results {
+  private static final Set<PosixFilePermission> PRIVATE_DIR = PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
+  /** A hidden folder older than this is what a crash left half-written. */
+  private static final Duration ABANDONED = Duration.ofHours(1);
+
+  private final Path root;
+
+  Results(Path root) {
+    this.root = root;
+  }
+
+  Path root() {
+    return root;
+  }
+
+  /** Writes the result of job {@code id}, owned by {@code user}; replaces an earlier one. */
+  void write(String id, String user, RemoteRun run) {
+    checkRoot();
+    Path tmp = root.resolve("." + id + "." + UUID.randomUUID());
+    Path target = root.resolve(id);
+    try {
+      UserPrincipal owner = root.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(user);
+      Files.createDirectory(tmp, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
+      write(tmp.resolve("stdout"), run.stdout(), owner);
+      write(tmp.resolve("stderr"), run.stderr(), owner);
+      write(tmp.resolve("status"), run.status().getBytes(java.nio.charset.StandardCharsets.US_ASCII), owner);
+      Files.getFileAttributeView(tmp, PosixFileAttributeView.class).setOwner(owner);
+      delete(target);
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target);
+      }
+    } catch (IOException e) {
+      deleteQuietly(tmp);
+      throw new HandlerException(Category.INTERNAL, "cannot write the result of job " + id + " for " + user + " in " + root
+          + ": " + e + " (the daemon must be able to write there and to hand files to users: root or CAP_CHOWN)", e);
+    }
+  }
+
+  /** Deletes the results of jobs {@code ended} says are over, and half-written folders a crash left. */
+  void sweep(Predicate<String> ended) {
+    if (!Files.isDirectory(root)) {
+      return;
+    }
+    List<Path> gone = new ArrayList<>();
+    Instant abandoned = Instant.now().minus(ABANDONED);
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+      for (Path p : entries) {
+        String name = p.getFileName().toString();
+        if (name.startsWith(".")) {
+          FileTime modified = Files.getLastModifiedTime(p, LinkOption.NOFOLLOW_LINKS);
+          if (modified.toInstant().isBefore(abandoned)) {
+            gone.add(p);
+          }
+        } else if (name.matches("[0-9]+") && ended.test(name)) {
+          gone.add(p);
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the results folder " + root, e);
+    }
+    gone.forEach(Results::deleteQuietly);
+  }
+
+  private void checkRoot() {
+    try {
+      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(root, LinkOption.NOFOLLOW_LINKS);
+      if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+        throw new HandlerException(Category.REJECTED, "results folder " + root + " is not a folder");
+      }
+      if (perms.contains(PosixFilePermission.GROUP_WRITE) || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
+        throw new HandlerException(Category.REJECTED, "results folder " + root + " is writable by others ("
+            + PosixFilePermissions.toString(perms) + "): anyone could plant a result for someone else's job; chmod 711 it");
+      }
+    } catch (IOException e) {
+      throw new HandlerException(Category.REJECTED, "results folder " + root + " is not usable: " + e
+          + " (create it on storage every compute node sees, owned by the daemon's account, mode 711)", e);
+    }
+  }
+
+  private static void write(Path file, byte[] bytes, UserPrincipal owner) throws IOException {
+    Files.write(file, bytes);
+    Files.setPosixFilePermissions(file, PRIVATE_FILE);
+    Files.getFileAttributeView(file, PosixFileAttributeView.class).setOwner(owner);
+  }
+
+  private static void delete(Path p) throws IOException {
+    if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(p)) {
+      for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(q);
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      delete(p);
+    } catch (IOException e) {
+      // Swept again next time.
+    }
+  }
+}

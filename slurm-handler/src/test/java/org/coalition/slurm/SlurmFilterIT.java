@@ -1,0 +1,273 @@
+package org.coalition.slurm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+import org.coalition.testbed.Command;
+import org.coalition.testbed.Eventually;
+import org.coalition.testbed.Instance;
+import org.coalition.testbed.Testbed;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * "sbatch as usual" on real Slurm 22.05 and 24.11: the testbed installs the project's
+ * job_submit.lua with partition {@code federated} opted in (testbed/lib/slurm.sh). Jobs are
+ * submitted with plain sbatch as an ordinary user; a wrapped job run at home must be
+ * indistinguishable from an unwrapped one, and a replayed job must end as its remote run did.
+ */
+class SlurmFilterIT {
+  private static final Duration JOB_WAIT = Duration.ofSeconds(90);
+  private static final Pattern FIELD = Pattern.compile("\\b(JobState|Reason|ExitCode|AdminComment)=(\\S*)");
+
+  /** Scripts that exercise what a user can observe of a run: output, errors, exit, signals, environment. */
+  private static final Map<String, String> SCRIPTS = new LinkedHashMap<>();
+
+  static {
+    SCRIPTS.put("bash-exit-3", """
+        #!/bin/bash
+        #SBATCH --job-name=same
+        echo "status at start: $?"
+        echo "args: $*"
+        echo "cwd: $PWD"
+        echo "stdin: $(cat)"
+        echo "to stderr" >&2
+        env | sort
+        exit 3
+        """);
+    SCRIPTS.put("sh-errexit", """
+        #!/bin/sh -e
+        echo "before false"
+        false
+        echo "never printed"
+        """);
+    SCRIPTS.put("env-bash-nounset-trap", """
+        #!/usr/bin/env bash
+        set -u
+        trap 'echo "exit trap ran"' EXIT
+        echo "line: $LINENO"
+        echo "$UNSET_VARIABLE"
+        """);
+    SCRIPTS.put("bash-raises-signal", """
+        #!/bin/bash
+        echo "before the signal"
+        kill -TERM $$
+        echo "after the signal"
+        """);
+  }
+
+  static String sbatch(Instance slurm, String... args) {
+    return Command.of(slurm.tool("sbatch"), args).asUser(slurm.get("user")).run().requireSuccess().stdout().trim();
+  }
+
+  /** JobState, Reason, ExitCode and AdminComment as scontrol shows them. */
+  static Map<String, String> fields(Instance slurm, String id) {
+    Matcher m = FIELD.matcher(SlurmHandlerIT.run(slurm, "scontrol", "show", "job", "-o", id));
+    Map<String, String> fields = new LinkedHashMap<>();
+    while (m.find()) {
+      fields.put(m.group(1), m.group(2));
+    }
+    fields.putIfAbsent("AdminComment", "");  // scontrol leaves out an empty one
+    return fields;
+  }
+
+  static Map<String, String> waitEnded(Instance slurm, String id) {
+    Eventually.waitFor(() -> "job " + id + " to end on " + slurm.name() + "; last seen " + fields(slurm, id), JOB_WAIT,
+        SlurmHandlerIT.POLL, () -> List.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(fields(slurm, id).get("JobState")));
+    return fields(slurm, id);
+  }
+
+  /** A fresh folder the test's ordinary user can read and write, for scripts and output. */
+  static Path jobDir(Instance slurm, String prefix) throws IOException {
+    Path dir = Files.createTempDirectory(slurm.path("jobs.dir"), prefix + "-");
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    return dir;
+  }
+
+  static Path write(Path dir, String name, String text) throws IOException {
+    Path file = dir.resolve(name);
+    Files.writeString(file, text);
+    return file;
+  }
+
+  /** What a job wrote, with what must differ between two jobs (ids, partition, times, pids) masked. */
+  static String masked(Path file, String id, String partition) throws IOException {
+    StringBuilder out = new StringBuilder();
+    for (String line : Files.readAllLines(file)) {
+      if (line.matches("SLURM_(TASK_PID|JOB_START_TIME|JOB_END_TIME)=.*")) {
+        continue;
+      }
+      out.append(line.replace(id, "<id>").replace("=" + partition, "=<partition>")).append('\n');
+    }
+    return out.toString();
+  }
+
+  static SlurmHandler handler(Instance slurm) {
+    return SlurmHandler.connect(SlurmHandlerIT.config(slurm).withResults(slurm.path("results.dir")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void aWrappedJobRunAtHomeBehavesExactlyLikeAnUnwrappedOne(String name) throws IOException {
+    Instance slurm = Testbed.require(name);
+    Path dir = jobDir(slurm, "filter");
+    List<String[]> pairs = new ArrayList<>();
+    for (var script : SCRIPTS.entrySet()) {
+      Path file = write(dir, script.getKey() + ".sh", script.getValue());
+      String[] ids = new String[2];
+      int k = 0;
+      for (String partition : List.of(slurm.get("partition"), slurm.get("federated.partition"))) {
+        ids[k++] = sbatch(slurm, "--parsable", "-p", partition, "-D", dir.toString(), "-o", dir + "/%j.out", "-e", dir + "/%j.err",
+            file.toString(), "first arg", "second");
+      }
+      pairs.add(new String[] {script.getKey(), ids[0], ids[1]});
+    }
+    for (String[] pair : pairs) {
+      String script = pair[0];
+      Map<String, String> plain = waitEnded(slurm, pair[1]);
+      Map<String, String> wrapped = waitEnded(slurm, pair[2]);
+      assertEquals("", plain.get("AdminComment"), script + ": a job outside opted-in partitions is not marked");
+      assertEquals(SlurmJob.MARK, wrapped.get("AdminComment"), script + ": an opted-in job is marked");
+      plain.remove("AdminComment");
+      wrapped.remove("AdminComment");
+      assertEquals(plain, wrapped, script + ": state, reason and exit code");
+      for (String stream : List.of(".out", ".err")) {
+        assertEquals(masked(dir.resolve(pair[1] + stream), pair[1], slurm.get("partition")),
+            masked(dir.resolve(pair[2] + stream), pair[2], slurm.get("federated.partition")), script + ": " + stream);
+      }
+      String script2 = SlurmHandlerIT.run(slurm, "scontrol", "write", "batch_script", pair[2], "-");
+      assertTrue(script2.lines().skip(1).findFirst().orElse("").contains("coalition-replay"), script + " is wrapped:\n" + script2);
+      System.out.printf("[filter] %s %s: wrapped job %s and plain job %s ended alike: %s%n", name, script, pair[2], pair[1], wrapped);
+    }
+    String bashOut = Files.readString(dir.resolve(pairs.get(0)[2] + ".out"));
+    assertTrue(bashOut.contains("status at start: 0\nargs: first arg second\n"), bashOut);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void scriptsOtherThanShellScriptsStayHomeUntouchedAndSbatchSaysSo(String name) throws IOException {
+    Instance slurm = Testbed.require(name);
+    Path dir = jobDir(slurm, "perl");
+    Path file = write(dir, "job.pl", "#!/usr/bin/perl\nprint \"perl ran: @ARGV\\n\";\n");
+    Command.Result submitted = Command.of(slurm.tool("sbatch"), "--parsable", "-p", slurm.get("federated.partition"),
+        "-o", dir + "/%j.out", file.toString(), "x").asUser(slurm.get("user")).run().requireSuccess();
+    assertTrue(submitted.stderr().contains("only sh-family scripts"), submitted.stderr());
+    String id = submitted.stdout().trim();
+    Map<String, String> ended = waitEnded(slurm, id);
+    assertEquals("COMPLETED", ended.get("JobState"));
+    assertEquals("", ended.get("AdminComment"));
+    assertEquals("perl ran: x\n", Files.readString(dir.resolve(id + ".out")));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void aReplayedJobEndsAsItsRemoteRunAndDependenciesFollow(String name) throws IOException {
+    Instance slurm = Testbed.require(name);
+    Path dir = jobDir(slurm, "replay");
+    Path file = write(dir, "job.sh", "#!/bin/bash\necho 'ran at home: the replay did not happen'\nexit 42\n");
+    String federated = slurm.get("federated.partition");
+    try (SlurmHandler handler = handler(slurm)) {
+      record Case(RemoteRun run, String state, String exitCode, boolean dependentRuns) { }
+      List<Case> cases = List.of(
+          new Case(RemoteRun.exited("remote out\n", "remote err\n", 0), "COMPLETED", "0:0", true),
+          new Case(RemoteRun.exited("", "remote failure\n", 2), "FAILED", "2:0", false),
+          new Case(RemoteRun.killed("killed remotely\n", "", 15), "FAILED", "0:15", false));
+      List<String[]> submitted = new ArrayList<>();
+      for (Case c : cases) {
+        String id = sbatch(slurm, "--parsable", "-p", federated, "-o", dir + "/%j.out", file.toString());
+        String dependent = sbatch(slurm, "--parsable", "-p", slurm.get("partition"), "--dependency=afterok:" + id,
+            "-o", dir + "/%j.out", "--wrap", "echo dependent ran");
+        submitted.add(new String[] {id, dependent});
+        handler.park(id);  // as soon as it is submitted: the test's one node could start it at once
+      }
+      handler.observe();
+      List<String> federable = handler.federable().stream().map(HomeJob::id).toList();
+      for (String[] ids : submitted) {
+        assertTrue(federable.contains(ids[0]), "parked job " + ids[0] + " is listed as federable: " + federable);
+        HomeJob job = handler.federable().stream().filter(j -> j.id().equals(ids[0])).findFirst().orElseThrow();
+        assertEquals(slurm.get("user"), job.user());
+        assertEquals(federated, job.partition());
+      }
+      for (int i = 0; i < cases.size(); i++) {
+        handler.replay(submitted.get(i)[0], cases.get(i).run());
+      }
+      for (int i = 0; i < cases.size(); i++) {
+        Case c = cases.get(i);
+        String id = submitted.get(i)[0];
+        Map<String, String> ended = waitEnded(slurm, id);
+        assertEquals(c.state(), ended.get("JobState"), "replayed job " + id + ": " + ended);
+        assertEquals(c.exitCode(), ended.get("ExitCode"), "replayed job " + id + ": " + ended);
+        assertEquals(new String(c.run().stdout()) + new String(c.run().stderr()), Files.readString(dir.resolve(id + ".out")));
+        String dependent = submitted.get(i)[1];
+        if (c.dependentRuns()) {
+          assertEquals("COMPLETED", waitEnded(slurm, dependent).get("JobState"));
+          assertEquals("dependent ran\n", Files.readString(dir.resolve(dependent + ".out")));
+        } else {
+          Eventually.waitFor(() -> "dependent " + dependent + " to be found never satisfied: " + fields(slurm, dependent), JOB_WAIT,
+              SlurmHandlerIT.POLL, () -> "DependencyNeverSatisfied".equals(fields(slurm, dependent).get("Reason")));
+        }
+        System.out.printf("[filter] %s: replayed %s as job %s: %s; afterok dependent %s%n", name, c.run().status().trim(), id, ended,
+            fields(slurm, dependent));
+      }
+      // Results of ended jobs are swept by the next observation.
+      handler.observe();
+      for (String[] ids : submitted) {
+        assertFalse(Files.exists(slurm.path("results.dir").resolve(ids[0])), "result of ended job " + ids[0] + " is swept");
+      }
+    } finally {
+      SlurmHandlerIT.emptyQueue(slurm);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  void onlyOptedInPendingJobsReplayAndAResultNotTheUsersIsRefused(String name) throws IOException {
+    Instance slurm = Testbed.require(name);
+    Path dir = jobDir(slurm, "refuse");
+    Path file = write(dir, "job.sh", "#!/bin/bash\necho ran\n");
+    Path results = slurm.path("results.dir");
+    try (SlurmHandler handler = handler(slurm)) {
+      String plain = sbatch(slurm, "--parsable", "-H", "-p", slurm.get("partition"), "-o", dir + "/%j.out", file.toString());
+      HandlerException notOptedIn = assertThrows(HandlerException.class, () -> handler.replay(plain, RemoteRun.exited("x", "", 0)));
+      assertEquals(Category.REJECTED, notOptedIn.category());
+      assertTrue(notOptedIn.getMessage().contains("not opted in"), notOptedIn.getMessage());
+      assertFalse(Files.exists(results.resolve(plain)), "nothing written for a job that was not opted in");
+      assertEquals(Category.NOT_FOUND, assertThrows(HandlerException.class, () -> handler.park("999999999")).category());
+
+      // A result the job's user does not own (here root's) is never replayed: the job fails and says why.
+      String wrapped = sbatch(slurm, "--parsable", "-H", "-p", slurm.get("federated.partition"), "-o", dir + "/%j.out", file.toString());
+      Path planted = Files.createDirectory(results.resolve(wrapped));
+      Files.writeString(planted.resolve("stdout"), "forged\n");
+      Files.writeString(planted.resolve("stderr"), "");
+      Files.writeString(planted.resolve("status"), "exit 0\n");
+      SlurmHandlerIT.run(slurm, "scontrol", "release", wrapped);
+      Map<String, String> ended = waitEnded(slurm, wrapped);
+      assertEquals("FAILED", ended.get("JobState"), ended.toString());
+      assertEquals("1:0", ended.get("ExitCode"), ended.toString());
+      String out = Files.readString(dir.resolve(wrapped + ".out"));
+      assertFalse(out.contains("forged"), out);
+      assertTrue(out.contains("does not belong to " + slurm.get("user")), out);
+      HandlerException over = assertThrows(HandlerException.class, () -> handler.replay(wrapped, RemoteRun.exited("x", "", 0)));
+      assertTrue(over.getMessage().contains("not pending"), over.getMessage());
+      handler.observe();
+      assertFalse(Files.exists(planted), "the planted result of an ended job is swept");
+    } finally {
+      SlurmHandlerIT.emptyQueue(slurm);
+    }
+  }
+}
