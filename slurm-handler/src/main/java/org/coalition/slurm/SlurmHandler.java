@@ -32,7 +32,7 @@ import org.coalition.handler.ResourceHandler;
  */
 public final class SlurmHandler implements ResourceHandler {
   /** REST versions this handler speaks, newest first. */
-  public static final List<String> VERSIONS = List.of("v0.0.42", "v0.0.38");
+  public static final List<String> VERSIONS = List.of("v0.0.42", "v0.0.40", "v0.0.38");
   /** A poll that finds more new pending jobs than this fetches the whole list once rather than each job. */
   static final int BULK = 20;
 
@@ -116,6 +116,7 @@ public final class SlurmHandler implements ResourceHandler {
     RestEndpoint endpoint = new RestEndpoint(config.url(), config.credentials(), config.timeout());
     Map<String, Function<RestEndpoint, SlurmRest>> adapters = new LinkedHashMap<>();
     adapters.put("v0.0.42", e -> new V0042Rest(e, config.observer()));
+    adapters.put("v0.0.40", e -> new V0040Rest(e, config.observer(), config.clock()));
     adapters.put("v0.0.38", e -> new V0038Rest(e, config.observer(), config.clock()));
     List<String> tried = new ArrayList<>();
     for (var adapter : adapters.entrySet()) {
@@ -133,7 +134,7 @@ public final class SlurmHandler implements ResourceHandler {
     }
     throw new HandlerException(Category.PROTOCOL, "slurmrestd at " + config.url() + " serves none of " + tried
         + (config.version().isPresent() ? " (pinned in the site's configuration; remove the pin or pick a version it serves)"
-            : "; start it with one of these plugins, e.g. `slurmrestd -s openapi/slurmctld` (24.11) or `-s openapi/v0.0.38` (22.05)"));
+            : "; start it with one of these plugins, e.g. `slurmrestd -s openapi/slurmctld` (23.11 and later) or `-s openapi/v0.0.38` (22.05)"));
   }
 
   /** The REST version in use. */

@@ -24,6 +24,8 @@ class SlurmCredentialsIT {
 
   private static org.coalition.slurm.rest.v0038.api.SlurmApi v0038(Instance slurm, SlurmCredentials.Token t) {
     var client = new org.coalition.slurm.rest.v0038.invoker.ApiClient();
+    // Held jobs carry Slurm's unsigned markers (priority 4294901655) where the document says int32.
+    client.setObjectMapper(RestEndpoint.fit(client.getObjectMapper()));
     client.setHttpClientBuilder(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1));
     client.updateBaseUri(slurm.get("rest.url"));
     client.setReadTimeout(Duration.ofSeconds(10));

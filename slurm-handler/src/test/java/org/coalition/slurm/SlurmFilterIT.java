@@ -117,8 +117,10 @@ class SlurmFilterIT {
     return out.toString();
   }
 
-  static SlurmHandler handler(Instance slurm) {
-    return SlurmHandler.connect(SlurmHandlerIT.config(slurm).withResults(slurm.path("results.dir")));
+  /** A handler for a test target ({@code slurm24-c1@v0.0.40} pins a version) that knows the results folder. */
+  static SlurmHandler handler(String target) {
+    Instance slurm = SlurmHandlerIT.instance(target);
+    return SlurmHandler.connect(SlurmHandlerIT.pinned(target, SlurmHandlerIT.config(slurm)).withResults(slurm.path("results.dir")));
   }
 
   @ParameterizedTest
@@ -175,13 +177,13 @@ class SlurmFilterIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})
   void aReplayedJobEndsAsItsRemoteRunAndDependenciesFollow(String name) throws IOException {
-    Instance slurm = Testbed.require(name);
+    Instance slurm = SlurmHandlerIT.instance(name);
     Path dir = jobDir(slurm, "replay");
     Path file = write(dir, "job.sh", "#!/bin/bash\necho 'ran at home: the replay did not happen'\nexit 42\n");
     String federated = slurm.get("federated.partition");
-    try (SlurmHandler handler = handler(slurm)) {
+    try (SlurmHandler handler = handler(name)) {
       record Case(RemoteRun run, String state, String exitCode, boolean dependentRuns) { }
       List<Case> cases = List.of(
           new Case(RemoteRun.exited("remote out\n", "remote err\n", 0), "COMPLETED", "0:0", true),
@@ -235,13 +237,13 @@ class SlurmFilterIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})
   void onlyOptedInPendingJobsReplayAndAResultNotTheUsersIsRefused(String name) throws IOException {
-    Instance slurm = Testbed.require(name);
+    Instance slurm = SlurmHandlerIT.instance(name);
     Path dir = jobDir(slurm, "refuse");
     Path file = write(dir, "job.sh", "#!/bin/bash\necho ran\n");
     Path results = slurm.path("results.dir");
-    try (SlurmHandler handler = handler(slurm)) {
+    try (SlurmHandler handler = handler(name)) {
       String plain = sbatch(slurm, "--parsable", "-H", "-p", slurm.get("partition"), "-o", dir + "/%j.out", file.toString());
       HandlerException notOptedIn = assertThrows(HandlerException.class, () -> handler.replay(plain, RemoteRun.exited("x", "", 0)));
       assertEquals(Category.REJECTED, notOptedIn.category());

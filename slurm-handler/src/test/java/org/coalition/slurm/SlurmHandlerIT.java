@@ -38,6 +38,20 @@ class SlurmHandlerIT {
     return SlurmHandler.Config.of(slurm.get("rest.url"), credentials, slurm.get("rest.user"));
   }
 
+  /** The cluster of a test target: {@code slurm24-c1}, or {@code slurm24-c1@v0.0.40} for one REST version. */
+  static Instance instance(String target) {
+    return Testbed.require(target.split("@")[0]);
+  }
+
+  /** A handler for a test target, pinned to the version it names, if any. */
+  static SlurmHandler connect(String target) {
+    return SlurmHandler.connect(pinned(target, config(instance(target))));
+  }
+
+  static SlurmHandler.Config pinned(String target, SlurmHandler.Config config) {
+    return target.contains("@") ? config.withVersion(target.split("@")[1]) : config;
+  }
+
   /** Runs one of the instance's tools, which must succeed, and returns its standard output. */
   static String run(Instance slurm, String tool, String... args) {
     return Command.of(slurm.tool(tool), args).run().requireSuccess().stdout();
@@ -74,6 +88,9 @@ class SlurmHandlerIT {
       System.out.printf("[slurm] %s: %s%n", name, handler.describe());
     }
     if (name.startsWith("slurm24")) {
+      try (SlurmHandler pinned = SlurmHandler.connect(config(slurm).withVersion("v0.0.40"))) {
+        assertEquals("v0.0.40", pinned.version());
+      }
       HandlerException e = assertThrows(HandlerException.class, () -> SlurmHandler.connect(config(slurm).withVersion("v0.0.38")));
       assertEquals(Category.PROTOCOL, e.category(), e.getMessage());
       assertTrue(e.getMessage().contains("pinned"), e.getMessage());
@@ -81,11 +98,11 @@ class SlurmHandlerIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})
   void observesPendingWorkPerPartitionAndTheReservationRatio(String name) throws Exception {
-    Instance slurm = Testbed.require(name);
+    Instance slurm = instance(name);
     emptyQueue(slurm);
-    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+    try (SlurmHandler handler = connect(name)) {
       QueueObservation empty = handler.observe();
       assertEquals(0, empty.pendingJobs());
       assertEquals(Integer.parseInt(slurm.get("cpus")), empty.totalCores());
@@ -117,11 +134,11 @@ class SlurmHandlerIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})
   void aPilotIsSubmittedHeldReleasedAndFollowedToItsExitCodeAsTheMappedUser(String name) throws Exception {
-    Instance slurm = Testbed.require(name);
+    Instance slurm = instance(name);
     Path out = Path.of(slurm.get("jobs.dir"), "pilot-" + System.nanoTime() + ".out");
-    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+    try (SlurmHandler handler = connect(name)) {
       PilotSpec spec = pilot(slurm, "pilot-roundtrip", List.of("/bin/sh", "-c", "id -un > '" + out + "'; echo \"$COALITION_TEST\" >> '" + out
           + "'; exit 3"), true);
       PilotHandle pilot = handler.submit(spec);
@@ -145,17 +162,17 @@ class SlurmHandlerIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})
   void slurmNeverRunsAPilotsPayloadTwice(String name) throws Exception {
-    Instance slurm = Testbed.require(name);
+    Instance slurm = instance(name);
     Path runs = Path.of(slurm.get("jobs.dir"), "requeue-" + System.nanoTime() + ".out");
-    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+    try (SlurmHandler handler = connect(name)) {
       PilotHandle pilot = handler.submit(pilot(slurm, "pilot-requeue", List.of("/bin/sh", "-c", "echo run >> '" + runs + "'; sleep 60"), false));
       waitFor(handler, pilot, PilotState.RUNNING);
       Eventually.waitFor(() -> "the payload to start", Duration.ofSeconds(30), POLL, () -> Files.exists(runs));
       String shown = run(slurm, "scontrol", "show", "job", pilot.nativeId());
       if (shown.contains("Requeue=0")) {
-        // v0.0.42 turns Slurm's requeue off: an admin's requeue is refused.
+        // v0.0.40 and v0.0.42 turn Slurm's requeue off: an admin's requeue is refused.
         Command.Result refused = Command.of(slurm.tool("scontrol"), "requeue", pilot.nativeId()).run();
         assertTrue(refused.exitCode() != 0 && refused.stderr().contains("disabled"), refused.describe());
         handler.cancel(pilot);
@@ -183,10 +200,10 @@ class SlurmHandlerIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})
   void aPilotIsHeldAgainAndCancelledAndCancellingTwiceIsNoError(String name) throws Exception {
-    Instance slurm = Testbed.require(name);
-    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+    Instance slurm = instance(name);
+    try (SlurmHandler handler = connect(name)) {
       PilotHandle pilot = handler.submit(pilot(slurm, "pilot-cancel", List.of("/bin/sleep", "300"), true));
       waitFor(handler, pilot, PilotState.HELD);
       handler.release(pilot);
@@ -200,10 +217,10 @@ class SlurmHandlerIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})
   void errorsAreCategorisedWithTheServersWords(String name) throws Exception {
-    Instance slurm = Testbed.require(name);
-    try (SlurmHandler handler = SlurmHandler.connect(config(slurm))) {
+    Instance slurm = instance(name);
+    try (SlurmHandler handler = connect(name)) {
       PilotSpec bad = new PilotSpec("pilot-bad", slurm.get("user"), 1, 0, 60, "nosuchpartition", List.of("/bin/true"), Map.of(),
           slurm.get("jobs.dir"), false);
       HandlerException rejected = assertThrows(HandlerException.class, () -> handler.submit(bad));
@@ -219,7 +236,7 @@ class SlurmHandlerIT {
     Path garbage = Files.createTempFile("token", ".jwt");
     try {
       Files.writeString(garbage, "not-a-token");
-      SlurmHandler.Config badToken = SlurmHandler.Config.of(slurm.get("rest.url"), SlurmCredentials.tokenFile("root", garbage), "root");
+      SlurmHandler.Config badToken = pinned(name, SlurmHandler.Config.of(slurm.get("rest.url"), SlurmCredentials.tokenFile("root", garbage), "root"));
       // 24.11 answers a ping without asking slurmctld about the token: the first real call meets it.
       HandlerException refused = assertThrows(HandlerException.class, () -> SlurmHandler.connect(badToken).observe());
       assertEquals(Category.AUTHENTICATION, refused.category(), refused.getMessage());
