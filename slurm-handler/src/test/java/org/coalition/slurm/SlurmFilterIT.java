@@ -184,18 +184,30 @@ class SlurmFilterIT {
     Path file = write(dir, "job.sh", "#!/bin/bash\necho 'ran at home: the replay did not happen'\nexit 42\n");
     String federated = slurm.get("federated.partition");
     try (SlurmHandler handler = handler(name)) {
-      record Case(RemoteRun run, String state, String exitCode, boolean dependentRuns) { }
+      // A case without a remote run is a withdrawn claim: unparked, the job runs at home after all.
+      record Case(RemoteRun run, String state, String exitCode, boolean dependentRuns) {
+        String expectedOutput() {
+          return run == null ? "ran at home: the replay did not happen\n" : new String(run.stdout()) + new String(run.stderr());
+        }
+
+        String describe() {
+          return run == null ? "unparked" : "replayed " + run.status().trim();
+        }
+      }
       List<Case> cases = List.of(
           new Case(RemoteRun.exited("remote out\n", "remote err\n", 0), "COMPLETED", "0:0", true),
           new Case(RemoteRun.exited("", "remote failure\n", 2), "FAILED", "2:0", false),
-          new Case(RemoteRun.killed("killed remotely\n", "", 15), "FAILED", "0:15", false));
+          new Case(RemoteRun.killed("killed remotely\n", "", 15), "FAILED", "0:15", false),
+          new Case(null, "FAILED", "42:0", false));
       List<String[]> submitted = new ArrayList<>();
       for (Case c : cases) {
-        String id = sbatch(slurm, "--parsable", "-p", federated, "-o", dir + "/%j.out", file.toString());
+        // Held at submission: the test's idle node would start it before the daemon could park it
+        // (park then fails, REJECTED "RUNNING, not pending", as a claim of a started job must).
+        String id = sbatch(slurm, "--parsable", "-H", "-p", federated, "-o", dir + "/%j.out", file.toString());
         String dependent = sbatch(slurm, "--parsable", "-p", slurm.get("partition"), "--dependency=afterok:" + id,
             "-o", dir + "/%j.out", "--wrap", "echo dependent ran");
         submitted.add(new String[] {id, dependent});
-        handler.park(id);  // as soon as it is submitted: the test's one node could start it at once
+        handler.park(id);
       }
       handler.observe();
       List<String> federable = handler.federable().stream().map(HomeJob::id).toList();
@@ -206,15 +218,19 @@ class SlurmFilterIT {
         assertEquals(federated, job.partition());
       }
       for (int i = 0; i < cases.size(); i++) {
-        handler.replay(submitted.get(i)[0], cases.get(i).run());
+        if (cases.get(i).run() == null) {
+          handler.unpark(submitted.get(i)[0]);
+        } else {
+          handler.replay(submitted.get(i)[0], cases.get(i).run());
+        }
       }
       for (int i = 0; i < cases.size(); i++) {
         Case c = cases.get(i);
         String id = submitted.get(i)[0];
         Map<String, String> ended = waitEnded(slurm, id);
-        assertEquals(c.state(), ended.get("JobState"), "replayed job " + id + ": " + ended);
-        assertEquals(c.exitCode(), ended.get("ExitCode"), "replayed job " + id + ": " + ended);
-        assertEquals(new String(c.run().stdout()) + new String(c.run().stderr()), Files.readString(dir.resolve(id + ".out")));
+        assertEquals(c.state(), ended.get("JobState"), c.describe() + " job " + id + ": " + ended);
+        assertEquals(c.exitCode(), ended.get("ExitCode"), c.describe() + " job " + id + ": " + ended);
+        assertEquals(c.expectedOutput(), Files.readString(dir.resolve(id + ".out")));
         String dependent = submitted.get(i)[1];
         if (c.dependentRuns()) {
           assertEquals("COMPLETED", waitEnded(slurm, dependent).get("JobState"));
@@ -223,7 +239,7 @@ class SlurmFilterIT {
           Eventually.waitFor(() -> "dependent " + dependent + " to be found never satisfied: " + fields(slurm, dependent), JOB_WAIT,
               SlurmHandlerIT.POLL, () -> "DependencyNeverSatisfied".equals(fields(slurm, dependent).get("Reason")));
         }
-        System.out.printf("[filter] %s: replayed %s as job %s: %s; afterok dependent %s%n", name, c.run().status().trim(), id, ended,
+        System.out.printf("[filter] %s: %s job %s: %s; afterok dependent %s%n", name, c.describe(), id, ended,
             fields(slurm, dependent));
       }
       // Results of ended jobs are swept by the next observation.
