@@ -162,7 +162,7 @@ class SlurmFilterIT {
 
   @ParameterizedTest
   @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
-  void scriptsOtherThanShellScriptsStayHomeUntouchedAndSbatchSaysSo(String name) throws IOException {
+  void jobsNotOptedInOrNotShellScriptsStayHomeUntouched(String name) throws IOException {
     Instance slurm = Testbed.require(name);
     Path dir = jobDir(slurm, "perl");
     Path file = write(dir, "job.pl", "#!/usr/bin/perl\nprint \"perl ran: @ARGV\\n\";\n");
@@ -174,6 +174,14 @@ class SlurmFilterIT {
     assertEquals("COMPLETED", ended.get("JobState"));
     assertEquals("", ended.get("AdminComment"));
     assertEquals("perl ran: x\n", Files.readString(dir.resolve(id + ".out")));
+
+    // Without -p the job goes to the default partition (batch, not opted in): the filter finds
+    // which one that is and leaves the job alone.
+    String plain = sbatch(slurm, "--parsable", "-o", dir + "/%j.out", "--wrap", "echo default partition");
+    Map<String, String> home = waitEnded(slurm, plain);
+    assertEquals("COMPLETED", home.get("JobState"));
+    assertEquals("", home.get("AdminComment"));
+    assertFalse(SlurmHandlerIT.run(slurm, "scontrol", "write", "batch_script", plain, "-").contains("coalition-replay"));
   }
 
   @ParameterizedTest
