@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -236,7 +237,7 @@ public final class SlurmHandler implements ResourceHandler {
   /** Opted-in jobs of this site's users waiting in the queue (held ones included), as of the last {@link #observe()}. */
   public synchronized List<HomeJob> federable() {
     return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(HomeJob::of)
-        .sorted(java.util.Comparator.comparing(HomeJob::id, java.util.Comparator.comparingLong(Long::parseLong))).toList();
+        .sorted(Comparator.comparing(HomeJob::id, Comparator.comparingLong(Long::parseLong))).toList();
   }
 
   /**

@@ -812,8 +812,11 @@ public final class ZkCoordination implements Coordination {
           set.put(ref, Boolean.TRUE);
         }
         queueMayChange = true;
-        if (seg.length == 4 && ref.home().equals(site) && type == CuratorCacheListener.Type.NODE_CHANGED) {
-          requeueLater(ref); // a claim given up (released) returns to the queue through its home
+        if (seg.length == 4 && ref.home().equals(site) && !gone) {
+          // A claim given up (released) returns to the queue through its home. Not only on a
+          // change: a claim released right after it was made can reach this cache already
+          // released, as a creation (seen in CI). requeueIfLost leaves a claim in use alone.
+          requeueLater(ref);
         }
       }
     }
