@@ -65,6 +65,11 @@ final class RestErrors {
   }
 
   /** An error Slurm reported inside a 2xx answer (its {@code errors} list, or a kill's status). */
+  /** An error entry's words: its description and its error, once when they say the same. */
+  static String text(String description, String error) {
+    return description == null || description.equals(error) ? error : description + ": " + error;
+  }
+
   static HandlerException reported(String what, String url, int number, String text) {
     return new HandlerException(category(500, List.of(number), text), what + ": slurmrestd at " + url + ": " + text + " (Slurm error " + number + ")");
   }

@@ -368,6 +368,13 @@ public final class SlurmHandler implements ResourceHandler {
     return env;
   }
 
+  /** The same as {@code NAME=value} lines, as v0.0.40 and later take it. */
+  static List<String> environmentLines(PilotSpec spec) {
+    List<String> lines = new ArrayList<>();
+    environment(spec).forEach((k, v) -> lines.add(k + "=" + v));
+    return lines;
+  }
+
   /** Exit code of a pilot that Slurm requeued: it ends at once, the federation requeues the work. */
   public static final int REQUEUED_EXIT = 75;
 

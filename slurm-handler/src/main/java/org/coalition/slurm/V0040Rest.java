@@ -146,9 +146,7 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     job.setRequeue(false);
     job.setHold(spec.held());
     job.setCurrentWorkingDirectory(spec.workingDirectory());
-    List<String> environment = new ArrayList<>();
-    SlurmHandler.environment(spec).forEach((k, v) -> environment.add(k + "=" + v));
-    job.setEnvironment(environment);
+    job.setEnvironment(SlurmHandler.environmentLines(spec));
     V0040JobSubmitReq submission = new V0040JobSubmitReq();
     submission.setJob(job);
     submission.setScript(script);
@@ -207,8 +205,8 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
   private void check(String what, List<V0040OpenapiError> errors) {
     if (errors != null && !errors.isEmpty()) {
       V0040OpenapiError e = errors.get(0);
-      String text = e.getDescription() == null || e.getDescription().equals(e.getError()) ? e.getError() : e.getDescription() + ": " + e.getError();
-      throw RestErrors.reported(what, endpoint.url(), e.getErrorNumber() == null ? 0 : e.getErrorNumber(), text);
+      throw RestErrors.reported(what, endpoint.url(), e.getErrorNumber() == null ? 0 : e.getErrorNumber(),
+          RestErrors.text(e.getDescription(), e.getError()));
     }
   }
 }
