@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       PlannedCommands.Daemon.class,
-      PlannedCommands.Demo.class,
+      DemoCommand.class,
       SimulateCommand.class,
       PlannedCommands.Status.class,
       PlannedCommands.Participation.class,

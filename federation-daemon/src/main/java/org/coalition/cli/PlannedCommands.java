@@ -35,15 +35,6 @@ final class PlannedCommands {
     }
   }
 
-  @Command(name = "demo", description = "(planned) Run a federation of embedded sites on this machine, no cluster needed.")
-  static final class Demo extends Planned {
-    @Override
-    String plan() {
-      return "The embedded demo arrives with issue #6. Today the real systems can be started with "
-          + "'sudo testbed/up' (see testbed/README.md).";
-    }
-  }
-
   @Command(name = "status", description = "(planned) Show a site's or the federation's load, contribution and participation.")
   static final class Status extends Planned {
     @Override

@@ -63,6 +63,13 @@ public interface Coordination extends AutoCloseable {
   /** Unclaimed jobs whose home is live, oldest release first. */
   List<JobSpec> queue();
 
+  /**
+   * The jobs {@code home} has in the federation (queued, claimed or finished, not yet
+   * acknowledged), oldest release first. Any site may look: it is how the home site recovers after
+   * a restart and how the API answers a job lookup.
+   */
+  List<FederatedJob> jobs(String home);
+
   /** Calls {@code listener} (on a coordination thread) whenever the queue may have changed. */
   void watchQueue(Runnable listener);
 

@@ -124,6 +124,30 @@ public abstract class CoordinationContract {
   }
 
   @Test
+  void aHomesJobsShowWhereEachStands() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    a.publish(List.of(job("a", "q", 1), job("a", "c", 2), job("a", "f", 3)));
+    waitFor("b sees a's three jobs", () -> b.queue().size() == 3);
+    Claim claimed = b.claim(new JobRef("a", "c")).orElseThrow();
+    Claim finished = b.claim(new JobRef("a", "f")).orElseThrow();
+    b.start(finished, 10);
+    b.finish(finished, new RunResult(10, 20, 0, ""));
+    List<FederatedJob> expected = List.of(
+        new FederatedJob(job("a", "q", 1), "", false),
+        new FederatedJob(claimed.job(), "b", false),
+        new FederatedJob(finished.job(), "b", true));
+    waitFor("a sees where its jobs stand", () -> a.jobs("a").equals(expected));
+    waitFor("b sees the same", () -> b.jobs("a").equals(expected));
+    assertEquals(List.of(), a.jobs("b"), "b published nothing");
+    b.release(claimed);
+    waitFor("a released claim shows queued again",
+        () -> a.jobs("a").stream().anyMatch(j -> j.job().jobId().equals("c") && !j.claimed() && !j.finished()));
+    a.acknowledge(a.results());
+    waitFor("an acknowledged job leaves the list", () -> a.jobs("a").size() == 2);
+  }
+
+  @Test
   void aSiteCannotPublishOrWithdrawAnotherSitesJobs() {
     Coordination a = join("a");
     Coordination b = join("b");

@@ -24,6 +24,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.RemoteRun;
 
 /**
  * The results folder coalition-replay reads: one folder per replayed job, named by its id,
@@ -59,7 +60,7 @@ final class Results {
       Files.createDirectory(tmp, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
       write(tmp.resolve("stdout"), run.stdout(), owner);
       write(tmp.resolve("stderr"), run.stderr(), owner);
-      write(tmp.resolve("status"), run.status().getBytes(java.nio.charset.StandardCharsets.US_ASCII), owner);
+      write(tmp.resolve("status"), run.statusLine().getBytes(java.nio.charset.StandardCharsets.US_ASCII), owner);
       Files.getFileAttributeView(tmp, PosixFileAttributeView.class).setOwner(owner);
       delete(target);
       try {

@@ -16,11 +16,13 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.HomeJob;
 import org.coalition.handler.PartitionLoad;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
+import org.coalition.handler.RemoteRun;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
@@ -236,8 +238,12 @@ public final class SlurmHandler implements ResourceHandler {
 
   /** Opted-in jobs of this site's users waiting in the queue (held ones included), as of the last {@link #observe()}. */
   public synchronized List<HomeJob> federable() {
-    return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(HomeJob::of)
+    return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(SlurmHandler::homeJob)
         .sorted(Comparator.comparing(HomeJob::id, Comparator.comparingLong(Long::parseLong))).toList();
+  }
+
+  private static HomeJob homeJob(SlurmJob j) {
+    return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()));
   }
 
   /**

@@ -18,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.HomeJob;
+import org.coalition.handler.RemoteRun;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
@@ -199,7 +201,7 @@ class SlurmFilterIT {
         }
 
         String describe() {
-          return run == null ? "unparked" : "replayed " + run.status().trim();
+          return run == null ? "unparked" : "replayed " + run.statusLine().trim();
         }
       }
       List<Case> cases = List.of(

@@ -2,6 +2,7 @@ package org.coalition.coordination.memory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -10,6 +11,7 @@ import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.FederatedJob;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
@@ -148,6 +150,24 @@ public final class InMemoryCoordination implements Coordination {
         }
       }
       out.sort(JobSpec.OLDEST_FIRST);
+      return out;
+    }
+  }
+
+  @Override
+  public List<FederatedJob> jobs(String home) {
+    synchronized (fed.lock) {
+      List<FederatedJob> out = new ArrayList<>();
+      for (Map.Entry<JobRef, JobSpec> e : fed.jobs.entrySet()) {
+        if (!e.getKey().home().equals(home)) {
+          continue;
+        }
+        ClaimState c = fed.claims.get(e.getKey());
+        Completed done = fed.results.get(e.getKey());
+        String executor = done != null ? done.executor() : c != null && !c.released() ? c.executor() : "";
+        out.add(new FederatedJob(e.getValue(), executor, done != null));
+      }
+      out.sort(Comparator.comparing(FederatedJob::job, JobSpec.OLDEST_FIRST));
       return out;
     }
   }

@@ -3,6 +3,7 @@ package org.coalition.coordination.zookeeper;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +39,7 @@ import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.FederatedJob;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
@@ -310,6 +312,35 @@ public final class ZkCoordination implements Coordination {
       }
     }
     out.sort(JobSpec.OLDEST_FIRST);
+    return out;
+  }
+
+  @Override
+  public List<FederatedJob> jobs(String home) {
+    List<FederatedJob> out = new ArrayList<>();
+    for (Map.Entry<JobRef, CachedJob> e : jobs.entrySet()) {
+      JobRef ref = e.getKey();
+      if (!ref.home().equals(home)) {
+        continue;
+      }
+      String executor = "";
+      boolean finished = false;
+      Optional<ChildData> result = jobCache.get(paths.result(ref));
+      Optional<ChildData> claim = jobCache.get(paths.claim(ref));
+      try {
+        if (result.isPresent()) {
+          executor = ZkRecords.read(result.get().getPath(), result.get().getData(), ResultRecord.class).executor();
+          finished = true;
+        } else if (claim.isPresent()) {
+          ClaimRecord c = ZkRecords.read(claim.get().getPath(), claim.get().getData(), ClaimRecord.class);
+          executor = c.released() ? "" : c.executor();
+        }
+      } catch (CoordinationException ex) {
+        LOG.warn("job {}: unreadable claim or result, shown as queued: {}", ref, ex.getMessage());
+      }
+      out.add(new FederatedJob(e.getValue().job(), executor, finished));
+    }
+    out.sort(Comparator.comparing(FederatedJob::job, JobSpec.OLDEST_FIRST));
     return out;
   }
 

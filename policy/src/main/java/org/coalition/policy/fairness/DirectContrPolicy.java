@@ -2,6 +2,7 @@ package org.coalition.policy.fairness;
 
 import java.util.Collection;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * DirectContr: the home site with the highest priority (contribution - utility) first, then its
@@ -22,6 +23,15 @@ public final class DirectContrPolicy implements JobSelectionPolicy {
 
   public ContributionLedger ledger() {
     return ledger;
+  }
+
+  /**
+   * The DirectContr rule over priorities kept elsewhere (the federation daemon reads them from
+   * the shared ledger): the home site with the highest priority, then its longest-waiting job;
+   * site id breaks ties.
+   */
+  public static Optional<Selection> byPriority(String name, Collection<QueuedJob> fitting, ToDoubleFunction<String> priority) {
+    return SitePicker.highest(name, fitting, priority, "priority (contribution - utility)");
   }
 
   @Override

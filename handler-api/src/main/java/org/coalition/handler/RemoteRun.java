@@ -1,4 +1,4 @@
-package org.coalition.slurm;
+package org.coalition.handler;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
@@ -35,7 +35,7 @@ public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal) 
   }
 
   /** The line coalition-replay reads: {@code exit N} or {@code signal N}. */
-  String status() {
+  public String statusLine() {
     return signal == 0 ? "exit " + exitCode + "\n" : "signal " + signal + "\n";
   }
 }

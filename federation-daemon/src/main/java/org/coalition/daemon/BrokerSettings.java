@@ -1,0 +1,67 @@
+package org.coalition.daemon;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.coalition.coordination.JobSpec;
+import org.coalition.policy.fairness.Utility;
+
+/**
+ * What one site's broker decides with: when its own jobs go out, how much foreign work it takes,
+ * and who runs it. Built from the site file ({@code site-config}) or by the demo.
+ *
+ * @param exposureThreshold pilots are submitted only while the reservation ratio is under it (DESIGN.md: 0.7)
+ * @param participation declared participation level l, core-seconds per balancing period
+ * @param utility the DirectContr utility that ranks home sites
+ * @param accounts local account per home site; {@code defaultAccount} for the others (empty: refuse them)
+ * @param publishAfter how long an opted-in job waits for local room before it is published
+ * @param pilotPendingLimit a pilot still pending after this long is cancelled
+ * @param heartbeat how often a running pilot reports; a claim is lost after several misses
+ * @param maxPendingPilots most pilots waiting in the local queue at once
+ */
+public record BrokerSettings(
+    String site,
+    String endpoint,
+    int cores,
+    double exposureThreshold,
+    double participation,
+    Utility utility,
+    Map<String, String> accounts,
+    String defaultAccount,
+    String pilotPartition,
+    Duration publishAfter,
+    Duration pilotPendingLimit,
+    Duration heartbeat,
+    int maxPendingPilots) {
+  public BrokerSettings {
+    JobSpec.requireId("site", site);
+    Objects.requireNonNull(endpoint, "endpoint");
+    if (!(exposureThreshold > 0 && exposureThreshold <= 1)) {
+      throw new IllegalArgumentException("exposure threshold must be in (0, 1], was " + exposureThreshold);
+    }
+    if (!(participation >= 0) || Double.isInfinite(participation)) {
+      throw new IllegalArgumentException("participation level must be finite and >= 0, was " + participation);
+    }
+    accounts = Map.copyOf(accounts);
+    accounts.values().forEach(BrokerSettings::requireAccount);
+    if (!defaultAccount.isEmpty()) {
+      requireAccount(defaultAccount);
+    }
+    if (maxPendingPilots < 1) {
+      throw new IllegalArgumentException("at most pending pilots must be >= 1, was " + maxPendingPilots);
+    }
+  }
+
+  private static void requireAccount(String account) {
+    if (account.equals("root") || !account.matches("[a-z_][a-z0-9_-]{0,31}")) {
+      throw new IllegalArgumentException("account '" + account + "' is not an unprivileged local user name (foreign jobs never run as root)");
+    }
+  }
+
+  /** The local account that runs {@code home}'s jobs here, if any. */
+  public Optional<String> accountFor(String home) {
+    String a = accounts.getOrDefault(home, defaultAccount);
+    return a.isEmpty() ? Optional.empty() : Optional.of(a);
+  }
+}

@@ -1,0 +1,86 @@
+package org.coalition.daemon;
+
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+import org.coalition.daemon.PilotService.Assignment;
+import org.coalition.daemon.PilotService.RunOutcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The inside of a pilot job: ask the daemon for work, run it as the mapped account, heartbeat,
+ * report the end, exit. A pilot that gets no work exits at once; one whose claim is lost kills
+ * its run (another site will run the job).
+ */
+public final class PilotAgent {
+  private static final Logger LOG = LoggerFactory.getLogger(PilotAgent.class);
+  /** Most bytes kept of each output stream. */
+  public static final int MAX_STREAM = 8 << 20;
+
+  private final PilotService service;
+  private final String pilotId;
+  private final String token;
+  private final ScriptRunner runner;
+  private final long heartbeatMillis;
+  private final DoubleSupplier clock;
+
+  public PilotAgent(PilotService service, String pilotId, String token, ScriptRunner runner, long heartbeatMillis, DoubleSupplier clock) {
+    this.service = service;
+    this.pilotId = pilotId;
+    this.token = token;
+    this.runner = runner;
+    this.heartbeatMillis = heartbeatMillis;
+    this.clock = clock;
+  }
+
+  /** Runs at most one job; returns the pilot's own exit code (0: done or no work; 1: the run was lost or refused). */
+  public int run() throws InterruptedException {
+    Optional<Assignment> work = service.work(pilotId, token);
+    if (work.isEmpty()) {
+      LOG.info("pilot {}: no work, exiting", pilotId);
+      return 0;
+    }
+    Assignment a = work.get();
+    double start = clock.getAsDouble();
+    ScriptRunner.Run run;
+    try {
+      run = runner.start(a.job().replace('/', '-'), a.account(), a.script());
+    } catch (RuntimeException e) {
+      LOG.warn("pilot {}: job {} could not start: {}", pilotId, a.job(), e.getMessage());
+      service.finish(pilotId, token, new RunOutcome(start, clock.getAsDouble(), 127, new byte[0],
+          ("coalition: the job could not start at the executing site: " + e.getMessage() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      return 0;
+    }
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(a.walltimeSeconds());
+      while (!run.process().waitFor(heartbeatMillis, TimeUnit.MILLISECONDS)) {
+        boolean keep;
+        try {
+          keep = service.heartbeat(pilotId, token);
+        } catch (RuntimeException e) {
+          LOG.warn("pilot {}: heartbeat failed ({}); killing job {}", pilotId, e.getMessage(), a.job());
+          keep = false;
+        }
+        if (!keep || System.nanoTime() > deadline) {
+          LOG.warn("pilot {}: {}; killing job {}", pilotId, keep ? "time limit reached" : "claim lost", a.job());
+          run.process().destroy();
+          if (!run.process().waitFor(5, TimeUnit.SECONDS)) {
+            run.process().destroyForcibly().waitFor();
+          }
+          if (!keep) {
+            return 1;
+          }
+        }
+      }
+      int exit = run.process().exitValue();
+      service.finish(pilotId, token, new RunOutcome(start, Math.max(start, clock.getAsDouble()), exit, run.stdout(), run.stderr()));
+      return 0;
+    } finally {
+      if (run.process().isAlive()) {
+        run.process().destroyForcibly();
+      }
+      run.clean();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package org.coalition.daemon;
+
+import java.util.Optional;
+
+/**
+ * What a pilot asks of its daemon (DESIGN.md, "Pilots"): work that fits it, then heartbeats, then
+ * the end of the run. Every call carries the pilot's id and its capability token; a wrong token
+ * is refused. The broker implements it in-process; the HTTP API serves it to pilots on compute nodes.
+ */
+public interface PilotService {
+  /** A job for this pilot (claimed for it now, late binding), or empty: the pilot exits. */
+  Optional<Assignment> work(String pilotId, String token);
+
+  /** The run goes on; false when the job's claim was lost: the pilot must kill the run. */
+  boolean heartbeat(String pilotId, String token);
+
+  /** The run ended; its outcome goes to the job's home site. */
+  void finish(String pilotId, String token, RunOutcome outcome);
+
+  /** A claimed job handed to a pilot: what to run and as whom. */
+  record Assignment(String job, String account, int cores, long walltimeSeconds, String script) {}
+
+  /**
+   * How a run ended, with what it wrote (each stream capped by the pilot).
+   *
+   * @param exitCode 0-255 as the process exited; 128 + N when signal N ended it (the shell's convention)
+   */
+  record RunOutcome(double start, double end, int exitCode, byte[] stdout, byte[] stderr) {
+    public RunOutcome {
+      if (exitCode < 0 || exitCode > 255) {
+        throw new IllegalArgumentException("exit code must be 0-255, was " + exitCode);
+      }
+      if (!(start >= 0) || !(end >= start)) {
+        throw new IllegalArgumentException("run must have 0 <= start <= end, was " + start + ", " + end);
+      }
+    }
+  }
+
+  /** A pilot's call was refused: unknown pilot, wrong token, or a call out of order. */
+  final class PilotRefused extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public PilotRefused(String message) {
+      super(message);
+    }
+  }
+}

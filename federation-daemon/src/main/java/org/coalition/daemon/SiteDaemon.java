@@ -1,0 +1,82 @@
+package org.coalition.daemon;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.coalition.periodic.BalancingPeriod;
+import org.coalition.periodic.PeriodicScheduler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running site: its broker ticked every {@code tick} and whenever the federation queue
+ * changes, and the balancing period (compaction, lost-run sweep, BILB on the leader) on Quartz.
+ */
+public final class SiteDaemon implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(SiteDaemon.class);
+
+  private final Broker broker;
+  private final ScheduledExecutorService ticker;
+  private final AtomicBoolean wakePending = new AtomicBoolean();
+  private final PeriodicScheduler periodic;
+
+  private SiteDaemon(Broker broker, Duration tick, Duration period) {
+    this.broker = broker;
+    String site = broker.settings().site();
+    this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "broker-" + site);
+      t.setDaemon(true);
+      return t;
+    });
+    broker.start();
+    broker.coordination().watchQueue(this::wake);
+    ticker.scheduleWithFixedDelay(this::tick, 0, tick.toMillis(), TimeUnit.MILLISECONDS);
+    this.periodic = new PeriodicScheduler(site, period, new BalancingPeriod(broker.coordination()));
+  }
+
+  /** Joins the federation and starts ticking. */
+  public static SiteDaemon start(Broker broker, Duration tick, Duration period) {
+    return new SiteDaemon(broker, tick, period);
+  }
+
+  public Broker broker() {
+    return broker;
+  }
+
+  /** The queue changed: tick soon (at most one extra tick waits at a time). */
+  private void wake() {
+    if (wakePending.compareAndSet(false, true)) {
+      try {
+        ticker.schedule(() -> {
+          wakePending.set(false);
+          tick();
+        }, 50, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closing
+      }
+    }
+  }
+
+  private void tick() {
+    try {
+      broker.tick();
+    } catch (RuntimeException e) {
+      LOG.error("site {}: broker round failed; the next round retries", broker.settings().site(), e);
+    }
+  }
+
+  /** Stops ticking and the period, and cancels pilots still waiting; running pilots finish their jobs. */
+  @Override
+  public void close() {
+    ticker.shutdown();
+    try {
+      ticker.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    periodic.close();
+    broker.cancelPendingPilots();
+  }
+}

@@ -1,0 +1,27 @@
+package org.coalition.handler;
+
+import java.util.List;
+
+/**
+ * The home side of a batch system: its users' opted-in jobs, which the daemon publishes to the
+ * federation, parks while they run elsewhere, and releases with the remote run to replay (so the
+ * user's own job stays the handle: {@code squeue}, {@code sacct} and dependencies keep working).
+ * Implemented by handlers whose users submit through the local batch system (Slurm, the demo's
+ * local site); every method throws {@link HandlerException}.
+ */
+public interface HomeQueue {
+  /** Opted-in jobs waiting in the local queue, parked ones included, as of the last observation. */
+  List<HomeJob> federable();
+
+  /** What a remote site runs for this job: its script, as the user submitted it. */
+  String payload(String jobId);
+
+  /** Keeps the job from starting here while it may run elsewhere. */
+  void park(String jobId);
+
+  /** Lets a parked job run here after all (its publication was withdrawn before any claim). */
+  void unpark(String jobId);
+
+  /** Releases a parked job with the run it made elsewhere: it ends here as that run ended, with its output. */
+  void replay(String jobId, RemoteRun run);
+}
