@@ -61,7 +61,12 @@ import org.slf4j.LoggerFactory;
  *       and they kill their runs.
  * </ol>
  *
- * Every decision goes through {@link Decisions}: one log line with its reason.
+ * Allowances are in core-seconds (cores times time limit) while jobs are not divisible: a job
+ * goes out while the period's send allowance is not used up, and a pilot is submitted while
+ * receive allowance is left, so the last one may go past the allowance by less than one job.
+ * Without that a job larger than a small allowance would never move.
+ *
+ * <p>Every decision goes through {@link Decisions}: one log line with its reason.
  */
 public final class Broker implements PilotService {
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
@@ -279,10 +284,10 @@ public final class Broker implements PilotService {
       }
       double cs = coreSeconds(j.cpus(), j.timeLimitSeconds());
       synchronized (periodLock) {
-        if (sent + cs > allowance.send()) {
+        if (sent >= allowance.send()) {
           if (keptLogged.add(j.id())) {
             decisions.record("keep", job(j.id()), "send-allowance", String.format(
-                "%s core-seconds would exceed this period's send allowance (%s sent of %s)", fmt(cs), fmt(sent), fmt(allowance.send())));
+                "this period's send allowance is used up (%s of %s core-seconds sent)", fmt(sent), fmt(allowance.send())));
           }
           continue;
         }
@@ -447,8 +452,8 @@ public final class Broker implements PilotService {
       candidates.remove(s.job());
       JobSpec j = specs.get(s.job().id());
       double cs = coreSeconds(j.cores(), j.walltimeSeconds());
-      if (j.cores() > free || cs > room) {
-        continue;
+      if (j.cores() > free || room <= 0) {
+        continue; // jobs are not divisible: the last one may go past the allowance, by less than one job
       }
       String account = settings.accountFor(j.home()).orElseThrow();
       Pilot p = newPilot(account, j);

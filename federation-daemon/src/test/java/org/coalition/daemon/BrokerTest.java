@@ -1,0 +1,169 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.coalition.coordination.SiteLedger;
+import org.coalition.coordination.memory.InMemoryCoordination;
+import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.local.LocalSite;
+import org.coalition.periodic.BalancingPeriod;
+import org.coalition.policy.fairness.Utility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The broker's events on the in-memory coordination and two demo sites running real local
+ * processes: rounds are driven by hand (balancing period, then broker ticks).
+ */
+class BrokerTest {
+  private static final String ME = ScriptRunner.unprivilegedAccount();
+
+  @TempDir Path tmp;
+  private final InMemoryFederation federation = new InMemoryFederation(Clock.systemUTC());
+  private final List<Site> sites = new ArrayList<>();
+
+  private record Site(String name, LocalSite local, Broker broker, InMemoryCoordination coordination, BalancingPeriod period) {}
+
+  private Site site(String name, int cores, double participation) throws Exception {
+    Path scratch = Files.createDirectories(tmp.resolve("scratch"));
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
+    ScriptRunner runner = new ScriptRunner(scratch);
+    InMemoryCoordination c = federation.connect(name);
+    LocalSite local = new LocalSite(name, cores, runner, c::now);
+    BrokerSettings settings = new BrokerSettings(name, "local:" + name, cores, 0.7, participation, Utility.SIMPL, Map.of(), ME, "",
+        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4);
+    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name)));
+    local.pilots(p -> new PilotAgent(broker, p.environment().get("COALITION_PILOT_ID"), p.environment().get("COALITION_PILOT_TOKEN"),
+        runner, 200, c::now).run());
+    Site s = new Site(name, local, broker, c, new BalancingPeriod(c));
+    sites.add(s);
+    return s;
+  }
+
+  @AfterEach
+  void close() {
+    sites.forEach(s -> s.local().close());
+  }
+
+  /** Balancing periods and broker rounds until {@code done}, at most 30 s. */
+  private void roundsUntil(String what, BooleanSupplier done) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 30 s: " + what);
+      }
+      sites.forEach(s -> s.period().run());
+      sites.forEach(s -> s.broker().tick());
+      Thread.sleep(100);
+    }
+  }
+
+  private static LocalSite.Job job(Site s, String id) {
+    return s.local().jobs().stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void aJobWithNoRoomAtHomeRunsElsewhereAndEndsAtHomeAsItEndedThere() throws Exception {
+    Site home = site("home", 1, 10_000);
+    Site exec = site("exec", 4, 10_000);
+    home.broker().start();
+    exec.broker().start();
+    home.local().submit(ME, 1, 60, "sleep 2\n");
+    String id = home.local().submit(ME, 1, 60, "echo \"hello from $(id -un)\"\necho oops >&2\nexit 3\n");
+    roundsUntil("the second job ends at home", () -> job(home, id).done());
+
+    Broker.Finished f = home.broker().finished(id).orElseThrow();
+    assertEquals("exec", f.executor());
+    assertEquals(3, f.exitCode());
+    assertEquals("replayed", f.outcome());
+    LocalSite.Job j = job(home, id);
+    assertEquals(3, j.exitCode(), "the home job ends with the remote exit code");
+    assertEquals("hello from " + ME + "\n", j.stdout(), "the remote output is replayed at home");
+    assertTrue(home.broker().decisions().counts().containsKey("publish no-local-room"), home.broker().decisions().counts().toString());
+    assertTrue(exec.broker().decisions().counts().containsKey("claim directcontr"), exec.broker().decisions().counts().toString());
+
+    roundsUntil("the run is folded into both ledgers", () -> {
+      Map<String, SiteLedger> l = home.coordination().ledgers();
+      return l.containsKey("exec") && l.get("exec").jobsExecuted() == 1 && l.containsKey("home") && l.get("home").jobsSubmitted() == 1;
+    });
+    double now = home.coordination().now();
+    Map<String, SiteLedger> ledgers = home.coordination().ledgers();
+    assertTrue(ledgers.get("exec").priority(Utility.SIMPL, now) > 0, "the executor earned priority");
+    assertTrue(ledgers.get("home").priority(Utility.SIMPL, now) < 0, "the home site spent priority");
+    assertEquals(0, exec.broker().pilotsByState().get("running"));
+  }
+
+  @Test
+  void aPublishedJobRunsAtHomeWhenRoomAppearsBeforeAnyClaim() throws Exception {
+    Site home = site("home", 1, 10_000);
+    Site idle = site("idle", 1, 10_000);
+    home.broker().start();
+    idle.broker().start();
+    idle.local().submit(ME, 1, 60, "sleep 4\n"); // the other site is busy: no pilot there
+    home.local().submit(ME, 1, 60, "sleep 1\n");
+    String id = home.local().submit(ME, 1, 60, "echo at home\n");
+    roundsUntil("the job ends", () -> job(home, id).done());
+
+    assertEquals("home", job(home, id).ranAt(), "withdrawn and run at home");
+    assertEquals("at home\n", job(home, id).stdout());
+    assertTrue(home.broker().decisions().counts().containsKey("publish no-local-room"), home.broker().decisions().counts().toString());
+    assertTrue(home.broker().decisions().counts().containsKey("withdraw local-room"), home.broker().decisions().counts().toString());
+    assertEquals(List.of(), home.coordination().jobs("home"), "nothing of home's is left in the federation");
+  }
+
+  @Test
+  void aJobParkedButNeverPublishedRunsAtHomeAfterARestart() throws Exception {
+    Site home = site("home", 1, 10_000);
+    String id = home.local().submit(ME, 1, 60, "sleep 1\n");
+    String parked = home.local().submit(ME, 1, 60, "echo released\n");
+    home.local().park(parked); // as if the daemon died between parking and publishing
+    home.broker().start();
+    assertTrue(home.broker().decisions().counts().containsKey("unpark parked-not-published"));
+    roundsUntil("both jobs end at home", () -> job(home, id).done() && job(home, parked).done());
+    assertEquals("released\n", job(home, parked).stdout());
+  }
+
+  @Test
+  void aRunWhoseClaimIsLostIsKilledAndTheJobRunsExactlyOnceMore() throws Exception {
+    Site home = site("home", 1, 10_000);
+    Site exec = site("exec", 2, 10_000);
+    home.broker().start();
+    exec.broker().start();
+    home.local().submit(ME, 1, 60, "sleep 30\n");
+    Path marker = tmp.resolve("runs");
+    Files.createFile(marker);
+    Files.setPosixFilePermissions(marker, PosixFilePermissions.fromString("rw-rw-rw-"));
+    String id = home.local().submit(ME, 1, 60, "echo run >> " + marker + "\nsleep 3\n");
+    roundsUntil("the job runs at exec", () -> exec.broker().pilotsByState().get("running") == 1);
+    exec.coordination().expireSession(); // exec's session ends: home requeues, exec's heartbeat fails
+    roundsUntil("exec killed the lost run", () -> exec.broker().decisions().counts().containsKey("kill-run claim-lost"));
+    roundsUntil("the job ends at home", () -> job(home, id).done());
+    assertEquals(0, job(home, id).exitCode());
+    assertEquals(1, home.broker().decisions().counts().get("replay finished-remotely"), "replayed exactly once");
+    assertEquals(2, Files.readAllLines(marker).size(), "ran twice: the lost run, then the one that counted");
+  }
+
+  @Test
+  void pilotsMustShowTheirCapability() throws Exception {
+    Site exec = site("exec", 1, 10_000);
+    exec.broker().start();
+    assertThrows(PilotService.PilotRefused.class, () -> exec.broker().work("exec-1-abc", "guess"));
+    assertThrows(PilotService.PilotRefused.class, () -> exec.broker().heartbeat(null, null));
+    assertFalse(exec.broker().decisions().counts().containsKey("claim directcontr"));
+  }
+}
