@@ -1,0 +1,180 @@
+package org.coalition.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.coalition.config.YamlTree.Node;
+
+/**
+ * Reads one mapping of a site file: each typed getter records a problem (with file, line and
+ * dotted key) instead of throwing, so that one check reports everything that is wrong; keys
+ * nobody asked for are reported as unknown, with the closest known key as a suggestion.
+ */
+final class Fields {
+  private static final Pattern DURATION = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
+
+  private final String file;
+  private final String prefix;
+  private final Map<String, Node> map;
+  private final int line;
+  private final List<String> problems;
+  private final Set<String> known = new java.util.LinkedHashSet<>();
+
+  private Fields(String file, String prefix, Map<String, Node> map, int line, List<String> problems) {
+    this.file = file;
+    this.prefix = prefix;
+    this.map = map;
+    this.line = line;
+    this.problems = problems;
+  }
+
+  @SuppressWarnings("unchecked")
+  static Fields of(String file, String prefix, Node node, List<String> problems) {
+    if (node.value() instanceof Map<?, ?> m) {
+      return new Fields(file, prefix, (Map<String, Node>) m, node.line(), problems);
+    }
+    problems.add(file + ":" + node.line() + ": " + (prefix.isEmpty() ? "the file" : prefix) + " must be a mapping of keys to values");
+    return new Fields(file, prefix, new LinkedHashMap<>(), node.line(), problems);
+  }
+
+  private String key(String k) {
+    return prefix.isEmpty() ? k : prefix + "." + k;
+  }
+
+  void problem(String k, String message) {
+    Node n = map.get(k);
+    problems.add(file + ":" + (n != null ? n.line() : line) + ": " + key(k) + ": " + message);
+  }
+
+  boolean has(String k) {
+    known.add(k);
+    return map.containsKey(k) && map.get(k).value() != null;
+  }
+
+  /** A scalar; empty when missing and {@code required} is false (the problem is recorded when it is true). */
+  String string(String k, String fallback, boolean required) {
+    known.add(k);
+    Node n = map.get(k);
+    if (n == null || n.value() == null) {
+      if (required) {
+        problems.add(file + ":" + line + ": " + key(k) + ": missing; it is required");
+      }
+      return fallback;
+    }
+    if (!(n.value() instanceof String s)) {
+      problem(k, "must be a single value, not a list or mapping");
+      return fallback;
+    }
+    return s;
+  }
+
+  double number(String k, double fallback, double min, double max) {
+    String s = string(k, null, false);
+    if (s == null) {
+      return fallback;
+    }
+    try {
+      double v = Double.parseDouble(s.replace("_", ""));
+      if (!(v >= min && v <= max)) {
+        problem(k, "must be between " + fmt(min) + " and " + fmt(max) + ", was " + s);
+        return fallback;
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      problem(k, "must be a number, was '" + s + "'");
+      return fallback;
+    }
+  }
+
+  int integer(String k, int fallback, int min, int max) {
+    double v = number(k, fallback, min, max);
+    if (v != Math.rint(v)) {
+      problem(k, "must be a whole number, was " + v);
+      return fallback;
+    }
+    return (int) v;
+  }
+
+  Duration duration(String k, Duration fallback, Duration min) {
+    String s = string(k, null, false);
+    if (s == null) {
+      return fallback;
+    }
+    Matcher m = DURATION.matcher(s.trim());
+    if (!m.matches()) {
+      problem(k, "must be a duration such as 500ms, 30s, 10m, 2h or 1d, was '" + s + "'");
+      return fallback;
+    }
+    long n = Long.parseLong(m.group(1));
+    Duration d = switch (m.group(2)) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
+    if (d.compareTo(min) < 0) {
+      problem(k, "must be at least " + min.toMillis() + " ms, was " + s);
+      return fallback;
+    }
+    return d;
+  }
+
+  Path absolutePath(String k, boolean required) {
+    String s = string(k, null, required);
+    if (s == null) {
+      return null;
+    }
+    Path p = Path.of(s);
+    if (!p.isAbsolute()) {
+      problem(k, "must be an absolute path, was '" + s + "'");
+      return null;
+    }
+    return p;
+  }
+
+  <E extends Enum<E>> E choice(String k, Class<E> type, E fallback) {
+    String s = string(k, null, false);
+    if (s == null) {
+      return fallback;
+    }
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equalsIgnoreCase(s.replace('-', '_'))) {
+        return e;
+      }
+    }
+    List<String> names = new ArrayList<>();
+    for (E e : type.getEnumConstants()) {
+      names.add(e.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+    }
+    problem(k, "must be one of " + String.join(", ", names) + ", was '" + s + "'");
+    return fallback;
+  }
+
+  Node node(String k) {
+    known.add(k);
+    return map.get(k);
+  }
+
+  /** Reports every key of this mapping that no getter asked for. */
+  void rejectUnknown() {
+    for (Map.Entry<String, Node> e : map.entrySet()) {
+      if (!known.contains(e.getKey())) {
+        String near = Suggest.closest(e.getKey(), known);
+        problems.add(file + ":" + e.getValue().line() + ": " + key(e.getKey()) + ": unknown key"
+            + (near == null ? "; known keys here: " + String.join(", ", known) : " (did you mean '" + near + "'?)"));
+      }
+    }
+  }
+
+  private static String fmt(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+  }
+}

@@ -1,0 +1,56 @@
+package org.coalition.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.coalition.policy.fairness.Utility;
+
+/**
+ * One site's configuration, as read from its YAML site file by {@link SiteConfigReader}: every
+ * value typed and checked. docs/site-file.md describes each key with its default.
+ */
+public record SiteConfig(
+    String site,
+    Federation federation,
+    List<Handler> handlers,
+    Map<String, String> accounts,
+    Sharing sharing,
+    Pilots pilots,
+    Http http,
+    Path spool) {
+
+  /** How the site reaches its federation's ZooKeeper ensemble and who it is there. */
+  public record Federation(String name, String zookeeper, Path secretFile, Duration sessionTimeout) {}
+
+  /** How much the site shares, and how it picks whom to serve. */
+  public record Sharing(double exposureThreshold, double participation, Duration balancingPeriod, Policy policy, Utility utility,
+      Duration publishAfter) {}
+
+  /** Pilot jobs: where they go and how they are kept in check. */
+  public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending) {}
+
+  /** The daemon's HTTP API. Without {@code tls} it serves plain HTTP, which the reader allows only on loopback. */
+  public record Http(String bind, int port, Optional<Tls> tls, Path operatorTokenFile) {}
+
+  public record Tls(Path keystore, Path passwordFile) {}
+
+  /** The job-selection policy; the daemon implements DirectContr (FairShare and RoundRobin are the simulator's baselines). */
+  public enum Policy { DIRECT_CONTR }
+
+  /** A local batch system the daemon drives. */
+  public sealed interface Handler permits Slurm, Local {
+    String name();
+  }
+
+  /**
+   * Slurm through slurmrestd. Credentials: a token file for the observer user, or the JWT key
+   * (the daemon then mints tokens per mapped account).
+   */
+  public record Slurm(String name, String url, String observer, Optional<Path> tokenFile, Optional<Path> jwtKey,
+      Optional<String> version, Optional<Path> results) implements Handler {}
+
+  /** Jobs as local processes on the daemon's machine (the demo's batch system; for trials, not production). */
+  public record Local(String name, int cores) implements Handler {}
+}

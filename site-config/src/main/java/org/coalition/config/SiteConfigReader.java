@@ -1,0 +1,195 @@
+package org.coalition.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.coalition.config.SiteConfig.Federation;
+import org.coalition.config.SiteConfig.Handler;
+import org.coalition.config.SiteConfig.Http;
+import org.coalition.config.SiteConfig.Local;
+import org.coalition.config.SiteConfig.Pilots;
+import org.coalition.config.SiteConfig.Policy;
+import org.coalition.config.SiteConfig.Sharing;
+import org.coalition.config.SiteConfig.Slurm;
+import org.coalition.config.SiteConfig.Tls;
+import org.coalition.config.YamlTree.Node;
+import org.coalition.policy.fairness.Utility;
+
+/**
+ * Reads a site file: YAML, unknown keys refused with a suggestion, every value checked, every
+ * problem reported at once with its line. Files the configuration names (secrets, keys) are
+ * checked to exist; their contents are read by the daemon when it starts.
+ */
+public final class SiteConfigReader {
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+  private static final Pattern ACCOUNT = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
+  private static final Set<String> LATER = Set.of("condor", "htcondor", "sge", "gridengine", "drmaa", "kubernetes", "k8s");
+
+  private SiteConfigReader() {}
+
+  public static SiteConfig read(Path file) throws IOException {
+    return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+  }
+
+  /** Parses {@code text}; {@code name} names it in messages. */
+  public static SiteConfig parse(String name, String text) {
+    Node root;
+    try {
+      root = YamlTree.parse(text);
+    } catch (IOException e) {
+      throw new ConfigException(List.of(name + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse("")));
+    }
+    List<String> problems = new ArrayList<>();
+    Fields top = Fields.of(name, "", root, problems);
+    String site = id(top, "site", problems);
+
+    Fields fed = Fields.of(name, "federation", orEmpty(top.node("federation"), top, "federation", problems), problems);
+    Federation federation = new Federation(id(fed, "name", problems), fed.string("zookeeper", "", true),
+        fed.absolutePath("secret-file", true), fed.duration("session-timeout", Duration.ofSeconds(15), Duration.ofSeconds(2)));
+    fed.rejectUnknown();
+
+    List<Handler> handlers = handlers(name, top.node("handlers"), top, problems);
+
+    Map<String, String> accounts = new LinkedHashMap<>();
+    Node acc = top.node("accounts");
+    if (acc != null && acc.value() != null) {
+      Fields a = Fields.of(name, "accounts", acc, problems);
+      if (acc.value() instanceof Map<?, ?> m) {
+        for (Object k : m.keySet()) {
+          String home = (String) k;
+          String account = a.string(home, "", true);
+          if (!home.equals("*") && !ID.matcher(home).matches()) {
+            a.problem(home, "is not a site id (or '*' for every other site)");
+          } else if (account.equals("root") || !ACCOUNT.matcher(account).matches()) {
+            a.problem(home, "'" + account + "' is not an unprivileged local account; foreign jobs never run as root");
+          } else {
+            accounts.put(home, account);
+          }
+        }
+      }
+    }
+
+    Fields sh = Fields.of(name, "sharing", orEmpty(top.node("sharing"), top, null, problems), problems);
+    Sharing sharing = new Sharing(
+        sh.number("exposure-threshold", 0.7, 0.01, 1),
+        sh.number("participation", 7200, 0, 1e15),
+        sh.duration("balancing-period", Duration.ofSeconds(60), Duration.ofSeconds(1)),
+        sh.choice("policy", Policy.class, Policy.DIRECT_CONTR),
+        sh.choice("utility", Utility.class, Utility.ORIG),
+        sh.duration("publish-after", Duration.ofSeconds(30), Duration.ZERO));
+    sh.rejectUnknown();
+
+    Fields pi = Fields.of(name, "pilots", orEmpty(top.node("pilots"), top, null, problems), problems);
+    String partition = pi.string("partition", "", false);
+    if (!partition.matches("[A-Za-z0-9._-]{0,64}")) {
+      pi.problem("partition", "'" + partition + "' is not a partition or queue name");
+    }
+    Pilots pilots = new Pilots(partition, pi.duration("pending-limit", Duration.ofMinutes(10), Duration.ofSeconds(10)),
+        pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1)), pi.integer("max-pending", 16, 1, 10_000));
+    pi.rejectUnknown();
+
+    Fields ht = Fields.of(name, "http", orEmpty(top.node("http"), top, null, problems), problems);
+    String bind = ht.string("bind", "127.0.0.1", false);
+    int port = ht.integer("port", 8443, 1, 65535);
+    Optional<Tls> tls = Optional.empty();
+    if (ht.has("tls")) {
+      Fields t = Fields.of(name, "http.tls", ht.node("tls"), problems);
+      tls = Optional.of(new Tls(t.absolutePath("keystore", true), t.absolutePath("password-file", true)));
+      t.rejectUnknown();
+    } else if (!bind.equals("127.0.0.1") && !bind.equals("localhost") && !bind.equals("::1")) {
+      ht.problem("bind", "serving on " + bind + " needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only");
+    }
+    Http http = new Http(bind, port, tls, ht.absolutePath("operator-token-file", true));
+    ht.rejectUnknown();
+
+    Path spool = top.absolutePath("spool", false);
+    top.rejectUnknown();
+    if (!problems.isEmpty()) {
+      throw new ConfigException(problems);
+    }
+    return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http,
+        spool != null ? spool : Path.of("/var/spool/coalition", site));
+  }
+
+  private static Node orEmpty(Node n, Fields parent, String required, List<String> problems) {
+    if (n == null || n.value() == null) {
+      if (required != null) {
+        parent.string(required, null, true);
+      }
+      return new Node(new LinkedHashMap<String, Node>(), n == null ? 1 : n.line());
+    }
+    return n;
+  }
+
+  private static String id(Fields f, String key, List<String> problems) {
+    String v = f.string(key, "", true);
+    if (!v.isEmpty() && !ID.matcher(v).matches()) {
+      f.problem(key, "'" + v + "' is not a valid id (letters, digits, '.', '_', '-'; starts with a letter or digit)");
+    }
+    return v;
+  }
+
+  private static List<Handler> handlers(String name, Node node, Fields top, List<String> problems) {
+    List<Handler> out = new ArrayList<>();
+    if (node == null || node.value() == null) {
+      top.string("handlers", null, true);
+      return out;
+    }
+    if (!(node.value() instanceof List<?> list) || list.isEmpty()) {
+      problems.add(name + ":" + node.line() + ": handlers: must be a list of at least one batch system");
+      return out;
+    }
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < list.size(); i++) {
+      Fields h = Fields.of(name, "handlers[" + i + "]", (Node) list.get(i), problems);
+      String type = h.string("type", "", true);
+      String handlerName = h.string("name", type + (i == 0 ? "" : "-" + i), false);
+      if (!names.add(handlerName)) {
+        h.problem("name", "'" + handlerName + "' names two handlers; give each its own name");
+      }
+      switch (type) {
+        case "slurm" -> {
+          String url = h.string("url", "", true);
+          if (!url.isEmpty() && !url.startsWith("http://") && !url.startsWith("https://")) {
+            h.problem("url", "slurmrestd's address must start with http:// or https://, was '" + url + "'");
+          }
+          Optional<Path> token = Optional.ofNullable(h.absolutePath("token-file", false));
+          Optional<Path> key = Optional.ofNullable(h.absolutePath("jwt-key", false));
+          if (token.isPresent() == key.isPresent()) {
+            h.problem("token-file", "give exactly one of token-file (a token of the observer user) or jwt-key (Slurm's JWT key)");
+          }
+          String version = h.string("version", "", false);
+          if (!version.isEmpty() && !version.matches("v0\\.0\\.(38|40|42)")) {
+            h.problem("version", "must be v0.0.42, v0.0.40 or v0.0.38 (or left out to use the newest the server speaks), was '" + version + "'");
+          }
+          out.add(new Slurm(handlerName, url, h.string("observer", "coalition", false), token, key,
+              version.isEmpty() ? Optional.empty() : Optional.of(version), Optional.ofNullable(h.absolutePath("results", false))));
+        }
+        case "local" -> out.add(new Local(handlerName, h.integer("cores", 4, 1, 4096)));
+        case "" -> {
+          // reported as missing
+        }
+        default -> {
+          if (LATER.contains(type)) {
+            h.problem("type", "'" + type + "' is not available in this build yet (HTCondor and Grid Engine: issue #7, Kubernetes: #8)");
+          } else {
+            String near = Suggest.closest(type, List.of("slurm", "local"));
+            h.problem("type", "unknown batch system '" + type + "'" + (near != null ? " (did you mean '" + near + "'?)" : "; known: slurm, local"));
+          }
+        }
+      }
+      h.rejectUnknown();
+    }
+    return out;
+  }
+}

@@ -1,0 +1,117 @@
+package org.coalition.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.coalition.config.SiteConfig.Local;
+import org.coalition.config.SiteConfig.Slurm;
+import org.coalition.policy.fairness.Utility;
+import org.junit.jupiter.api.Test;
+
+class SiteConfigReaderTest {
+  private static final String MINIMAL = """
+      site: east
+      federation:
+        name: fed
+        zookeeper: zk:2181
+        secret-file: /etc/coalition/east.secret
+      handlers:
+        - type: local
+      http:
+        operator-token-file: /etc/coalition/op.token
+      """;
+
+  private static List<String> problems(String yaml) {
+    return assertThrows(ConfigException.class, () -> SiteConfigReader.parse("east.yaml", yaml)).problems();
+  }
+
+  @Test
+  void aMinimalFileGetsTheDocumentedDefaults() {
+    SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL);
+    assertEquals("east", c.site());
+    assertEquals(new SiteConfig.Federation("fed", "zk:2181", Path.of("/etc/coalition/east.secret"), Duration.ofSeconds(15)), c.federation());
+    assertEquals(List.of(new Local("local", 4)), c.handlers());
+    assertEquals(Map.of(), c.accounts());
+    assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
+        Duration.ofSeconds(30)), c.sharing());
+    assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16), c.pilots());
+    assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token")), c.http());
+    assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
+  }
+
+  @Test
+  void theExampleSiteFilesOfTheDocsAreValid() throws Exception {
+    Path docs = Path.of("..", "docs", "examples");
+    SiteConfig slurm = SiteConfigReader.read(docs.resolve("site-slurm.yaml"));
+    Slurm h = (Slurm) slurm.handlers().get(0);
+    assertEquals("http://slurmctl.north:6820", h.url());
+    assertEquals(Optional.of(Path.of("/etc/slurm/jwt_hs256.key")), h.jwtKey());
+    assertEquals(Map.of("south", "fed-south", "*", "fed-guest"), slurm.accounts());
+    assertTrue(slurm.http().tls().isPresent());
+    assertEquals(1, SiteConfigReader.read(docs.resolve("site-local.yaml")).handlers().size());
+  }
+
+  @Test
+  void anUnknownKeyIsRefusedWithItsLineAndTheClosestKnownKey() {
+    List<String> p = problems(MINIMAL.replace("  zookeeper: zk:2181", "  zookeeper: zk:2181\n  sesion-timeout: 10s"));
+    assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
+    List<String> top = problems(MINIMAL + "partcipation: 5\n");
+    assertEquals(List.of("east.yaml:10: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http, spool"), top);
+  }
+
+  @Test
+  void everyProblemIsReportedAtOnce() {
+    List<String> p = problems("""
+        site: "bad id!"
+        federation:
+          name: fed
+          zookeeper: zk:2181
+          secret-file: relative/secret
+        handlers:
+          - type: slurm
+            url: slurmctl:6820
+          - type: condor
+          - type: slrum
+        accounts:
+          south: root
+        sharing:
+          exposure-threshold: 1.5
+          balancing-period: soon
+          utility: best
+        http:
+          bind: 0.0.0.0
+          operator-token-file: /op
+        """);
+    assertEquals(List.of(
+        "east.yaml:1: site: 'bad id!' is not a valid id (letters, digits, '.', '_', '-'; starts with a letter or digit)",
+        "east.yaml:5: federation.secret-file: must be an absolute path, was 'relative/secret'",
+        "east.yaml:8: handlers[0].url: slurmrestd's address must start with http:// or https://, was 'slurmctl:6820'",
+        "east.yaml:7: handlers[0].token-file: give exactly one of token-file (a token of the observer user) or jwt-key (Slurm's JWT key)",
+        "east.yaml:9: handlers[1].type: 'condor' is not available in this build yet (HTCondor and Grid Engine: issue #7, Kubernetes: #8)",
+        "east.yaml:10: handlers[2].type: unknown batch system 'slrum' (did you mean 'slurm'?)",
+        "east.yaml:12: accounts.south: 'root' is not an unprivileged local account; foreign jobs never run as root",
+        "east.yaml:14: sharing.exposure-threshold: must be between 0.01 and 1, was 1.5",
+        "east.yaml:15: sharing.balancing-period: must be a duration such as 500ms, 30s, 10m, 2h or 1d, was 'soon'",
+        "east.yaml:16: sharing.utility: must be one of orig, rel, simpl, was 'best'",
+        "east.yaml:18: http.bind: serving on 0.0.0.0 needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only"), p);
+  }
+
+  @Test
+  void brokenYamlAndMissingSectionsSayWhat() {
+    assertTrue(problems("site: [east\n").get(0).startsWith("east.yaml: not valid YAML: "));
+    assertEquals(List.of(
+        "east.yaml:1: federation: missing; it is required",
+        "east.yaml:1: federation.name: missing; it is required",
+        "east.yaml:1: federation.zookeeper: missing; it is required",
+        "east.yaml:1: federation.secret-file: missing; it is required",
+        "east.yaml:1: handlers: missing; it is required",
+        "east.yaml:1: http.operator-token-file: missing; it is required"), problems("site: east\n"));
+    assertEquals(List.of("east.yaml: not valid YAML: line 2: key 'site' appears twice"), problems("site: a\nsite: b\n"));
+  }
+}
