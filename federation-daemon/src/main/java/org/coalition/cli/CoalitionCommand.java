@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
       PlannedCommands.Daemon.class,
       DemoCommand.class,
       SimulateCommand.class,
+      ConfigCommand.class,
       PlannedCommands.Status.class,
       PlannedCommands.Participation.class,
       BenchCommand.class,

@@ -8,79 +8,50 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.coalition.coordination.SiteLedger;
-import org.coalition.coordination.memory.InMemoryCoordination;
-import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.LocalFederation.Site;
 import org.coalition.daemon.local.LocalSite;
-import org.coalition.periodic.BalancingPeriod;
 import org.coalition.policy.fairness.Utility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The broker's events on the in-memory coordination and two demo sites running real local
- * processes: rounds are driven by hand (balancing period, then broker ticks).
+ * The broker's events on a {@link LocalFederation}: the in-memory coordination and demo sites
+ * running real local processes, rounds driven by hand.
  */
 class BrokerTest {
-  private static final String ME = ScriptRunner.unprivilegedAccount();
+  private static final String ME = LocalFederation.ME;
 
   @TempDir Path tmp;
-  private final InMemoryFederation federation = new InMemoryFederation(Clock.systemUTC());
-  private final List<Site> sites = new ArrayList<>();
+  private LocalFederation fed;
 
-  private record Site(String name, LocalSite local, Broker broker, InMemoryCoordination coordination, BalancingPeriod period) {}
-
-  private Site site(String name, int cores, double participation) throws Exception {
-    Path scratch = Files.createDirectories(tmp.resolve("scratch"));
-    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
-    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
-    ScriptRunner runner = new ScriptRunner(scratch);
-    InMemoryCoordination c = federation.connect(name);
-    LocalSite local = new LocalSite(name, cores, runner, c::now);
-    BrokerSettings settings = new BrokerSettings(name, "local:" + name, cores, 0.7, participation, Utility.SIMPL, Map.of(), ME, "",
-        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4);
-    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name)));
-    local.pilots(p -> new PilotAgent(broker, p.environment().get("COALITION_PILOT_ID"), p.environment().get("COALITION_PILOT_TOKEN"),
-        runner, 200, c::now).run());
-    Site s = new Site(name, local, broker, c, new BalancingPeriod(c));
-    sites.add(s);
-    return s;
+  @BeforeEach
+  void open() throws Exception {
+    fed = new LocalFederation(tmp);
   }
 
   @AfterEach
   void close() {
-    sites.forEach(s -> s.local().close());
+    fed.close();
   }
 
-  /** Balancing periods and broker rounds until {@code done}, at most 30 s. */
   private void roundsUntil(String what, BooleanSupplier done) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("not within 30 s: " + what);
-      }
-      sites.forEach(s -> s.period().run());
-      sites.forEach(s -> s.broker().tick());
-      Thread.sleep(100);
-    }
+    fed.roundsUntil(what, done);
   }
 
   private static LocalSite.Job job(Site s, String id) {
-    return s.local().jobs().stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow();
+    return LocalFederation.job(s, id);
   }
 
   @Test
   void aJobWithNoRoomAtHomeRunsElsewhereAndEndsAtHomeAsItEndedThere() throws Exception {
-    Site home = site("home", 1, 10_000);
-    Site exec = site("exec", 4, 10_000);
+    Site home = fed.site("home", 1);
+    Site exec = fed.site("exec", 4);
     home.broker().start();
     exec.broker().start();
     home.local().submit(ME, 1, 60, "sleep 2\n");
@@ -110,8 +81,8 @@ class BrokerTest {
 
   @Test
   void aPublishedJobRunsAtHomeWhenRoomAppearsBeforeAnyClaim() throws Exception {
-    Site home = site("home", 1, 10_000);
-    Site idle = site("idle", 1, 10_000);
+    Site home = fed.site("home", 1);
+    Site idle = fed.site("idle", 1);
     home.broker().start();
     idle.broker().start();
     idle.local().submit(ME, 1, 60, "sleep 4\n"); // the other site is busy: no pilot there
@@ -128,7 +99,7 @@ class BrokerTest {
 
   @Test
   void aJobParkedButNeverPublishedRunsAtHomeAfterARestart() throws Exception {
-    Site home = site("home", 1, 10_000);
+    Site home = fed.site("home", 1);
     String id = home.local().submit(ME, 1, 60, "sleep 1\n");
     String parked = home.local().submit(ME, 1, 60, "echo released\n");
     home.local().park(parked); // as if the daemon died between parking and publishing
@@ -140,8 +111,8 @@ class BrokerTest {
 
   @Test
   void aRunWhoseClaimIsLostIsKilledAndTheJobRunsExactlyOnceMore() throws Exception {
-    Site home = site("home", 1, 10_000);
-    Site exec = site("exec", 2, 10_000);
+    Site home = fed.site("home", 1);
+    Site exec = fed.site("exec", 2);
     home.broker().start();
     exec.broker().start();
     home.local().submit(ME, 1, 60, "sleep 30\n");
@@ -160,7 +131,7 @@ class BrokerTest {
 
   @Test
   void pilotsMustShowTheirCapability() throws Exception {
-    Site exec = site("exec", 1, 10_000);
+    Site exec = fed.site("exec", 1);
     exec.broker().start();
     assertThrows(PilotService.PilotRefused.class, () -> exec.broker().work("exec-1-abc", "guess"));
     assertThrows(PilotService.PilotRefused.class, () -> exec.broker().heartbeat(null, null));

@@ -1,0 +1,221 @@
+package org.coalition.api;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.coalition.coordination.Allowances;
+import org.coalition.coordination.Coordination;
+import org.coalition.coordination.FederatedJob;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteLedger;
+import org.coalition.coordination.SiteStatus;
+import org.coalition.daemon.Broker;
+import org.coalition.daemon.PilotService;
+import org.coalition.handler.QueueObservation;
+
+/** The endpoints of docs/api.md; {@code src/main/resources/openapi.yaml} describes them. */
+@Path("/")
+@Produces(MediaType.APPLICATION_JSON)
+public final class ApiResource {
+  private final Broker broker;
+  private final Coordination coordination;
+  private final byte[] operatorToken;
+  private final DaemonApi.Health health;
+
+  ApiResource(Broker broker, byte[] operatorToken, DaemonApi.Health health) {
+    this.broker = broker;
+    this.coordination = broker.coordination();
+    this.operatorToken = operatorToken.clone();
+    this.health = health;
+  }
+
+  // --- views -----------------------------------------------------------------------------
+
+  public record Status(String site, String handler, boolean zookeeperConnected, boolean leader, int pendingJobs, double pendingCoreSeconds,
+      int allocatedCores, int totalCores, double reservationRatio, double exposureThreshold, double participation,
+      Map<String, Integer> pilots, int jobsInFederation, Map<String, Long> decisions) {}
+
+  @GET
+  @Path("v1/status")
+  public Status status() {
+    QueueObservation o = broker.lastObservation().orElseThrow(
+        () -> new ApiError(ApiError.Code.UNAVAILABLE, "the daemon has not observed its batch system yet; try again in a few seconds"));
+    return new Status(broker.settings().site(), health.handler(), health.zookeeperConnected(), coordination.isLeader(), o.pendingJobs(),
+        o.pendingCoreSeconds(), o.allocatedCores(), o.totalCores(), o.reservationRatio(), broker.settings().exposureThreshold(),
+        broker.participation(), broker.pilotsByState(), coordination.jobs(broker.settings().site()).size(), broker.decisions().counts());
+  }
+
+  public record SiteView(String site, boolean live, String endpoint, int cores, double queueCoreSeconds, int queuedJobs,
+      double reservationRatio, double participation, double sendAllowance, double receiveAllowance) {}
+
+  public record Federation(String leader, long period, List<SiteView> sites) {}
+
+  @GET
+  @Path("v1/sites")
+  public Federation sites() {
+    Map<String, SiteStatus> live = coordination.liveSites();
+    Map<String, SiteInfo> known = coordination.knownSites();
+    Allowances a = coordination.allowances();
+    List<SiteView> out = new ArrayList<>();
+    for (String site : new TreeSet<>(known.keySet())) {
+      SiteStatus s = live.get(site);
+      SiteInfo info = known.get(site);
+      Allowances.Allowance al = a.of(site);
+      out.add(s == null
+          ? new SiteView(site, false, info.endpoint(), info.cores(), 0, 0, 0, 0, 0, 0)
+          : new SiteView(site, true, info.endpoint(), s.cores(), s.queueCoreSeconds(), s.queuedJobs(), s.reservationRatio(),
+              s.participation(), al.send(), al.receive()));
+    }
+    return new Federation(a.leader(), a.period(), out);
+  }
+
+  public record LedgerRow(String site, double contribution, double utility, double priority, long jobsExecuted, long jobsSubmitted) {}
+
+  public record Ledger(String utility, double at, List<LedgerRow> sites) {}
+
+  @GET
+  @Path("v1/ledger")
+  public Ledger ledger() {
+    double now = coordination.now();
+    var u = broker.settings().utility();
+    List<LedgerRow> rows = new ArrayList<>();
+    for (Map.Entry<String, SiteLedger> e : new java.util.TreeMap<>(coordination.ledgers()).entrySet()) {
+      SiteLedger l = e.getValue();
+      rows.add(new LedgerRow(e.getKey(), l.contribution().get(u).at(now), l.utility().get(u).at(now), l.priority(u, now), l.jobsExecuted(),
+          l.jobsSubmitted()));
+    }
+    return new Ledger(u.name(), now, rows);
+  }
+
+  public record JobView(String site, String id, String state, String executor, double release, Double start, Double end, Integer exitCode) {}
+
+  @GET
+  @Path("v1/jobs/{id}")
+  public JobView job(@PathParam("id") String id) {
+    JobSpec.requireId("job id", id);
+    String site = broker.settings().site();
+    for (FederatedJob f : coordination.jobs(site)) {
+      if (f.job().jobId().equals(id)) {
+        String state = f.finished() ? "finished" : f.claimed() ? "running" : "queued";
+        return new JobView(site, id, state, f.executor(), f.job().release(), null, null, null);
+      }
+    }
+    Optional<Broker.Finished> done = broker.finished(id);
+    if (done.isPresent()) {
+      Broker.Finished d = done.get();
+      return new JobView(site, id, d.outcome(), d.executor(), d.release(), d.start(), d.end(), d.exitCode());
+    }
+    throw new ApiError(ApiError.Code.NOT_FOUND, "site " + site + " has no federated job " + id
+        + " (never published, run at home, or finished before the daemon's last " + "10,000 jobs)");
+  }
+
+  public record Participation(String site, double level) {}
+
+  public record ParticipationChange(Double level) {}
+
+  @GET
+  @Path("v1/participation")
+  public Participation participation() {
+    return new Participation(broker.settings().site(), broker.participation());
+  }
+
+  @PUT
+  @Path("v1/participation")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Participation setParticipation(@HeaderParam("Authorization") String authorization, ParticipationChange change) {
+    requireOperator(authorization);
+    if (change == null || change.level() == null) {
+      throw new ApiError(ApiError.Code.INVALID, "send {\"level\": N}, N the participation level in core-seconds per period");
+    }
+    broker.setParticipation(change.level());
+    return participation();
+  }
+
+  // --- pilots ----------------------------------------------------------------------------
+
+  public record Outcome(double start, double end, int exitCode, String stdout, String stderr) {}
+
+  public record Keep(boolean keep) {}
+
+  @POST
+  @Path("v1/pilots/{id}/work")
+  public Response work(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) {
+    Optional<PilotService.Assignment> a = broker.work(pilot, bearer(authorization));
+    return a.isPresent() ? Response.ok(a.get()).build() : Response.noContent().build();
+  }
+
+  @POST
+  @Path("v1/pilots/{id}/heartbeat")
+  public Keep heartbeat(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) {
+    return new Keep(broker.heartbeat(pilot, bearer(authorization)));
+  }
+
+  @POST
+  @Path("v1/pilots/{id}/finish")
+  @Consumes(MediaType.APPLICATION_JSON)
+  public Response finish(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization, Outcome outcome) {
+    if (outcome == null) {
+      throw new ApiError(ApiError.Code.INVALID, "send the run's outcome: start, end, exitCode, stdout and stderr (base64)");
+    }
+    byte[] out;
+    byte[] err;
+    try {
+      out = outcome.stdout() == null ? new byte[0] : Base64.getDecoder().decode(outcome.stdout());
+      err = outcome.stderr() == null ? new byte[0] : Base64.getDecoder().decode(outcome.stderr());
+    } catch (IllegalArgumentException e) {
+      throw new ApiError(ApiError.Code.INVALID, "stdout and stderr must be base64: " + e.getMessage());
+    }
+    broker.finish(pilot, bearer(authorization), new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), out, err));
+    return Response.noContent().build();
+  }
+
+  // --- metrics and the document ----------------------------------------------------------
+
+  @GET
+  @Path("metrics")
+  @Produces("text/plain; version=0.0.4; charset=utf-8")
+  public String metrics() {
+    return Metrics.render(broker, health);
+  }
+
+  @GET
+  @Path("openapi.yaml")
+  @Produces("application/yaml")
+  public String openapi() throws java.io.IOException {
+    try (var in = ApiResource.class.getResourceAsStream("/openapi.yaml")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  // --- authentication --------------------------------------------------------------------
+
+  private void requireOperator(String authorization) {
+    String token = bearer(authorization);
+    if (!MessageDigest.isEqual(operatorToken, token.getBytes(StandardCharsets.UTF_8))) {
+      throw new ApiError(ApiError.Code.FORBIDDEN, "the operator token is wrong");
+    }
+  }
+
+  private static String bearer(String authorization) {
+    if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() == 7) {
+      throw new ApiError(ApiError.Code.UNAUTHORIZED, "send 'Authorization: Bearer TOKEN' (the operator token, or the pilot's own)");
+    }
+    return authorization.substring(7).trim();
+  }
+}

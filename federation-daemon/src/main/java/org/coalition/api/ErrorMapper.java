@@ -1,0 +1,57 @@
+package org.coalition.api;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.daemon.PilotService;
+import org.coalition.handler.HandlerException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Every failure becomes a categorised JSON error; only a bug (an unexpected exception) is logged with its stack. */
+@Provider
+final class ErrorMapper implements ExceptionMapper<Throwable> {
+  private static final Logger LOG = LoggerFactory.getLogger(ErrorMapper.class);
+
+  @Override
+  public Response toResponse(Throwable e) {
+    return map(e).response();
+  }
+
+  static ApiError map(Throwable e) {
+    if (e instanceof ApiError a) {
+      return a;
+    }
+    if (e instanceof PilotService.PilotRefused r) {
+      return new ApiError(ApiError.Code.FORBIDDEN, r.getMessage());
+    }
+    if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+      return new ApiError(ApiError.Code.INVALID, "the request body is not the JSON expected: " + j.getOriginalMessage());
+    }
+    if (e instanceof IllegalArgumentException) {
+      return new ApiError(ApiError.Code.INVALID, e.getMessage());
+    }
+    if (e instanceof CoordinationException c) {
+      return switch (c.kind()) {
+        case UNAVAILABLE -> new ApiError(ApiError.Code.UNAVAILABLE, "ZooKeeper: " + c.getMessage());
+        case STALE -> new ApiError(ApiError.Code.CONFLICT, c.getMessage());
+        case FORBIDDEN -> new ApiError(ApiError.Code.FORBIDDEN, c.getMessage());
+        default -> new ApiError(ApiError.Code.INVALID, c.getMessage());
+      };
+    }
+    if (e instanceof HandlerException h) {
+      return new ApiError(h.category() == HandlerException.Category.UNAVAILABLE ? ApiError.Code.UNAVAILABLE : ApiError.Code.INTERNAL,
+          "batch system: " + h.getMessage());
+    }
+    if (e instanceof WebApplicationException w) {
+      int status = w.getResponse().getStatus();
+      ApiError.Code code = status == 404 ? ApiError.Code.NOT_FOUND : status == 405 || status == 415 || status == 406 || status == 400
+          ? ApiError.Code.INVALID : ApiError.Code.INTERNAL;
+      return new ApiError(code, w.getMessage());
+    }
+    LOG.error("API request failed", e);
+    return new ApiError(ApiError.Code.INTERNAL, "internal error: " + e);
+  }
+}

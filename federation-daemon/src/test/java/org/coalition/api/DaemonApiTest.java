@@ -1,0 +1,155 @@
+package org.coalition.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.coalition.daemon.Broker;
+import org.coalition.daemon.LocalFederation;
+import org.coalition.daemon.LocalFederation.Site;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The HTTP API on a real server: pilots run a job through it, people and scripts read and change what they may. */
+class DaemonApiTest {
+  private static final String OPERATOR = "operator-token-0123456789";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+  private LocalFederation fed;
+  private final Map<String, DaemonApi> apis = new HashMap<>();
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeEach
+  void open() throws Exception {
+    fed = new LocalFederation(tmp);
+  }
+
+  @AfterEach
+  void close() {
+    apis.values().forEach(DaemonApi::close);
+    fed.close();
+  }
+
+  private DaemonApi api(Broker broker) {
+    return apis.computeIfAbsent(broker.settings().site(), s -> DaemonApi.start(broker, "127.0.0.1", 0, Optional.empty(),
+        OPERATOR.getBytes(StandardCharsets.UTF_8), new DaemonApi.Health() {
+          @Override
+          public boolean zookeeperConnected() {
+            return true;
+          }
+
+          @Override
+          public String handler() {
+            return "local test site";
+          }
+        }));
+  }
+
+  private HttpResponse<String> send(Broker broker, String method, String path, String token, String body) throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(api(broker).uri().resolve(path)).method(method,
+        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+    }
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private JsonNode get(Broker broker, String path) throws Exception {
+    HttpResponse<String> r = send(broker, "GET", path, null, null);
+    assertEquals(200, r.statusCode(), r.body());
+    return JSON.readTree(r.body());
+  }
+
+  private static void assertError(HttpResponse<String> r, int status, String code) throws Exception {
+    assertEquals(status, r.statusCode(), r.body());
+    assertEquals(code, JSON.readTree(r.body()).path("error").path("code").asText(), r.body());
+    assertTrue(!JSON.readTree(r.body()).path("error").path("message").asText().isEmpty(), r.body());
+  }
+
+  @Test
+  void aPilotRunsAJobThroughTheApiAndTheHomeReportsIt() throws Exception {
+    Site home = fed.site("home", 1);
+    Site exec = fed.site("exec", 2, broker -> new HttpPilotClient(api(broker).uri()));
+    home.broker().start();
+    exec.broker().start();
+    home.local().submit(LocalFederation.ME, 1, 60, "sleep 2\n");
+    String id = home.local().submit(LocalFederation.ME, 1, 60, "echo through http\nexit 4\n");
+    fed.roundsUntil("the job ends at home", () -> LocalFederation.job(home, id).done());
+    assertEquals("through http\n", LocalFederation.job(home, id).stdout());
+    assertEquals(4, LocalFederation.job(home, id).exitCode());
+
+    JsonNode job = get(home.broker(), "v1/jobs/" + id);
+    assertEquals("replayed", job.path("state").asText());
+    assertEquals("exec", job.path("executor").asText());
+    assertEquals(4, job.path("exitCode").asInt());
+    assertError(send(home.broker(), "GET", "v1/jobs/999", null, null), 404, "NOT_FOUND");
+    assertError(send(home.broker(), "GET", "v1/jobs/..%2Fx", null, null), 400, "INVALID");
+
+    fed.roundsUntil("the ledger holds the run", () -> home.coordination().ledgers().containsKey("exec"));
+    JsonNode ledger = get(home.broker(), "v1/ledger");
+    assertEquals("SIMPL", ledger.path("utility").asText());
+    JsonNode execRow = ledger.path("sites").get(0);
+    assertEquals("exec", execRow.path("site").asText());
+    assertTrue(execRow.path("priority").asDouble() > 0, ledger.toString());
+    assertEquals(1, execRow.path("jobsExecuted").asInt());
+
+    JsonNode sites = get(exec.broker(), "v1/sites");
+    assertEquals(2, sites.path("sites").size());
+    assertTrue(sites.path("sites").get(0).path("live").asBoolean());
+
+    JsonNode status = get(exec.broker(), "v1/status");
+    assertEquals("exec", status.path("site").asText());
+    assertEquals(2, status.path("totalCores").asInt());
+    assertEquals(1, status.path("decisions").path("claim directcontr").asInt(), status.toString());
+
+    String metrics = send(exec.broker(), "GET", "metrics", null, null).body();
+    assertTrue(metrics.contains("coalition_reservation_ratio{site=\"exec\"} "), metrics);
+    assertTrue(metrics.contains("coalition_decisions_total{site=\"exec\",decision=\"claim\",reason=\"directcontr\"} 1"), metrics);
+    assertTrue(metrics.contains("coalition_ledger{site=\"exec\",value=\"priority\"} "), metrics);
+    assertTrue(send(exec.broker(), "GET", "openapi.yaml", null, null).body().startsWith("openapi: 3.0.3"));
+  }
+
+  @Test
+  void participationIsReadByAnyoneAndChangedOnlyWithTheOperatorToken() throws Exception {
+    Site s = fed.site("east", 1);
+    s.broker().start();
+    assertEquals(10_000, get(s.broker(), "v1/participation").path("level").asDouble());
+    assertError(send(s.broker(), "PUT", "v1/participation", null, "{\"level\": 5}"), 401, "UNAUTHORIZED");
+    assertError(send(s.broker(), "PUT", "v1/participation", "guess-guess-guess", "{\"level\": 5}"), 403, "FORBIDDEN");
+    assertError(send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": -5}"), 400, "INVALID");
+    assertError(send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": "), 400, "INVALID");
+    assertError(send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"lvl\": 5}"), 400, "INVALID");
+    assertEquals(10_000, s.broker().participation(), "nothing changed by refused requests");
+    HttpResponse<String> ok = send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": 3600}");
+    assertEquals(200, ok.statusCode(), ok.body());
+    assertEquals(3600, JSON.readTree(ok.body()).path("level").asDouble());
+    assertEquals(3600, s.broker().participation());
+  }
+
+  @Test
+  void pilotEndpointsRefuseWhoeverLacksThePilotsToken() throws Exception {
+    Site s = fed.site("east", 1);
+    s.broker().start();
+    assertError(send(s.broker(), "POST", "v1/pilots/east-1-abc/work", null, ""), 401, "UNAUTHORIZED");
+    assertError(send(s.broker(), "POST", "v1/pilots/east-1-abc/work", "not-the-token", ""), 403, "FORBIDDEN");
+    assertError(send(s.broker(), "POST", "v1/pilots/east-1-abc/finish", "not-the-token",
+        "{\"start\": 1, \"end\": 2, \"exitCode\": 0, \"stdout\": \"!!\"}"), 400, "INVALID");
+    assertError(send(s.broker(), "GET", "v1/nothing-here", null, null), 404, "NOT_FOUND");
+  }
+}

@@ -1,0 +1,81 @@
+package org.coalition.daemon;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.coalition.coordination.memory.InMemoryCoordination;
+import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.local.LocalSite;
+import org.coalition.periodic.BalancingPeriod;
+import org.coalition.policy.fairness.Utility;
+
+/**
+ * Test federation: the in-memory coordination and demo sites running real local processes,
+ * rounds driven by hand (balancing period, then broker ticks).
+ */
+public final class LocalFederation implements AutoCloseable {
+  public static final String ME = ScriptRunner.unprivilegedAccount();
+
+  private final Path tmp;
+  private final InMemoryFederation federation = new InMemoryFederation(Clock.systemUTC());
+  private final List<Site> sites = new ArrayList<>();
+
+  public record Site(String name, LocalSite local, Broker broker, InMemoryCoordination coordination, BalancingPeriod period) {}
+
+  public LocalFederation(Path tmp) throws Exception {
+    this.tmp = tmp;
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+    Path scratch = Files.createDirectories(tmp.resolve("scratch"));
+    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
+  }
+
+  /** A site whose pilots call its broker in-process. */
+  public Site site(String name, int cores) {
+    return site(name, cores, broker -> broker);
+  }
+
+  /** A site whose pilots reach its broker through {@code pilotSide} (e.g. an HTTP client of its API). */
+  public Site site(String name, int cores, Function<Broker, PilotService> pilotSide) {
+    ScriptRunner runner = new ScriptRunner(tmp.resolve("scratch"));
+    InMemoryCoordination c = federation.connect(name);
+    LocalSite local = new LocalSite(name, cores, runner, c::now);
+    BrokerSettings settings = new BrokerSettings(name, "local:" + name, cores, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
+        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4);
+    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name)));
+    local.pilots(p -> new PilotAgent(pilotSide.apply(broker), p.environment().get("COALITION_PILOT_ID"),
+        p.environment().get("COALITION_PILOT_TOKEN"), runner, 200, c::now).run());
+    Site s = new Site(name, local, broker, c, new BalancingPeriod(c));
+    sites.add(s);
+    return s;
+  }
+
+  /** Balancing periods and broker rounds until {@code done}, at most 30 s. */
+  public void roundsUntil(String what, BooleanSupplier done) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within 30 s: " + what);
+      }
+      sites.forEach(s -> s.period().run());
+      sites.forEach(s -> s.broker().tick());
+      Thread.sleep(100);
+    }
+  }
+
+  public static LocalSite.Job job(Site s, String id) {
+    return s.local().jobs().stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow();
+  }
+
+  @Override
+  public void close() {
+    sites.forEach(s -> s.local().close());
+  }
+}
