@@ -12,17 +12,19 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
     description = {
-      "Fair, money-free capacity sharing between HPC clusters.",
-      "Subcommands marked (planned) are not available in this build yet; they say so and exit "
-          + ExitCodes.UNAVAILABLE + "."
+      "Fair, money-free capacity sharing between HPC clusters."
     },
     subcommands = {
-      PlannedCommands.Daemon.class,
+      DaemonCommand.class,
+      PilotCommand.class,
       DemoCommand.class,
       SimulateCommand.class,
       ConfigCommand.class,
-      PlannedCommands.Status.class,
-      PlannedCommands.Participation.class,
+      ClientCommands.Status.class,
+      ClientCommands.Sites.class,
+      ClientCommands.Ledger.class,
+      ClientCommands.Job.class,
+      ClientCommands.Participation.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -119,6 +119,7 @@ public final class Broker implements PilotService {
     final long submitted = System.nanoTime();
     volatile PilotHandle handle;
     volatile Claim claim;
+    volatile double startedAt;
     volatile boolean asked;
     volatile boolean finished;
 
@@ -517,6 +518,7 @@ public final class Broker implements PilotService {
         decisions.record("skip", job(j.ref()), "claim-lost", e.getMessage());
         continue;
       }
+      p.startedAt = coordination.now();
       p.claim = claim.get();
       synchronized (periodLock) {
         taken += coreSeconds(j.cores(), j.walltimeSeconds());
@@ -556,10 +558,12 @@ public final class Broker implements PilotService {
       throw new PilotRefused("pilot " + pilotId + " has no job to finish");
     }
     String ref = outputs.store(c.ref().home() + "-" + c.ref().jobId() + "-" + c.token(), outcome.stdout(), outcome.stderr());
-    coordination.finish(c, new RunResult(outcome.start(), outcome.end(), outcome.exitCode(), ref));
+    // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
+    double end = Math.max(p.startedAt, coordination.now());
+    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), ref));
     p.finished = true;
     decisions.record("finish", job(c.ref()) + " pilot=" + pilotId, "ran-here", String.format("exit %d after %s s",
-        outcome.exitCode(), fmt(outcome.end() - outcome.start())));
+        outcome.exitCode(), fmt(end - p.startedAt)));
   }
 
   private Pilot check(String pilotId, String token) {

@@ -21,7 +21,8 @@ public interface PilotService {
   record Assignment(String job, String account, int cores, long walltimeSeconds, String script) {}
 
   /**
-   * How a run ended, with what it wrote (each stream capped by the pilot).
+   * How a run ended, with what it wrote (each stream capped by the pilot). Start and end are on
+   * the pilot's own clock, for its log; the daemon times the run on the federation clock.
    *
    * @param exitCode 0-255 as the process exited; 128 + N when signal N ended it (the shell's convention)
    */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -34,9 +35,21 @@ class CoalitionCommandTest {
   }
 
   @Test
-  void plannedSubcommandSaysSoAndExitsUnavailable() {
-    assertEquals(ExitCodes.UNAVAILABLE, run("demo"));
-    assertTrue(err.toString().contains("coalition demo: not yet available"), err::toString);
+  void theDemoEndsWithEveryJobDoneAndTheLedger() throws Exception {
+    assertEquals(ExitCodes.OK, run("demo", "--jobs", "12", "--seconds", "0.5", "--json", "--no-progress"), err::toString);
+    var result = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
+    assertEquals(12, result.path("jobs").size());
+    for (var job : result.path("jobs")) {
+      assertEquals(0, job.path("exitCode").asInt(), job.toString());
+      assertTrue(List.of("north", "south", "west").contains(job.path("ranAt").asText()), job.toString());
+    }
+    assertEquals(3, result.path("sites").size());
+  }
+
+  @Test
+  void aClientCommandWithNoDaemonSaysWhereItLooked() {
+    assertEquals(ExitCodes.UNAVAILABLE, run("status", "--url", "http://127.0.0.1:9"));
+    assertTrue(err.toString().contains("no daemon answers at http://127.0.0.1:9/"), err::toString);
     assertEquals("", out.toString(), "nothing on stdout: scripts must not mistake it for output");
   }
 

@@ -1,0 +1,107 @@
+package org.coalition.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.coalition.config.SiteConfig;
+import org.coalition.config.SiteConfigReader;
+import picocli.CommandLine.Option;
+
+/**
+ * How the reading and operator commands reach a daemon: {@code --url}, or the http section of
+ * {@code --config FILE}, or {@code COALITION_URL}, or http://127.0.0.1:8443.
+ */
+final class ApiClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The options every client command has. */
+  static final class Target {
+    @Option(names = "--url", paramLabel = "URL", description = "The daemon's API, e.g. https://north:8443 (default: from --config, else $COALITION_URL, else http://127.0.0.1:8443).")
+    String url;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "A site file: the API address and the operator token file are taken from it.")
+    Path config;
+
+    @Option(names = "--json", description = "Print the daemon's answer as JSON on stdout (for scripts).")
+    boolean json;
+
+    URI uri() throws IOException {
+      String u = url;
+      if (u == null && config != null) {
+        SiteConfig.Http h = SiteConfigReader.read(config).http();
+        String host = h.bind().equals("0.0.0.0") || h.bind().equals("::") ? "127.0.0.1" : h.bind();
+        u = (h.tls().isPresent() ? "https://" : "http://") + host + ":" + h.port();
+      }
+      if (u == null) {
+        u = System.getenv().getOrDefault("COALITION_URL", "http://127.0.0.1:8443");
+      }
+      if (!u.startsWith("http://") && !u.startsWith("https://")) {
+        throw new IllegalArgumentException("--url must start with http:// or https://, was '" + u + "'");
+      }
+      return URI.create(u.endsWith("/") ? u : u + "/");
+    }
+
+    Path operatorTokenFile(Path given) throws IOException {
+      if (given != null) {
+        return given;
+      }
+      if (config != null) {
+        return SiteConfigReader.read(config).http().operatorTokenFile();
+      }
+      throw new IllegalArgumentException("give --token-file FILE (the operator token) or --config SITE-FILE");
+    }
+  }
+
+  /** The daemon answered with an error: its code and message. */
+  static final class Failed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Failed(String message) {
+      super(message);
+    }
+  }
+
+  private ApiClient() {}
+
+  static JsonNode get(URI base, String path) throws IOException {
+    return send(base, HttpRequest.newBuilder(base.resolve(path)).GET());
+  }
+
+  static JsonNode put(URI base, String path, Object body, Path tokenFile) throws IOException {
+    String token = Files.readString(tokenFile).trim();
+    return send(base, HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+        .header("Authorization", "Bearer " + token).PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))));
+  }
+
+  private static JsonNode send(URI base, HttpRequest.Builder request) throws IOException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpResponse<String> r;
+    try {
+      r = http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (java.net.ConnectException e) {
+      throw new Failed("no daemon answers at " + base + " (is it running? is --url right?)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+    JsonNode body;
+    try {
+      body = r.body().isEmpty() ? JSON.nullNode() : JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new Failed(base + " answered " + r.statusCode() + " with something that is not JSON; is it a Coalition daemon?");
+    }
+    if (r.statusCode() >= 400) {
+      JsonNode error = body.path("error");
+      throw new Failed("the daemon refused (" + error.path("code").asText("HTTP " + r.statusCode()) + "): "
+          + error.path("message").asText(r.body()));
+    }
+    return body;
+  }
+}

@@ -1,0 +1,164 @@
+package org.coalition.cli;
+
+import static org.coalition.testbed.Eventually.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.coalition.bench.Ensemble;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Two daemons started from site files on a real (in-process) ZooKeeper, read and steered with the client commands. */
+class DaemonCommandTest {
+  @TempDir Path tmp;
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final List<DaemonCommand> daemons = new ArrayList<>();
+  private final List<Future<Integer>> exits = new ArrayList<>();
+  private Ensemble zk;
+
+  @AfterEach
+  void stop() throws Exception {
+    daemons.forEach(DaemonCommand::stop);
+    for (Future<Integer> f : exits) {
+      assertEquals(ExitCodes.OK, f.get(30, TimeUnit.SECONDS), "a daemon stops cleanly");
+    }
+    threads.shutdownNow();
+    if (zk != null) {
+      zk.close();
+    }
+  }
+
+  private static Path secretFile(Path file, String secret) throws Exception {
+    Files.writeString(file, secret + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    return file;
+  }
+
+  private Path siteFile(String site, int port) throws Exception {
+    Path file = tmp.resolve(site + ".yaml");
+    Files.writeString(file, String.format("""
+        site: %s
+        federation:
+          name: t
+          zookeeper: %s
+          secret-file: %s
+        handlers:
+          - type: local
+            cores: 2
+        accounts:
+          "*": nobody
+        sharing:
+          balancing-period: 1s
+        http:
+          port: %d
+          operator-token-file: %s
+        spool: %s
+        """, site, zk.connectString(), tmp.resolve(site + ".secret"), port, tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
+    return file;
+  }
+
+  private Path startDaemon(String site) throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path file = siteFile(site, port);
+    CommandLine cli = CoalitionCommand.commandLine();
+    cli.setErr(new PrintWriter(new StringWriter(), true));
+    DaemonCommand daemon = cli.getSubcommands().get("daemon").getCommand();
+    daemons.add(daemon);
+    exits.add(threads.submit(() -> cli.execute("daemon", "--config", file.toString(), "--tick", "200ms")));
+    return file;
+  }
+
+  private record Run(int exit, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = CoalitionCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return new Run(cli.execute(args), out.toString(), err.toString());
+  }
+
+  @Test
+  void daemonsFromSiteFilesJoinAndAnswerTheClientCommands() throws Exception {
+    zk = Ensemble.start(1);
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+    secretFile(tmp.resolve("alpha.secret"), "alpha-secret-0123456789");
+    secretFile(tmp.resolve("beta.secret"), "beta-secret-0123456789");
+    Path operator = secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
+    ZkFederation.bootstrap(zk.connectString(), "t", "operator-secret-0123456789",
+        Map.of("alpha", "alpha-secret-0123456789", "beta", "beta-secret-0123456789"), Clock.systemUTC());
+    Path alpha = startDaemon("alpha");
+    startDaemon("beta");
+
+    ObjectMapper json = new ObjectMapper();
+    waitFor("alpha sees both sites live", () -> {
+      Run r = run("sites", "--config", alpha.toString(), "--json");
+      if (r.exit() != ExitCodes.OK) {
+        return false;
+      }
+      JsonNode sites = tree(json, r.out()).path("sites");
+      return sites.size() == 2 && sites.get(0).path("live").asBoolean() && sites.get(1).path("live").asBoolean();
+    });
+    Run status = run("status", "--config", alpha.toString());
+    assertEquals(ExitCodes.OK, status.exit(), status.err());
+    assertTrue(status.out().contains("local processes (2 cores, demo site alpha)"), status.out());
+    assertTrue(status.out().contains("connected"), status.out());
+
+    Run refused = run("participation", "set", "100", "--config", alpha.toString(), "--token-file", tmp.resolve("alpha.secret").toString());
+    assertEquals(ExitCodes.UNAVAILABLE, refused.exit());
+    assertTrue(refused.err().contains("the daemon refused (FORBIDDEN): the operator token is wrong"), refused.err());
+    Run set = run("participation", "set", "100", "--config", alpha.toString());
+    assertEquals(ExitCodes.OK, set.exit(), set.err());
+    assertEquals("alpha: participation level now 100 core-seconds per period\n", set.out());
+    waitFor("beta sees alpha's new level", () -> {
+      Run r = run("sites", "--config", alpha.toString().replace("alpha", "beta"), "--json");
+      return r.exit() == 0 && tree(json, r.out()).path("sites").get(0).path("participation").asDouble() == 100;
+    });
+    Run job = run("job", "42", "--config", alpha.toString());
+    assertEquals(ExitCodes.UNAVAILABLE, job.exit());
+    assertTrue(job.err().contains("(NOT_FOUND): site alpha has no federated job 42"), job.err());
+    assertTrue(Files.exists(operator));
+  }
+
+  private static JsonNode tree(ObjectMapper json, String text) {
+    try {
+      return json.readTree(text);
+    } catch (java.io.IOException e) {
+      throw new AssertionError("not JSON: " + text, e);
+    }
+  }
+
+  @Test
+  void aSecretOthersCanReadIsRefused() throws Exception {
+    zk = Ensemble.start(1);
+    Path secret = secretFile(tmp.resolve("alpha.secret"), "alpha-secret-0123456789");
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
+    secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
+    Run r = run("daemon", "--config", siteFile("alpha", 1).toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exit());
+    assertTrue(r.err().contains("is readable by others; chmod 600"), r.err());
+  }
+}
