@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -32,18 +31,6 @@ class CoalitionCommandTest {
   void noArgumentsPrintsHelp() {
     assertEquals(ExitCodes.OK, run());
     assertTrue(out.toString().startsWith("Usage: coalition"), out::toString);
-  }
-
-  @Test
-  void theDemoEndsWithEveryJobDoneAndTheLedger() throws Exception {
-    assertEquals(ExitCodes.OK, run("demo", "--jobs", "12", "--seconds", "0.5", "--json", "--no-progress"), err::toString);
-    var result = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out.toString());
-    assertEquals(12, result.path("jobs").size());
-    for (var job : result.path("jobs")) {
-      assertEquals(0, job.path("exitCode").asInt(), job.toString());
-      assertTrue(List.of("north", "south", "west").contains(job.path("ranAt").asText()), job.toString());
-    }
-    assertEquals(3, result.path("sites").size());
   }
 
   @Test

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** Two daemons started from site files on a real (in-process) ZooKeeper, read and steered with the client commands. */
-class DaemonCommandTest {
+class DaemonCommandIT {
   @TempDir Path tmp;
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final List<DaemonCommand> daemons = new ArrayList<>();

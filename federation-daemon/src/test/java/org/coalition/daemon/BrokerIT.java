@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The broker's events on a {@link LocalFederation}: the in-memory coordination and demo sites
  * running real local processes, rounds driven by hand.
  */
-class BrokerTest {
+class BrokerIT {
   private static final String ME = LocalFederation.ME;
 
   @TempDir Path tmp;

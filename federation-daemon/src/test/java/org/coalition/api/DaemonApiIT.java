@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The HTTP API on a real server: pilots run a job through it, people and scripts read and change what they may. */
-class DaemonApiTest {
+class DaemonApiIT {
   private static final String OPERATOR = "operator-token-0123456789";
   private static final ObjectMapper JSON = new ObjectMapper();
 
