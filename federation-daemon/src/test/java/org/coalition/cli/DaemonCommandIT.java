@@ -90,15 +90,8 @@ class DaemonCommandIT {
     return file;
   }
 
-  private record Run(int exit, String out, String err) {}
-
-  private static Run run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = CoalitionCommand.commandLine();
-    cli.setOut(new PrintWriter(out, true));
-    cli.setErr(new PrintWriter(err, true));
-    return new Run(cli.execute(args), out.toString(), err.toString());
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   @Test
@@ -115,29 +108,29 @@ class DaemonCommandIT {
 
     ObjectMapper json = new ObjectMapper();
     waitFor("alpha sees both sites live", () -> {
-      Run r = run("sites", "--config", alpha.toString(), "--json");
+      CliRun r = run("sites", "--config", alpha.toString(), "--json");
       if (r.exit() != ExitCodes.OK) {
         return false;
       }
       JsonNode sites = tree(json, r.out()).path("sites");
       return sites.size() == 2 && sites.get(0).path("live").asBoolean() && sites.get(1).path("live").asBoolean();
     });
-    Run status = run("status", "--config", alpha.toString());
+    CliRun status = run("status", "--config", alpha.toString());
     assertEquals(ExitCodes.OK, status.exit(), status.err());
     assertTrue(status.out().contains("local processes (2 cores, demo site alpha)"), status.out());
     assertTrue(status.out().contains("connected"), status.out());
 
-    Run refused = run("participation", "set", "100", "--config", alpha.toString(), "--token-file", tmp.resolve("alpha.secret").toString());
+    CliRun refused = run("participation", "set", "100", "--config", alpha.toString(), "--token-file", tmp.resolve("alpha.secret").toString());
     assertEquals(ExitCodes.UNAVAILABLE, refused.exit());
     assertTrue(refused.err().contains("the daemon refused (FORBIDDEN): the operator token is wrong"), refused.err());
-    Run set = run("participation", "set", "100", "--config", alpha.toString());
+    CliRun set = run("participation", "set", "100", "--config", alpha.toString());
     assertEquals(ExitCodes.OK, set.exit(), set.err());
     assertEquals("alpha: participation level now 100 core-seconds per period\n", set.out());
     waitFor("beta sees alpha's new level", () -> {
-      Run r = run("sites", "--config", alpha.toString().replace("alpha", "beta"), "--json");
+      CliRun r = run("sites", "--config", alpha.toString().replace("alpha", "beta"), "--json");
       return r.exit() == 0 && tree(json, r.out()).path("sites").get(0).path("participation").asDouble() == 100;
     });
-    Run job = run("job", "42", "--config", alpha.toString());
+    CliRun job = run("job", "42", "--config", alpha.toString());
     assertEquals(ExitCodes.UNAVAILABLE, job.exit());
     assertTrue(job.err().contains("(NOT_FOUND): site alpha has no federated job 42"), job.err());
     assertTrue(Files.exists(operator));
@@ -157,7 +150,7 @@ class DaemonCommandIT {
     Path secret = secretFile(tmp.resolve("alpha.secret"), "alpha-secret-0123456789");
     Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
     secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
-    Run r = run("daemon", "--config", siteFile("alpha", 1).toString());
+    CliRun r = run("daemon", "--config", siteFile("alpha", 1).toString());
     assertEquals(ExitCodes.BAD_INPUT, r.exit());
     assertTrue(r.err().contains("is readable by others; chmod 600"), r.err());
   }
