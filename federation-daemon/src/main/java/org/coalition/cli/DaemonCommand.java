@@ -84,14 +84,13 @@ final class DaemonCommand implements Callable<Integer> {
     try (ZkCoordination coordination = ZkFederation.connect(c.federation().zookeeper(), c.federation().name(), c.site(), secret,
         Clock.systemUTC(), new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(10)));
         LocalSite site = new LocalSite(c.site(), local.cores(), runner, coordination::now)) {
-      BrokerSettings settings = new BrokerSettings(c.site(), endpoint, local.cores(), c.sharing().exposureThreshold(),
+      BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
           c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
               .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending());
       Broker broker = new Broker(settings, coordination, site, Optional.of(site), new RunOutputs(c.spool().resolve("outputs")));
-      site.pilots(p -> new PilotAgent(broker, p.environment().get("COALITION_PILOT_ID"), p.environment().get("COALITION_PILOT_TOKEN"),
-          runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
+      site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
       try (SiteDaemon daemon = SiteDaemon.start(broker, tickEvery, c.sharing().balancingPeriod());
           DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator, new DaemonApi.Health() {
             @Override

@@ -123,11 +123,10 @@ final class DemoCommand implements Callable<Integer> {
         ZkCoordination c = ZkFederation.connect(zk.connectString(), "demo", s.name, secrets.get(s.name), clock, ZkFederation.Options.DEFAULT);
         handles.add(c);
         LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
-        BrokerSettings settings = new BrokerSettings(s.name, "local:" + s.name, s.cores, 0.7, 100_000, utility, Map.of(), account,
+        BrokerSettings settings = new BrokerSettings(s.name, "local:" + s.name, 0.7, 100_000, utility, Map.of(), account,
             "", Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), 4);
         Broker broker = new Broker(settings, c, site, java.util.Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
-        site.pilots(p -> new PilotAgent(broker, p.environment().get("COALITION_PILOT_ID"), p.environment().get("COALITION_PILOT_TOKEN"),
-            runner, 1000, c::now).run());
+        site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 1000, c::now).run());
         sites.put(s.name, site);
         daemons.put(s.name, SiteDaemon.start(broker, Duration.ofMillis(250), Duration.ofSeconds(2)));
       }

@@ -22,9 +22,9 @@ final class PilotCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    String daemon = env("COALITION_DAEMON");
-    String id = env("COALITION_PILOT_ID");
-    String token = env("COALITION_PILOT_TOKEN");
+    String daemon = env(PilotAgent.DAEMON);
+    String id = env(PilotAgent.ID);
+    String token = env(PilotAgent.TOKEN);
     Path dir = scratch != null ? scratch : Path.of(System.getenv().getOrDefault("TMPDIR", "/tmp"));
     return new PilotAgent(new HttpPilotClient(URI.create(daemon.endsWith("/") ? daemon : daemon + "/")), id, token,
         new ScriptRunner(dir), 30_000, () -> System.currentTimeMillis() / 1000.0).run();

@@ -4,7 +4,6 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,7 +13,6 @@ import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
@@ -461,7 +459,7 @@ public final class Broker implements PilotService {
       try {
         p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb(),
             Math.max(60, j.walltimeSeconds() + 60), settings.pilotPartition(), List.of("coalition", "pilot"),
-            Map.of("COALITION_PILOT_ID", p.id, "COALITION_PILOT_TOKEN", p.token, "COALITION_DAEMON", settings.endpoint()), "/tmp", false));
+            Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, p.token, PilotAgent.DAEMON, settings.endpoint()), "/tmp", false));
       } catch (HandlerException | IllegalArgumentException e) {
         pilots.remove(p.id);
         decisions.record("no-pilot", job(j.ref()), "submit-failed", e.getMessage());
@@ -628,11 +626,6 @@ public final class Broker implements PilotService {
     return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.1f", v);
   }
 
-  /** Pilots currently known (for tests and the API). */
-  public int pilotCount() {
-    return pilots.size();
-  }
-
   /** Cancels this broker's pilots that have not asked for work yet (a clean stop). */
   public void cancelPendingPilots() {
     for (Pilot p : pilots.values()) {
@@ -646,11 +639,4 @@ public final class Broker implements PilotService {
     }
   }
 
-  static long nanosToMillis(long nanos) {
-    return TimeUnit.NANOSECONDS.toMillis(nanos);
-  }
-
-  Collection<String> publishedIds() {
-    return List.copyOf(published.keySet());
-  }
 }

@@ -23,7 +23,6 @@ import org.coalition.policy.fairness.Utility;
 public record BrokerSettings(
     String site,
     String endpoint,
-    int cores,
     double exposureThreshold,
     double participation,
     Utility utility,

@@ -1,5 +1,6 @@
 package org.coalition.daemon;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
@@ -17,6 +18,10 @@ public final class PilotAgent {
   private static final Logger LOG = LoggerFactory.getLogger(PilotAgent.class);
   /** Most bytes kept of each output stream. */
   public static final int MAX_STREAM = 8 << 20;
+  /** The pilot job's environment, set by the daemon that submits it: the pilot's id, its capability, the daemon's API. */
+  public static final String ID = "COALITION_PILOT_ID";
+  public static final String TOKEN = "COALITION_PILOT_TOKEN";
+  public static final String DAEMON = "COALITION_DAEMON";
 
   private final PilotService service;
   private final String pilotId;
@@ -32,6 +37,12 @@ public final class PilotAgent {
     this.runner = runner;
     this.heartbeatMillis = heartbeatMillis;
     this.clock = clock;
+  }
+
+  /** The agent of a pilot the daemon submitted with {@code environment} (its {@link #ID} and {@link #TOKEN}). */
+  public static PilotAgent of(PilotService service, Map<String, String> environment, ScriptRunner runner, long heartbeatMillis,
+      DoubleSupplier clock) {
+    return new PilotAgent(service, environment.get(ID), environment.get(TOKEN), runner, heartbeatMillis, clock);
   }
 
   /** Runs at most one job; returns the pilot's own exit code (0: done or no work; 1: the run was lost or refused). */

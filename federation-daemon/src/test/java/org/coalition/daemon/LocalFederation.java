@@ -47,11 +47,10 @@ public final class LocalFederation implements AutoCloseable {
     ScriptRunner runner = new ScriptRunner(tmp.resolve("scratch"));
     InMemoryCoordination c = federation.connect(name);
     LocalSite local = new LocalSite(name, cores, runner, c::now);
-    BrokerSettings settings = new BrokerSettings(name, "local:" + name, cores, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
+    BrokerSettings settings = new BrokerSettings(name, "local:" + name, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
         Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4);
     Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name)));
-    local.pilots(p -> new PilotAgent(pilotSide.apply(broker), p.environment().get("COALITION_PILOT_ID"),
-        p.environment().get("COALITION_PILOT_TOKEN"), runner, 200, c::now).run());
+    local.pilots(p -> PilotAgent.of(pilotSide.apply(broker), p.environment(), runner, 200, c::now).run());
     Site s = new Site(name, local, broker, c, new BalancingPeriod(c));
     sites.add(s);
     return s;
