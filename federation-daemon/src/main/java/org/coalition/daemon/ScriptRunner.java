@@ -116,10 +116,8 @@ public final class ScriptRunner {
         return data;
       }
       byte[] note = ("\n[coalition: output cut at " + PilotAgent.MAX_STREAM + " bytes]\n").getBytes(StandardCharsets.US_ASCII);
-      byte[] out = java.util.Arrays.copyOf(data, data.length - note.length);
-      byte[] all = java.util.Arrays.copyOf(out, data.length);
-      System.arraycopy(note, 0, all, out.length, note.length);
-      return all;
+      System.arraycopy(note, 0, data, data.length - note.length, note.length); // the note replaces the last bytes kept
+      return data;
     } catch (java.nio.file.NoSuchFileException e) {
       return new byte[0];
     } catch (IOException e) {
