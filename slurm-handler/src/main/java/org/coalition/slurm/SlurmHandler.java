@@ -17,6 +17,7 @@ import java.util.function.Function;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeJob;
+import org.coalition.handler.HomeQueue;
 import org.coalition.handler.PartitionLoad;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
@@ -33,7 +34,7 @@ import org.coalition.handler.ResourceHandler;
  * changed where the version allows it (see the module's README for what each version costs);
  * pilots are ordinary batch jobs submitted as the mapped local user, never requeued by Slurm.
  */
-public final class SlurmHandler implements ResourceHandler {
+public final class SlurmHandler implements ResourceHandler, HomeQueue {
   /** REST versions this handler speaks, newest first. */
   public static final List<String> VERSIONS = List.of("v0.0.42", "v0.0.40", "v0.0.38");
   /** A poll that finds more new pending jobs than this fetches the whole list once rather than each job. */
@@ -60,9 +61,12 @@ public final class SlurmHandler implements ResourceHandler {
    *     (catches time limit or size changes made with {@code scontrol update})
    * @param results the folder where remote runs of opted-in jobs are left for coalition-replay (the
    *     {@code results} setting of job_submit.lua), or empty when the site opts no job in
+   * @param scontrol the command that runs {@code scontrol} for this cluster (its path, and a wrapper
+   *     that sets {@code SLURM_CONF} where needed); it reads opted-in jobs' scripts, which no REST
+   *     version serves
    */
   public record Config(String url, SlurmCredentials credentials, String observer, Optional<String> version, Duration timeout,
-      long unlimitedSeconds, Duration fullListEvery, Clock clock, Optional<Path> results) {
+      long unlimitedSeconds, Duration fullListEvery, Clock clock, Optional<Path> results, List<String> scontrol) {
     public Config {
       Objects.requireNonNull(url, "url");
       if (!url.startsWith("http://") && !url.startsWith("https://")) {
@@ -85,20 +89,28 @@ public final class SlurmHandler implements ResourceHandler {
           throw new IllegalArgumentException("results folder '" + r + "' must be an absolute path, the same job_submit.lua names");
         }
       });
+      scontrol = List.copyOf(scontrol);
+      if (scontrol.isEmpty() || scontrol.get(0).isBlank()) {
+        throw new IllegalArgumentException("the scontrol command must not be empty (default: scontrol on the PATH)");
+      }
     }
 
     /** Defaults: newest version, 60 s timeout (a whole list of 10,000 jobs from 24.11 is some 90 MB), jobs without a limit count as a day, whole list every 10 minutes. */
     public static Config of(String url, SlurmCredentials credentials, String observer) {
       return new Config(url, credentials, observer, Optional.empty(), Duration.ofSeconds(60), 86_400, Duration.ofMinutes(10),
-          Clock.systemUTC(), Optional.empty());
+          Clock.systemUTC(), Optional.empty(), List.of("scontrol"));
     }
 
     public Config withVersion(String pinned) {
-      return new Config(url, credentials, observer, Optional.of(pinned), timeout, unlimitedSeconds, fullListEvery, clock, results);
+      return new Config(url, credentials, observer, Optional.of(pinned), timeout, unlimitedSeconds, fullListEvery, clock, results, scontrol);
     }
 
     public Config withResults(Path folder) {
-      return new Config(url, credentials, observer, version, timeout, unlimitedSeconds, fullListEvery, clock, Optional.of(folder));
+      return new Config(url, credentials, observer, version, timeout, unlimitedSeconds, fullListEvery, clock, Optional.of(folder), scontrol);
+    }
+
+    public Config withScontrol(List<String> command) {
+      return new Config(url, credentials, observer, version, timeout, unlimitedSeconds, fullListEvery, clock, results, command);
     }
   }
 
@@ -237,6 +249,7 @@ public final class SlurmHandler implements ResourceHandler {
   }
 
   /** Opted-in jobs of this site's users waiting in the queue (held ones included), as of the last {@link #observe()}. */
+  @Override
   public synchronized List<HomeJob> federable() {
     return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(SlurmHandler::homeJob)
         .sorted(Comparator.comparing(HomeJob::id, Comparator.comparingLong(Long::parseLong))).toList();
@@ -252,12 +265,14 @@ public final class SlurmHandler implements ResourceHandler {
    *
    * @throws HandlerException REJECTED when the job was not opted in or is no longer pending, NOT_FOUND when Slurm does not know it
    */
+  @Override
   public void park(String jobId) {
     pendingFederable(jobId, "park");
     rest.hold(jobId, true, config.observer());
   }
 
   /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
+  @Override
   public void unpark(String jobId) {
     pendingFederable(jobId, "unpark");
     rest.hold(jobId, false, config.observer());
@@ -271,12 +286,26 @@ public final class SlurmHandler implements ResourceHandler {
    * @throws HandlerException REJECTED when no results folder is configured, the job was not opted
    *     in or is no longer pending; INTERNAL when the result cannot be written
    */
+  @Override
   public void replay(String jobId, RemoteRun run) {
     Results folder = results.orElseThrow(() -> new HandlerException(Category.REJECTED,
         "cannot replay job " + jobId + ": no results folder is configured (set the one job_submit.lua names)"));
     SlurmJob job = pendingFederable(jobId, "replay a run of");
     folder.write(jobId, job.user(), run);
     rest.hold(jobId, false, config.observer());
+  }
+
+  /**
+   * The script of an opted-in job as its user wrote it: read with {@code scontrol write
+   * batch_script}, without the statement job_submit.lua put at the start of its second line.
+   *
+   * @throws HandlerException REJECTED when the job was not opted in or is no longer pending,
+   *     NOT_FOUND when Slurm does not know it, UNAVAILABLE when scontrol fails
+   */
+  @Override
+  public String payload(String jobId) {
+    pendingFederable(jobId, "read the script of");
+    return BatchScripts.withoutHook(BatchScripts.read(config.scontrol(), jobId, config.timeout()), jobId);
   }
 
   private SlurmJob pendingFederable(String jobId, String what) {

@@ -119,10 +119,11 @@ class SlurmFilterIT {
     return out.toString();
   }
 
-  /** A handler for a test target ({@code slurm24-c1@v0.0.40} pins a version) that knows the results folder. */
+  /** A handler for a test target ({@code slurm24-c1@v0.0.40} pins a version) that knows the results folder and scontrol. */
   static SlurmHandler handler(String target) {
     Instance slurm = SlurmHandlerIT.instance(target);
-    return SlurmHandler.connect(SlurmHandlerIT.pinned(target, SlurmHandlerIT.config(slurm)).withResults(slurm.path("results.dir")));
+    return SlurmHandler.connect(SlurmHandlerIT.pinned(target, SlurmHandlerIT.config(slurm)).withResults(slurm.path("results.dir"))
+        .withScontrol(List.of(slurm.tool("scontrol").toString())));
   }
 
   @ParameterizedTest
@@ -218,6 +219,8 @@ class SlurmFilterIT {
             "-o", dir + "/%j.out", "--wrap", "echo dependent ran");
         submitted.add(new String[] {id, dependent});
         handler.park(id);
+        // What another site runs: the script as written, without the filter's statement.
+        assertEquals(Files.readString(file), handler.payload(id), "payload of job " + id);
       }
       handler.observe();
       List<String> federable = handler.federable().stream().map(HomeJob::id).toList();
@@ -276,6 +279,7 @@ class SlurmFilterIT {
       assertTrue(notOptedIn.getMessage().contains("not opted in"), notOptedIn.getMessage());
       assertFalse(Files.exists(results.resolve(plain)), "nothing written for a job that was not opted in");
       assertEquals(Category.NOT_FOUND, assertThrows(HandlerException.class, () -> handler.park("999999999")).category());
+      assertEquals(Category.REJECTED, assertThrows(HandlerException.class, () -> handler.payload(plain)).category());
 
       // A result the job's user does not own (here root's) is never replayed: the job fails and says why.
       String wrapped = sbatch(slurm, "--parsable", "-H", "-p", slurm.get("federated.partition"), "-o", dir + "/%j.out", file.toString());

@@ -229,7 +229,7 @@ class SlurmHandlerIT {
     }
     // Nobody listens on the cluster's slurmctld port over HTTP... pick a closed port instead.
     SlurmHandler.Config down = new SlurmHandler.Config("http://127.0.0.1:9", config(slurm).credentials(), "root",
-        java.util.Optional.empty(), Duration.ofSeconds(2), 86_400, Duration.ofMinutes(10), Clock.systemUTC(), java.util.Optional.empty());
+        java.util.Optional.empty(), Duration.ofSeconds(2), 86_400, Duration.ofMinutes(10), Clock.systemUTC(), java.util.Optional.empty(), java.util.List.of("scontrol"));
     HandlerException unreachable = assertThrows(HandlerException.class, () -> SlurmHandler.connect(down));
     assertEquals(Category.UNAVAILABLE, unreachable.category(), unreachable.getMessage());
     assertTrue(unreachable.category().retryable());

@@ -104,7 +104,7 @@ class SlurmHandlerTest {
 
   private static SlurmHandler handler(FakeRest rest, Clock clock) {
     SlurmHandler.Config config = new SlurmHandler.Config("http://unused", SlurmCredentials.tokenFile("root", java.nio.file.Path.of("/none")),
-        "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock, Optional.empty());
+        "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock, Optional.empty(), java.util.List.of("scontrol"));
     return new SlurmHandler(rest, config);
   }
 

@@ -1,0 +1,91 @@
+package org.coalition.slurm;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+
+/**
+ * Opted-in jobs' scripts. No REST version serves a job's script, so it is read with
+ * {@code scontrol write batch_script ID -}; the statement job_submit.lua put at the start of the
+ * second line is removed again, so the remote site runs the script as its user wrote it.
+ */
+final class BatchScripts {
+  /** Largest script read (Slurm's own default limit, max_script_size, is 4 MB). */
+  static final int MAX_SCRIPT = 4 << 20;
+  private static final String QUOTED = "'(?:[^']|'\\\\'')*'";
+  /** job_submit.lua's HOOK, whatever results folder and replay tool it names. */
+  private static final Pattern HOOK = Pattern.compile("if \\[ -e " + QUOTED + "/\"\\$SLURM_JOB_ID\" \\]; then exec " + QUOTED + " "
+      + QUOTED + "/\"\\$SLURM_JOB_ID\"; fi; ");
+
+  private BatchScripts() {}
+
+  /** Runs {@code scontrol write batch_script ID -} and returns what it printed. */
+  static String read(List<String> scontrol, String jobId, Duration timeout) {
+    List<String> command = new ArrayList<>(scontrol);
+    command.addAll(List.of("write", "batch_script", jobId, "-"));
+    Process p;
+    try {
+      p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    } catch (IOException e) {
+      throw new HandlerException(Category.UNAVAILABLE, "cannot run " + command.get(0) + " to read the script of job " + jobId + ": "
+          + e.getMessage() + " (set the handler's 'scontrol' in the site file)", e);
+    }
+    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream(), 64 << 10));
+    byte[] out = drain(p.getInputStream(), MAX_SCRIPT + 1);
+    try {
+      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly();
+        throw new HandlerException(Category.UNAVAILABLE, String.join(" ", command) + " did not end within " + timeout.toSeconds() + " s");
+      }
+    } catch (InterruptedException e) {
+      p.destroyForcibly();
+      Thread.currentThread().interrupt();
+      throw new HandlerException(Category.UNAVAILABLE, "interrupted while reading the script of job " + jobId, e);
+    }
+    String stderr = new String(err.join(), StandardCharsets.UTF_8).strip();
+    if (p.exitValue() != 0) {
+      throw new HandlerException(Category.UNAVAILABLE, String.join(" ", command) + " failed (exit " + p.exitValue() + "): "
+          + (stderr.isEmpty() ? "no message" : stderr));
+    }
+    if (out.length > MAX_SCRIPT) {
+      throw new HandlerException(Category.REJECTED, "the script of job " + jobId + " is larger than " + MAX_SCRIPT + " bytes");
+    }
+    return new String(out, StandardCharsets.UTF_8);
+  }
+
+  /** The script without job_submit.lua's statement; refuses a script that lacks it (not one the filter wrapped). */
+  static String withoutHook(String script, String jobId) {
+    int eol = script.indexOf('\n');
+    var m = eol < 0 ? null : HOOK.matcher(script).region(eol + 1, script.length());
+    if (m == null || !m.lookingAt()) {
+      throw new HandlerException(Category.REJECTED, "the script of job " + jobId + " lacks the statement job_submit.lua puts on its"
+          + " second line; it was not wrapped by Coalition's filter, so it cannot run elsewhere and be replayed here");
+    }
+    return script.substring(0, eol + 1) + script.substring(m.end());
+  }
+
+  private static byte[] drain(InputStream in, int limit) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buf = new byte[8192];
+    try (in) {
+      int n;
+      while ((n = in.read(buf)) >= 0) {
+        if (out.size() < limit) {
+          out.write(buf, 0, Math.min(n, limit - out.size()));
+        }
+      }
+    } catch (IOException e) {
+      // the process ended or was killed; what was read stays
+    }
+    return out.toByteArray();
+  }
+}
