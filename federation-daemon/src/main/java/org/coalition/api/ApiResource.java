@@ -187,6 +187,17 @@ public final class ApiResource {
 
   // --- metrics and the document ----------------------------------------------------------
 
+  /** A foreign run's output, for its home site: the name is the capability (128 random bits). */
+  @GET
+  @Path("v1/outputs/{name}")
+  @Produces(MediaType.APPLICATION_OCTET_STREAM)
+  public Response output(@PathParam("name") String name) {
+    java.nio.file.Path file = broker.outputs().served(name)
+        .orElseThrow(() -> new ApiError(ApiError.Code.NOT_FOUND, "no output " + name + " here (outputs are kept "
+            + org.coalition.daemon.RunOutputs.RETENTION.toHours() + " h)"));
+    return Response.ok(file.toFile(), MediaType.APPLICATION_OCTET_STREAM).build();
+  }
+
   @GET
   @Path("metrics")
   @Produces("text/plain; version=0.0.4; charset=utf-8")

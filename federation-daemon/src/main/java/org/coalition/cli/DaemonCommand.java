@@ -28,6 +28,10 @@ import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.ScriptRunner;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.daemon.local.LocalSite;
+import org.coalition.handler.HomeQueue;
+import org.coalition.handler.ResourceHandler;
+import org.coalition.slurm.SlurmCredentials;
+import org.coalition.slurm.SlurmHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -64,10 +68,6 @@ final class DaemonCommand implements Callable<Integer> {
       throw new IllegalArgumentException(config + ": this build drives one batch system per daemon; list one handler"
           + " (run a second daemon, with its own site id, for a second batch system)");
     }
-    if (!(c.handlers().get(0) instanceof SiteConfig.Local local)) {
-      throw new IllegalArgumentException(config + ": handler type '" + c.handlers().get(0).name() + "': the Slurm site daemon is not in"
-          + " this build yet (it lands with the rest of issue #6); the handler itself is in slurm-handler");
-    }
     String secret = secret(c.federation().secretFile(), "the site's ZooKeeper secret");
     byte[] operator = secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
     Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get())) : Optional.empty();
@@ -83,14 +83,17 @@ final class DaemonCommand implements Callable<Integer> {
     String endpoint = scheme + c.http().bind() + ":" + c.http().port() + "/";
     try (ZkCoordination coordination = ZkFederation.connect(c.federation().zookeeper(), c.federation().name(), c.site(), secret,
         Clock.systemUTC(), new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(10)));
-        LocalSite site = new LocalSite(c.site(), local.cores(), runner, coordination::now)) {
+        ResourceHandler handler = handler(c.site(), c.handlers().get(0), runner, coordination::now)) {
       BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
           c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
               .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
-          c.pilots().heartbeat(), c.pilots().maxPending());
-      Broker broker = new Broker(settings, coordination, site, Optional.of(site), new RunOutputs(c.spool().resolve("outputs")));
-      site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
+          c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof LocalSite ? LocalSite.PILOT_COMMAND : c.pilots().command());
+      Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers().get(0)),
+          new RunOutputs(c.spool().resolve("outputs"), endpoint));
+      if (handler instanceof LocalSite site) {
+        site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
+      }
       try (SiteDaemon daemon = SiteDaemon.start(broker, tickEvery, c.sharing().balancingPeriod());
           DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator, new DaemonApi.Health() {
             @Override
@@ -100,7 +103,7 @@ final class DaemonCommand implements Callable<Integer> {
 
             @Override
             public String handler() {
-              return site.describe();
+              return handler.describe();
             }
           })) {
         Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "coalition-stop"));
@@ -111,6 +114,29 @@ final class DaemonCommand implements Callable<Integer> {
       }
     }
     return ExitCodes.OK;
+  }
+
+  /** The batch system the site file names, connected. */
+  private static ResourceHandler handler(String site, SiteConfig.Handler h, ScriptRunner runner, java.util.function.DoubleSupplier now) {
+    if (h instanceof SiteConfig.Local local) {
+      return new LocalSite(site, local.cores(), runner, now);
+    }
+    SiteConfig.Slurm slurm = (SiteConfig.Slurm) h;
+    SlurmCredentials credentials = slurm.tokenFile().isPresent()
+        ? SlurmCredentials.tokenFile(slurm.observer(), slurm.tokenFile().get())
+        : SlurmCredentials.key(slurm.jwtKey().orElseThrow(), Duration.ofMinutes(30), Clock.systemUTC());
+    SlurmHandler.Config config = SlurmHandler.Config.of(slurm.url(), credentials, slurm.observer()).withScontrol(slurm.scontrol());
+    config = slurm.version().map(config::withVersion).orElse(config);
+    config = slurm.results().map(config::withResults).orElse(config);
+    return SlurmHandler.connect(config);
+  }
+
+  /** Where the site's own users' jobs come from: a Slurm site publishes jobs only when it has a results folder to replay them. */
+  private static Optional<HomeQueue> home(ResourceHandler handler, SiteConfig.Handler h) {
+    if (h instanceof SiteConfig.Slurm slurm && slurm.results().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of((HomeQueue) handler);
   }
 
   /** Stops a daemon started by {@link #call()} in this process (tests). */

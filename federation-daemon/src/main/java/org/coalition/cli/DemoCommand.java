@@ -124,7 +124,7 @@ final class DemoCommand implements Callable<Integer> {
         handles.add(c);
         LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
         BrokerSettings settings = new BrokerSettings(s.name, "local:" + s.name, 0.7, 100_000, utility, Map.of(), account,
-            "", Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), 4);
+            "", Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
         Broker broker = new Broker(settings, c, site, java.util.Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
         site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 1000, c::now).run());
         sites.put(s.name, site);

@@ -27,7 +27,15 @@ final class PilotCommand implements Callable<Integer> {
     String token = env(PilotAgent.TOKEN);
     Path dir = scratch != null ? scratch : Path.of(System.getenv().getOrDefault("TMPDIR", "/tmp"));
     return new PilotAgent(new HttpPilotClient(URI.create(daemon.endsWith("/") ? daemon : daemon + "/")), id, token,
-        new ScriptRunner(dir), 30_000, () -> System.currentTimeMillis() / 1000.0).run();
+        new ScriptRunner(dir), heartbeatMillis(), () -> System.currentTimeMillis() / 1000.0).run();
+  }
+
+  private static long heartbeatMillis() {
+    String v = System.getenv(PilotAgent.HEARTBEAT);
+    if (v == null || !v.matches("[0-9]{3,9}")) {
+      return 30_000;
+    }
+    return Long.parseLong(v);
   }
 
   private static String env(String name) {

@@ -77,6 +77,11 @@ public final class Broker implements PilotService {
   private final ResourceHandler handler;
   private final Optional<HomeQueue> home;
   private final RunOutputs outputs;
+
+  /** Where this daemon keeps the outputs of foreign runs until their home sites fetch them. */
+  public RunOutputs outputs() {
+    return outputs;
+  }
   private final Decisions decisions;
   private final SecureRandom random = new SecureRandom();
 
@@ -458,8 +463,9 @@ public final class Broker implements PilotService {
       Pilot p = newPilot(account, j);
       try {
         p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb(),
-            Math.max(60, j.walltimeSeconds() + 60), settings.pilotPartition(), List.of("coalition", "pilot"),
-            Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, p.token, PilotAgent.DAEMON, settings.endpoint()), "/tmp", false));
+            Math.max(60, j.walltimeSeconds() + 60), settings.pilotPartition(), settings.pilotCommand(),
+            Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, p.token, PilotAgent.DAEMON, settings.endpoint(),
+                PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis())), "/tmp", false));
       } catch (HandlerException | IllegalArgumentException e) {
         pilots.remove(p.id);
         decisions.record("no-pilot", job(j.ref()), "submit-failed", e.getMessage());

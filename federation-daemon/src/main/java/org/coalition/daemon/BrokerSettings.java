@@ -19,6 +19,8 @@ import org.coalition.policy.fairness.Utility;
  * @param pilotPendingLimit a pilot still pending after this long is cancelled
  * @param heartbeat how often a running pilot reports; a claim is lost after several misses
  * @param maxPendingPilots most pilots waiting in the local queue at once
+ * @param pilotCommand what a pilot job runs on the node: {@code coalition pilot}, by a path the
+ *     nodes know (the site file's {@code pilots.command})
  */
 public record BrokerSettings(
     String site,
@@ -32,7 +34,8 @@ public record BrokerSettings(
     Duration publishAfter,
     Duration pilotPendingLimit,
     Duration heartbeat,
-    int maxPendingPilots) {
+    int maxPendingPilots,
+    java.util.List<String> pilotCommand) {
   public BrokerSettings {
     JobSpec.requireId("site", site);
     Objects.requireNonNull(endpoint, "endpoint");
@@ -49,6 +52,10 @@ public record BrokerSettings(
     }
     if (maxPendingPilots < 1) {
       throw new IllegalArgumentException("at most pending pilots must be >= 1, was " + maxPendingPilots);
+    }
+    pilotCommand = java.util.List.copyOf(pilotCommand);
+    if (pilotCommand.isEmpty()) {
+      throw new IllegalArgumentException("the pilot command must not be empty (e.g. [coalition, pilot])");
     }
   }
 

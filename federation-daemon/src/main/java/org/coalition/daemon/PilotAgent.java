@@ -22,6 +22,8 @@ public final class PilotAgent {
   public static final String ID = "COALITION_PILOT_ID";
   public static final String TOKEN = "COALITION_PILOT_TOKEN";
   public static final String DAEMON = "COALITION_DAEMON";
+  /** How often the pilot heartbeats, in milliseconds (the site's {@code pilots.heartbeat}). */
+  public static final String HEARTBEAT = "COALITION_HEARTBEAT_MS";
 
   private final PilotService service;
   private final String pilotId;

@@ -10,26 +10,43 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.Optional;
 import org.coalition.coordination.RunResult;
 
 /**
  * Where a run's output waits for its home site. The result in ZooKeeper carries only a
  * reference ({@link RunResult#output()}, at most 2,048 characters): small outputs travel inline
  * as a {@code data:} URI, larger ones are written to this daemon's spool folder and referenced by
- * a {@code file:} URI (sites that share a file system, and the demo). Either way the bytes are one
- * blob: a header line {@code coalition-output 1 OUT ERR}, then OUT bytes of standard output and
- * ERR bytes of standard error.
+ * the daemon's API, {@code https://executor/v1/outputs/NAME} (NAME ends in 128 random bits: the
+ * address is the capability), or by a {@code file:} URI where the daemon has no HTTP endpoint
+ * (the demo). Either way the bytes are one blob: a header line {@code coalition-output 1 OUT ERR},
+ * then OUT bytes of standard output and ERR bytes of standard error. Stored outputs are deleted
+ * after {@link #RETENTION}.
  */
 public final class RunOutputs {
+  /** How long a stored output waits for its home site to fetch it. */
+  public static final java.time.Duration RETENTION = java.time.Duration.ofDays(1);
+  private static final java.util.regex.Pattern SERVED = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,200}-[0-9a-f]{32}");
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newBuilder()
+      .version(java.net.http.HttpClient.Version.HTTP_1_1).connectTimeout(java.time.Duration.ofSeconds(10)).build();
   private static final String DATA = "data:application/vnd.coalition.output;base64,";
   private static final String HEADER = "coalition-output 1 ";
   /** Largest blob fetched back (two capped streams and a header). */
   static final int MAX_BLOB = 2 * PilotAgent.MAX_STREAM + 64;
 
   private final Path spool;
+  private final String endpoint;
 
+  /** Outputs referenced by {@code file:} URIs (the demo, tests). */
   public RunOutputs(Path spool) {
+    this(spool, "");
+  }
+
+  /** Outputs served by the daemon's API at {@code endpoint} (ending in '/') when it is an http(s) address. */
+  public RunOutputs(Path spool, String endpoint) {
     this.spool = spool;
+    this.endpoint = endpoint.startsWith("http://") || endpoint.startsWith("https://") ? endpoint : "";
   }
 
   /** Both streams of a run. */
@@ -44,13 +61,41 @@ public final class RunOutputs {
     }
     try {
       Files.createDirectories(spool);
-      Path target = spool.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_"));
+      sweep();
+      Path target = spool.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + java.util.HexFormat.of().formatHex(random16()));
       Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
       Files.write(tmp, blob);
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      return target.toUri().toString();
+      return endpoint.isEmpty() ? target.toUri().toString() : endpoint + "v1/outputs/" + target.getFileName();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot store the output of " + name + " in " + spool + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static byte[] random16() {
+    byte[] b = new byte[16];
+    RANDOM.nextBytes(b);
+    return b;
+  }
+
+  /** The stored output {@code name} names, if it is one this daemon serves. */
+  public Optional<Path> served(String name) {
+    if (!SERVED.matcher(name).matches()) {
+      return Optional.empty();
+    }
+    Path file = spool.resolve(name);
+    return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
+  }
+
+  /** Deletes outputs older than {@link #RETENTION}. */
+  private void sweep() throws IOException {
+    long cutoff = System.currentTimeMillis() - RETENTION.toMillis();
+    try (var files = Files.list(spool)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        if (Files.isRegularFile(f) && Files.getLastModifiedTime(f).toMillis() < cutoff) {
+          Files.deleteIfExists(f);
+        }
+      }
     }
   }
 
@@ -76,11 +121,39 @@ public final class RunOutputs {
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read output " + file + ": " + e.getMessage(), e);
       }
+    } else if (reference.startsWith("http://") || reference.startsWith("https://")) {
+      blob = download(reference);
     } else {
       throw new IllegalArgumentException("output reference '" + abbreviate(reference)
-          + "' has a scheme this daemon cannot fetch (data: and file: are supported)");
+          + "' has a scheme this daemon cannot fetch (data:, http(s): and file: are supported)");
     }
     return decode(blob);
+  }
+
+  private static byte[] download(String reference) {
+    java.net.http.HttpResponse<java.io.InputStream> response;
+    try {
+      response = HTTP.send(java.net.http.HttpRequest.newBuilder(URI.create(reference)).timeout(java.time.Duration.ofSeconds(60)).GET().build(),
+          java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot fetch output " + abbreviate(reference) + ": " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while fetching output " + abbreviate(reference), e);
+    }
+    try (java.io.InputStream in = response.body()) {
+      if (response.statusCode() != 200) {
+        throw new UncheckedIOException(new IOException("output " + abbreviate(reference) + ": HTTP " + response.statusCode()
+            + " from the executing site (its daemon keeps outputs for " + RETENTION.toHours() + " h)"));
+      }
+      byte[] blob = in.readNBytes(MAX_BLOB + 1);
+      if (blob.length > MAX_BLOB) {
+        throw new IllegalArgumentException("output " + abbreviate(reference) + " is larger than " + MAX_BLOB + " bytes");
+      }
+      return blob;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read output " + abbreviate(reference) + ": " + e.getMessage(), e);
+    }
   }
 
   static byte[] encode(byte[] stdout, byte[] stderr) {

@@ -44,7 +44,11 @@ class DaemonApiIT {
   }
 
   private DaemonApi api(Broker broker) {
-    return apis.computeIfAbsent(broker.settings().site(), s -> DaemonApi.start(broker, "127.0.0.1", 0, Optional.empty(),
+    return api(broker, 0);
+  }
+
+  private DaemonApi api(Broker broker, int port) {
+    return apis.computeIfAbsent(broker.settings().site(), s -> DaemonApi.start(broker, "127.0.0.1", port, Optional.empty(),
         OPERATOR.getBytes(StandardCharsets.UTF_8), new DaemonApi.Health() {
           @Override
           public boolean zookeeperConnected() {
@@ -80,6 +84,33 @@ class DaemonApiIT {
     assertEquals(status, r.statusCode(), r.body());
     assertEquals(code, JSON.readTree(r.body()).path("error").path("code").asText(), r.body());
     assertTrue(!JSON.readTree(r.body()).path("error").path("message").asText().isEmpty(), r.body());
+  }
+
+  @Test
+  void anOutputTooLargeForZooKeeperIsServedToTheHomeSiteByItsExecutor() throws Exception {
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    Site home = fed.site("home", 1);
+    Site exec = fed.site("exec", 2, broker -> new HttpPilotClient(api(broker).uri()), "http://127.0.0.1:" + port + "/");
+    api(exec.broker(), port);
+    home.broker().start();
+    exec.broker().start();
+    home.local().submit(LocalFederation.ME, 1, 60, "sleep 2\n");
+    String id = home.local().submit(LocalFederation.ME, 1, 60, "head -c 300000 /dev/zero | tr '\\0' x\necho; echo err >&2\nexit 5\n");
+    fed.roundsUntil("the job ends at home", () -> LocalFederation.job(home, id).done());
+    assertEquals("x".repeat(300_000) + "\n", LocalFederation.job(home, id).stdout());
+    assertEquals(5, LocalFederation.job(home, id).exitCode());
+    try (var spool = java.nio.file.Files.list(tmp.resolve("spool-exec"))) {
+      var stored = spool.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith(".")).toList();
+      assertEquals(1, stored.size(), "one output in the executor's spool: " + stored);
+      assertTrue(stored.get(0).matches("home-" + id + "-.*-[0-9a-f]{32}"), stored.get(0));
+      assertEquals(200, send(exec.broker(), "GET", "v1/outputs/" + stored.get(0), null, null).statusCode());
+      String guessed = stored.get(0).substring(0, stored.get(0).length() - 32) + "0".repeat(32);
+      assertError(send(exec.broker(), "GET", "v1/outputs/" + guessed, null, null), 404, "NOT_FOUND");
+      assertError(send(exec.broker(), "GET", "v1/outputs/..%2F..%2Fetc%2Fpasswd", null, null), 404, "NOT_FOUND");
+    }
   }
 
   @Test

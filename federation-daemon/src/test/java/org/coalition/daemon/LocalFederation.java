@@ -44,12 +44,17 @@ public final class LocalFederation implements AutoCloseable {
 
   /** A site whose pilots reach its broker through {@code pilotSide} (e.g. an HTTP client of its API). */
   public Site site(String name, int cores, Function<Broker, PilotService> pilotSide) {
+    return site(name, cores, pilotSide, "local:" + name);
+  }
+
+  /** A site whose broker says its API is at {@code endpoint} (an http address: large outputs are served from there). */
+  public Site site(String name, int cores, Function<Broker, PilotService> pilotSide, String endpoint) {
     ScriptRunner runner = new ScriptRunner(tmp.resolve("scratch"));
     InMemoryCoordination c = federation.connect(name);
     LocalSite local = new LocalSite(name, cores, runner, c::now);
-    BrokerSettings settings = new BrokerSettings(name, "local:" + name, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
-        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4);
-    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name)));
+    BrokerSettings settings = new BrokerSettings(name, endpoint, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
+        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
+    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name), endpoint));
     local.pilots(p -> PilotAgent.of(pilotSide.apply(broker), p.environment(), runner, 200, c::now).run());
     Site s = new Site(name, local, broker, c, new BalancingPeriod(c));
     sites.add(s);

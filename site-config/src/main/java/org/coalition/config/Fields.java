@@ -75,6 +75,38 @@ final class Fields {
     return s;
   }
 
+  /**
+   * A command: a list of words, or one word; the first must be an absolute path or a name to look
+   * up on the PATH. {@code fallback} when missing.
+   */
+  java.util.List<String> command(String k, java.util.List<String> fallback) {
+    known.add(k);
+    Node n = map.get(k);
+    if (n == null || n.value() == null) {
+      return fallback;
+    }
+    java.util.List<String> words = new java.util.ArrayList<>();
+    if (n.value() instanceof String s) {
+      words.add(s);
+    } else if (n.value() instanceof java.util.List<?> list) {
+      for (Object o : list) {
+        if (!(o instanceof Node w) || !(w.value() instanceof String s)) {
+          problem(k, "must be a list of words, e.g. [/usr/bin/java, -jar, /opt/coalition/coalition.jar, pilot]");
+          return fallback;
+        }
+        words.add(s);
+      }
+    } else {
+      problem(k, "must be a command: a list of words, or one word");
+      return fallback;
+    }
+    if (words.isEmpty() || words.get(0).isBlank() || (words.get(0).contains("/") && !words.get(0).startsWith("/"))) {
+      problem(k, "the command must start with an absolute path or a program name, was " + words);
+      return fallback;
+    }
+    return java.util.List.copyOf(words);
+  }
+
   double number(String k, double fallback, double min, double max) {
     String s = string(k, null, false);
     if (s == null) {

@@ -29,7 +29,7 @@ public record SiteConfig(
       Duration publishAfter) {}
 
   /** Pilot jobs: where they go and how they are kept in check. */
-  public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending) {}
+  public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, java.util.List<String> command) {}
 
   /** The daemon's HTTP API. Without {@code tls} it serves plain HTTP, which the reader allows only on loopback. */
   public record Http(String bind, int port, Optional<Tls> tls, Path operatorTokenFile) {}
@@ -49,7 +49,7 @@ public record SiteConfig(
    * (the daemon then mints tokens per mapped account).
    */
   public record Slurm(String name, String url, String observer, Optional<Path> tokenFile, Optional<Path> jwtKey,
-      Optional<String> version, Optional<Path> results) implements Handler {}
+      Optional<String> version, Optional<Path> results, java.util.List<String> scontrol) implements Handler {}
 
   /** Jobs as local processes on the daemon's machine (the demo's batch system; for trials, not production). */
   public record Local(String name, int cores) implements Handler {}

@@ -95,7 +95,8 @@ public final class SiteConfigReader {
       pi.problem("partition", "'" + partition + "' is not a partition or queue name");
     }
     Pilots pilots = new Pilots(partition, pi.duration("pending-limit", Duration.ofMinutes(10), Duration.ofSeconds(10)),
-        pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1)), pi.integer("max-pending", 16, 1, 10_000));
+        pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1)), pi.integer("max-pending", 16, 1, 10_000),
+        pi.command("command", List.of("coalition", "pilot")));
     pi.rejectUnknown();
 
     Fields ht = Fields.of(name, "http", orEmpty(top.node("http"), top, null, problems), problems);
@@ -173,7 +174,8 @@ public final class SiteConfigReader {
             h.problem("version", "must be v0.0.42, v0.0.40 or v0.0.38 (or left out to use the newest the server speaks), was '" + version + "'");
           }
           out.add(new Slurm(handlerName, url, h.string("observer", "coalition", false), token, key,
-              version.isEmpty() ? Optional.empty() : Optional.of(version), Optional.ofNullable(h.absolutePath("results", false))));
+              version.isEmpty() ? Optional.empty() : Optional.of(version), Optional.ofNullable(h.absolutePath("results", false)),
+              h.command("scontrol", List.of("scontrol"))));
         }
         case "local" -> out.add(new Local(handlerName, h.integer("cores", 4, 1, 4096)));
         case "" -> {

@@ -40,7 +40,7 @@ class SiteConfigReaderTest {
     assertEquals(Map.of(), c.accounts());
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
         Duration.ofSeconds(30)), c.sharing());
-    assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16), c.pilots());
+    assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16, List.of("coalition", "pilot")), c.pilots());
     assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token")), c.http());
     assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
   }
@@ -63,6 +63,23 @@ class SiteConfigReaderTest {
     assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
     List<String> top = problems(MINIMAL + "partcipation: 5\n");
     assertEquals(List.of("east.yaml:10: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http, spool"), top);
+  }
+
+  @Test
+  void commandsAreListsOfWordsOrOneWord() {
+    String slurm = MINIMAL.replace("- type: local", "- type: slurm\n    url: http://127.0.0.1:6820\n    jwt-key: /etc/slurm/jwt.key"
+        + "\n    scontrol: [/opt/slurm/bin/scontrol-wrapper, --quiet]") + "pilots:\n  command: [/usr/bin/java, -jar, /opt/coalition.jar, pilot]\n";
+    SiteConfig c = SiteConfigReader.parse("east.yaml", slurm);
+    assertEquals(List.of("/opt/slurm/bin/scontrol-wrapper", "--quiet"), ((SiteConfig.Slurm) c.handlers().get(0)).scontrol());
+    assertEquals(List.of("/usr/bin/java", "-jar", "/opt/coalition.jar", "pilot"), c.pilots().command());
+    String oneWord = slurm.replace("[/opt/slurm/bin/scontrol-wrapper, --quiet]", "scontrol");
+    assertEquals(List.of("scontrol"), ((SiteConfig.Slurm) SiteConfigReader.parse("east.yaml", oneWord).handlers().get(0)).scontrol());
+    List<String> p = problems(slurm.replace("[/usr/bin/java,", "[bin/java,").replace("[/opt/slurm/bin/scontrol-wrapper, --quiet]",
+        "{path: /x}"));
+    assertEquals(2, p.size(), p.toString());
+    assertTrue(p.get(0).contains("handlers[0].scontrol: must be a command"), p.toString());
+    assertTrue(p.get(1).contains("pilots.command: the command must start with an absolute path or a program name, was [bin/java,"),
+        p.toString());
   }
 
   @Test

@@ -88,6 +88,9 @@ public final class LocalSite implements ResourceHandler, HomeQueue {
     return t;
   });
   private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
+  /** What the local site's pilots run: nothing on disk; {@link #pilots} runs the agent in process. */
+  public static final java.util.List<String> PILOT_COMMAND = java.util.List.of("coalition", "pilot");
+
   private volatile PilotLauncher launcher = spec -> 0;
   private int used;
   private long serial;
