@@ -49,6 +49,34 @@ chroot_mounts() {
   mkdir -p "$TB_CHROOT$TB_RUN"
   mounted "$TB_CHROOT$TB_RUN" || mount --bind "$TB_RUN" "$TB_CHROOT$TB_RUN" \
     || die "cannot bind-mount $TB_RUN into the chroot"
+  # The host's Java, read-only at the same path: Coalition's pilots run 'java -jar' on the node
+  # (a real site installs Java on its nodes; Debian 13's glibc runs Debian 12's JDK).
+  # Debian's JDK keeps its configuration in /etc (conf/security/java.security is a link there),
+  # and its CA certificates in /etc/ssl/certs/java: those come along.
+  local d
+  for d in $(jdk_folders); do
+    mkdir -p "$TB_CHROOT$d"
+    mounted "$TB_CHROOT$d" || mount --bind -o ro "$d" "$TB_CHROOT$d" || die "cannot bind-mount $d into the chroot"
+  done
+}
+
+# The host JDK's folders a java process needs: its home, its /etc configuration, its CA store.
+jdk_folders() {
+  local jdk conf
+  jdk=$(host_jdk)
+  [ -n "$jdk" ] || return 0
+  echo "$jdk"
+  conf=$(readlink -f "$jdk/conf/security/java.security")
+  [ -n "$conf" ] && [ "${conf#"$jdk"}" = "$conf" ] && dirname "$(dirname "$conf")"
+  [ -d /etc/ssl/certs/java ] && echo /etc/ssl/certs/java
+  return 0
+}
+
+# The host JDK's home (from the java on the PATH), or nothing.
+host_jdk() {
+  local java
+  java=$(command -v java) || return 0
+  dirname "$(dirname "$(readlink -f "$java")")"
 }
 
 # Unmount when nothing of ours runs in the chroot any more (testbed/down).
@@ -58,6 +86,10 @@ chroot_unmount_if_idle() {
   for d in "$TB_RUN"/slurm24-* "$TB_RUN"/condor "$TB_RUN"/munge-chroot; do
     [ -d "$d" ] || continue
     ls "$d"/*.pid >/dev/null 2>&1 && return 0
+  done
+  local d
+  for d in $(jdk_folders); do
+    mounted "$TB_CHROOT$d" && umount "$TB_CHROOT$d"
   done
   mounted "$TB_CHROOT$TB_RUN" && umount "$TB_CHROOT$TB_RUN"
   mounted "$TB_CHROOT/proc" && umount "$TB_CHROOT/proc"

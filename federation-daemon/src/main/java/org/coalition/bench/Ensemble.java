@@ -61,6 +61,36 @@ public final class Ensemble implements AutoCloseable {
     return victim.getServerId();
   }
 
+  /** Stops the ensemble's leader and starts it again (the others elect a new one meanwhile); returns its id. */
+  public int restartLeader() throws Exception {
+    if (single != null) {
+      single.restart();
+      return 1;
+    }
+    for (InstanceSpec server : cluster.getInstances()) {
+      if (mode(server).equals("leader")) {
+        cluster.killServer(server);
+        Thread.sleep(300);
+        cluster.restartServer(server);
+        return server.getServerId();
+      }
+    }
+    throw new IllegalStateException("the ensemble has no leader now");
+  }
+
+  /** What a server says it is ({@code leader}, {@code follower}, {@code standalone}), from the {@code srvr} command; empty when it does not answer. */
+  private static String mode(InstanceSpec server) {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.getPort())) {
+      socket.setSoTimeout(5000);
+      socket.getOutputStream().write("srvr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getOutputStream().flush();
+      String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+      return answer.lines().filter(l -> l.startsWith("Mode: ")).map(l -> l.substring(6).trim()).findFirst().orElse("");
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
   /**
    * Expires {@code client}'s current session on the servers, as a long partition would: a second
    * connection attaches to the same session and closes it, so the ensemble deletes the session's

@@ -30,6 +30,7 @@ import org.coalition.handler.HomeJob;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RemoteRun;
@@ -271,6 +272,12 @@ public final class Broker implements PilotService {
     for (HomeJob j : jobs) {
       FederatedJob f = inFederation.get(j.id());
       if (j.parked()) {
+        if (f == null && !published.containsKey(j.id())) {
+          // parked here but in the federation no more: its withdrawal's release failed (the batch system was down)
+          h.unpark(j.id());
+          decisions.record("unpark", job(j.id()), "parked-not-published", "parked here but no longer in the federation; it runs at home");
+          continue;
+        }
         if (f != null && !f.claimed() && !f.finished() && j.cpus() <= free && coordination.withdraw(j.id())) {
           h.unpark(j.id());
           published.remove(j.id());
@@ -281,6 +288,10 @@ public final class Broker implements PilotService {
       }
       if (f != null) {
         continue; // published, parking it failed last round: the next round sees it parked or it ran
+      }
+      if (!j.ready()) {
+        firstSeen.remove(j.id());
+        continue; // waits for a dependency, a begin time or a hold: it must not run anywhere yet
       }
       long seen = firstSeen.computeIfAbsent(j.id(), k -> System.nanoTime());
       if (System.nanoTime() - seen < settings.publishAfter().toNanos() || j.cpus() <= free) {
@@ -408,6 +419,10 @@ public final class Broker implements PilotService {
       };
       if (ended) {
         pilots.remove(p.id);
+        if (!p.asked && s != null && s.state() == PilotState.FAILED) {
+          decisions.record("pilot-failed", "pilot=" + p.id, "died-before-asking", "the pilot job ended " + s.detail()
+              + " without asking for work; check that pilots.command runs on the nodes (its output is in the pilot's working folder)");
+        }
         Claim c = p.claim;
         if (c != null && !p.finished) {
           decisions.record("release", job(c.ref()), "pilot-ended", "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state())

@@ -255,8 +255,12 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
         .sorted(Comparator.comparing(HomeJob::id, Comparator.comparingLong(Long::parseLong))).toList();
   }
 
+  /** Reasons of a pending job that waits for room alone (Slurm's reason codes; None: not yet considered). */
+  private static final java.util.Set<String> WAITING_FOR_ROOM = java.util.Set.of("None", "Priority", "Resources", "");
+
   private static HomeJob homeJob(SlurmJob j) {
-    return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()));
+    return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()),
+        WAITING_FOR_ROOM.contains(j.reason()));
   }
 
   /**

@@ -212,7 +212,7 @@ public final class LocalSite implements ResourceHandler, HomeQueue {
     List<HomeJob> out = new ArrayList<>();
     for (Entry e : entries.values()) {
       if (e.kind == Kind.USER && e.state == State.PENDING) {
-        out.add(new HomeJob(e.id, e.user, "", e.cores, e.walltime, e.parked));
+        out.add(new HomeJob(e.id, e.user, "", e.cores, e.walltime, e.parked, true));
       }
     }
     return out;

@@ -1,0 +1,365 @@
+package org.coalition.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.coalition.bench.Ensemble;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.testbed.Command;
+import org.coalition.testbed.Eventually;
+import org.coalition.testbed.Instance;
+import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The product end to end: three real Slurm clusters of the testbed (two 22.05, one 24.11 in the
+ * Debian 13 chroot), a three-server ZooKeeper ensemble, and one {@code coalition daemon} process
+ * per cluster, started from a site file. Users' {@code sbatch} jobs at the overloaded site run as
+ * pilots at the others and end at home with the remote exit code and output, while a daemon is
+ * killed with SIGKILL, the ZooKeeper leader restarts and slurmrestd stops for a minute. The
+ * daemons' logs are kept in {@code target/e2e/SITE.log}.
+ */
+class SlurmFederationIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String FEDERATION = "e2e";
+  /** Site name and testbed instance; the first is the overloaded home site. */
+  private static final Map<String, String> SITES = new LinkedHashMap<>();
+
+  static {
+    SITES.put("north", "slurm22-c1");
+    SITES.put("south", "slurm24-c1");
+    SITES.put("west", "slurm22-c2");
+  }
+
+  private static final int JOBS = 24;
+  private static final int JOB_SECONDS = 8;
+  private static final Duration OUTAGE = Duration.ofSeconds(60);
+
+  @TempDir Path tmp;
+  private Ensemble zk;
+  private final Map<String, Instance> clusters = new LinkedHashMap<>();
+  private final Map<String, Process> daemons = new HashMap<>();
+  private final Map<String, Integer> ports = new HashMap<>();
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+  @AfterEach
+  void stop() throws Exception {
+    for (Process p : daemons.values()) {
+      p.destroy();
+    }
+    for (Process p : daemons.values()) {
+      p.onExit().get();
+    }
+    for (Instance slurm : clusters.values()) {
+      Command.of(slurm.tool("scancel"), "-u", slurm.get("user")).run();
+    }
+    if (zk != null) {
+      zk.close();
+    }
+  }
+
+  @Test
+  void usersJobsRunElsewhereAndEndAtHomeExactlyOnceThroughFaults() throws Exception {
+    SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
+    Instance north = clusters.get("north");
+    zk = Ensemble.start(3);
+    Path jar = nodeVisibleJar();
+    Map<String, String> secrets = new TreeMap<>();
+    SITES.keySet().forEach(s -> secrets.put(s, "e2e-secret-of-" + s + "-0123456789"));
+    for (String site : SITES.keySet()) {
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+    }
+    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    for (String site : SITES.keySet()) {
+      secret(tmp.resolve(site + ".secret"), secrets.get(site));
+      ports.put(site, freePort());
+      startDaemon(site, jar);
+    }
+    for (String site : SITES.keySet()) {
+      Eventually.waitFor(site + "'s daemon answers with all three sites live", Duration.ofSeconds(60), () -> liveSites(site) == 3);
+    }
+
+    // A user at north submits more than north can run soon; one job depends on the first.
+    Path jobs = Files.createDirectories(north.path("jobs.dir").resolve("e2e-" + System.nanoTime()));
+    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+    long started = System.nanoTime();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < JOBS; i++) {
+      Path script = jobs.resolve("job" + i + ".sh");
+      Files.writeString(script, "#!/bin/bash\nsleep " + JOB_SECONDS + "\necho \"job " + i + " output\"\necho \"job " + i + " errors\" >&2\nexit "
+          + expectedExit(i) + "\n");
+      script.toFile().setReadable(true, false);
+      ids.add(sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "4", "--mem=500M", "-t", "5", "-o",
+          jobs + "/%j.out", script.toString()));
+    }
+    // An opted-in job that waits for another is published only once it is ready, wherever it runs.
+    String chained = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5",
+        "--dependency=afterok:" + ids.get(1), "-o", jobs + "/%j.out", "--wrap", "echo chained ran");
+    String dependent = sbatch(north, "--parsable", "-p", north.get("partition"), "--dependency=afterok:" + ids.get(0), "-o",
+        jobs + "/%j.out", "--wrap", "echo dependent ran");
+
+    // Fault 1: kill -9 west's daemon while it has a pilot running, then start it again.
+    Eventually.waitFor("a job running at west", Duration.ofMinutes(3), () -> ids.stream().anyMatch(id -> "west".equals(
+        job("north", id).path("executor").asText()) && "running".equals(job("north", id).path("state").asText())));
+    daemons.get("west").destroyForcibly().waitFor();
+    System.out.println("[e2e] killed west's daemon (SIGKILL) with a pilot running");
+    Thread.sleep(3000);
+    startDaemon("west", jar);
+
+    // Fault 2: the ZooKeeper leader restarts.
+    System.out.println("[e2e] restarted ZooKeeper leader, server " + zk.restartLeader());
+
+    // Fault 3: north's slurmrestd stops for a minute, then starts again.
+    Eventually.waitFor("west's daemon back", Duration.ofSeconds(60), () -> liveSites("west") == 3);
+    long restd = Long.parseLong(Files.readString(north.path("jobs.dir").getParent().resolve("slurmrestd.pid")).trim());
+    ProcessHandle.of(restd).ifPresent(ProcessHandle::destroy);
+    System.out.println("[e2e] stopped north's slurmrestd for " + OUTAGE.toSeconds() + " s");
+    Thread.sleep(OUTAGE.toMillis());
+    Command.of(Path.of("..", "testbed", "up").toAbsolutePath().normalize(), "slurm22:" + north.get("cluster")).timeout(Duration.ofMinutes(2))
+        .run().requireSuccess();
+    System.out.println("[e2e] north's slurmrestd is back");
+
+    // Every job ends at home exactly once, with the outcome of its one run.
+    Map<String, Map<String, String>> ended = new LinkedHashMap<>();
+    Eventually.waitFor(() -> "all " + JOBS + " jobs ended at north; ended: " + ended.keySet(), Duration.ofMinutes(8), Duration.ofSeconds(2),
+        () -> {
+          for (String id : ids) {
+            if (!ended.containsKey(id)) {
+              Map<String, String> f = fields(north, id);
+              if (Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(f.get("JobState"))) {
+                ended.put(id, f);
+              }
+            }
+          }
+          return ended.size() == JOBS;
+        });
+    double wall = (System.nanoTime() - started) / 1e9;
+    Map<String, Integer> ranAt = new TreeMap<>();
+    List<Double> latencies = new ArrayList<>();
+    for (int i = 0; i < JOBS; i++) {
+      String id = ids.get(i);
+      Map<String, String> f = ended.get(id);
+      String where = "north";
+      JsonNode view = jobOrNull("north", id);
+      if (view != null) {
+        assertEquals("replayed", view.path("state").asText(), "job " + id + " at north: " + view);
+        where = view.path("executor").asText();
+        latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
+      }
+      ranAt.merge(where, 1, Integer::sum);
+      String expectedState = expectedExit(i) == 0 ? "COMPLETED" : "FAILED";
+      assertEquals(expectedState, f.get("JobState"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+      assertEquals(expectedExit(i) + ":0", f.get("ExitCode"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+      String out = Files.readString(jobs.resolve(id + ".out"));
+      assertEquals("job " + i + " output\njob " + i + " errors\n", out, "job " + i + " (" + id + ", ran at " + where + ") wrote its output once");
+    }
+    Eventually.waitFor("the dependent job ran after job " + ids.get(0), Duration.ofMinutes(2),
+        () -> "COMPLETED".equals(fields(north, dependent).get("JobState")));
+    assertEquals("dependent ran\n", Files.readString(jobs.resolve(dependent + ".out")));
+    Eventually.waitFor("the chained job ran after job " + ids.get(1), Duration.ofMinutes(2),
+        () -> "COMPLETED".equals(fields(north, chained).get("JobState")));
+    assertEquals("chained ran\n", Files.readString(jobs.resolve(chained + ".out")));
+    JsonNode chainedRun = jobOrNull("north", chained);
+    double dependencyEnd = jobOrNull("north", ids.get(1)) == null ? 0 : jobOrNull("north", ids.get(1)).path("end").asDouble();
+    if (chainedRun != null && dependencyEnd > 0) {
+      assertTrue(chainedRun.path("release").asDouble() >= dependencyEnd,
+          "the chained job was published (" + chainedRun + ") only after its dependency ended (" + dependencyEnd + ")");
+    }
+    System.out.println("[e2e] chained job " + chained + " ran " + (chainedRun == null ? "at north" : "at " + chainedRun.path("executor").asText())
+        + " after job " + ids.get(1));
+    System.out.println("[e2e] where the " + JOBS + " jobs of north ran: " + ranAt + ", wall " + String.format("%.0f", wall) + " s");
+    assertTrue(ranAt.getOrDefault("south", 0) > 0 && ranAt.getOrDefault("west", 0) > 0, "jobs ran at south and west: " + ranAt);
+
+    // Contribution and priority move as DESIGN.md says: the sites that ran north's jobs gain.
+    Eventually.waitFor("north's ledger holds the remote runs", Duration.ofSeconds(60), () -> {
+      Map<String, JsonNode> rows = ledger("north");
+      return rows.get("south").path("jobsExecuted").asInt() + rows.get("west").path("jobsExecuted").asInt()
+          == JOBS - ranAt.getOrDefault("north", 0);
+    });
+    Map<String, JsonNode> rows = ledger("north");
+    System.out.println("[e2e] ledger at north: " + rows);
+    for (String executor : List.of("south", "west")) {
+      assertTrue(rows.get(executor).path("contribution").asDouble() > 0, executor + " contributed: " + rows.get(executor));
+      assertTrue(rows.get(executor).path("priority").asDouble() > rows.get("north").path("priority").asDouble(),
+          executor + " is ahead of north: " + rows);
+    }
+    latencies.sort(Double::compare);
+    System.out.printf("[e2e] publish-to-start latency over %d remote runs: p50 %.1f s, p99 %.1f s, max %.1f s; %.3f jobs/s through the"
+        + " federation (%d remote jobs in %.0f s, faults included)%n", latencies.size(), percentile(latencies, 0.50),
+        percentile(latencies, 0.99), latencies.get(latencies.size() - 1), latencies.size() / wall, latencies.size(), wall);
+  }
+
+  private static int expectedExit(int i) {
+    return i % 5 == 4 ? 3 : 0;
+  }
+
+  static double percentile(List<Double> sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.size());
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+  }
+
+  /** The jar, copied where every cluster's node sees it at the same path (the chroot sees the testbed's run folder). */
+  private Path nodeVisibleJar() throws IOException {
+    Path built = Path.of("target", "coalition.jar").toAbsolutePath();
+    if (!Files.isRegularFile(built)) {
+      throw new IllegalStateException(built + " is missing: this test runs after 'mvn package' (failsafe's integration-test phase)");
+    }
+    Path dir = Files.createDirectories(clusters.get("south").path("jobs.dir").resolve("coalition-e2e"));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path jar = dir.resolve("coalition.jar");
+    Files.copy(built, jar, StandardCopyOption.REPLACE_EXISTING);
+    Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
+    return jar;
+  }
+
+  private void startDaemon(String site, Path jar) throws IOException {
+    Instance slurm = clusters.get(site);
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path file = tmp.resolve(site + ".yaml");
+    Files.writeString(file, String.format("""
+        site: %s
+        federation:
+          name: %s
+          zookeeper: %s
+          secret-file: %s
+          session-timeout: 6s
+        handlers:
+          - type: slurm
+            url: %s
+            observer: %s
+            jwt-key: %s
+            results: %s
+            scontrol: %s
+        accounts:
+          "*": %s
+        sharing:
+          exposure-threshold: 0.7
+          participation: 1000000
+          balancing-period: 2s
+          utility: simpl
+          publish-after: 2s
+        pilots:
+          partition: %s
+          pending-limit: 2m
+          heartbeat: 2s
+          max-pending: 4
+          command: [%s, -Xmx96m, -XX:+UseSerialGC, -XX:TieredStopAtLevel=1, -XX:-UsePerfData, -jar, %s, pilot]
+        http:
+          port: %d
+          operator-token-file: %s
+        spool: %s
+        """, site, FEDERATION, zk.connectString(), tmp.resolve(site + ".secret"), slurm.get("rest.url"), slurm.get("rest.user"),
+        slurm.path("jwt.key.file"), slurm.path("results.dir"), slurm.tool("scontrol"), slurm.get("user"), slurm.get("partition"), java, jar,
+        ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
+    Path log = Files.createDirectories(Path.of("target", "e2e")).resolve(site + ".log");
+    Process p = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
+        "--config", file.toString(), "--tick", "500ms")
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    daemons.put(site, p);
+  }
+
+  private JsonNode get(String site, String path) throws IOException, InterruptedException {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports.get(site) + "/" + path))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() == 404) {
+      return null;
+    }
+    if (r.statusCode() != 200) {
+      throw new IOException(path + " at " + site + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+    return JSON.readTree(r.body());
+  }
+
+  private int liveSites(String site) {
+    try {
+      JsonNode sites = get(site, "v1/sites");
+      int live = 0;
+      for (JsonNode s : sites.path("sites")) {
+        live += s.path("live").asBoolean() ? 1 : 0;
+      }
+      return live;
+    } catch (IOException | InterruptedException e) {
+      return -1;
+    }
+  }
+
+  private JsonNode jobOrNull(String site, String id) throws IOException, InterruptedException {
+    return get(site, "v1/jobs/" + id);
+  }
+
+  private JsonNode job(String site, String id) {
+    try {
+      JsonNode j = get(site, "v1/jobs/" + id);
+      return j == null ? JSON.createObjectNode() : j;
+    } catch (IOException | InterruptedException e) {
+      return JSON.createObjectNode();
+    }
+  }
+
+  private Map<String, JsonNode> ledger(String site) {
+    Map<String, JsonNode> rows = new TreeMap<>();
+    try {
+      for (JsonNode row : get(site, "v1/ledger").path("sites")) {
+        rows.put(row.path("site").asText(), row);
+      }
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError("ledger of " + site + ": " + e.getMessage(), e);
+    }
+    SITES.keySet().forEach(s -> rows.putIfAbsent(s, JSON.createObjectNode()));
+    return rows;
+  }
+
+  private static String sbatch(Instance slurm, String... args) {
+    return Command.of(slurm.tool("sbatch"), args).asUser(slurm.get("user")).run().requireSuccess().stdout().trim().split(";")[0];
+  }
+
+  /** A job's fields from {@code scontrol show job -o}. */
+  private static Map<String, String> fields(Instance slurm, String id) {
+    Command.Result r = Command.of(slurm.tool("scontrol"), "show", "job", "-o", id).run();
+    Map<String, String> f = new HashMap<>();
+    if (r.exitCode() == 0) {
+      for (String word : r.stdout().trim().split(" ")) {
+        int eq = word.indexOf('=');
+        if (eq > 0) {
+          f.put(word.substring(0, eq), word.substring(eq + 1));
+        }
+      }
+    }
+    return f;
+  }
+
+  private static void secret(Path file, String value) throws IOException {
+    Files.writeString(file, value + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
