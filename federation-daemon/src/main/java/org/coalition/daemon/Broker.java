@@ -289,9 +289,9 @@ public final class Broker implements PilotService {
       if (f != null) {
         continue; // published, parking it failed last round: the next round sees it parked or it ran
       }
-      if (!j.ready()) {
+      if (!j.ready() || history.containsKey(j.id())) {
         firstSeen.remove(j.id());
-        continue; // waits for a dependency, a begin time or a hold: it must not run anywhere yet
+        continue; // waits for a dependency, a begin time or a hold, or replays a run: it must not run anywhere (again)
       }
       long seen = firstSeen.computeIfAbsent(j.id(), k -> System.nanoTime());
       if (System.nanoTime() - seen < settings.publishAfter().toNanos() || j.cpus() <= free) {

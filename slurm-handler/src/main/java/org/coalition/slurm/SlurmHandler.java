@@ -251,16 +251,18 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   /** Opted-in jobs of this site's users waiting in the queue (held ones included), as of the last {@link #observe()}. */
   @Override
   public synchronized List<HomeJob> federable() {
-    return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(SlurmHandler::homeJob)
+    return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(this::homeJob)
         .sorted(Comparator.comparing(HomeJob::id, Comparator.comparingLong(Long::parseLong))).toList();
   }
 
   /** Reasons of a pending job that waits for room alone (Slurm's reason codes; None: not yet considered). */
   private static final java.util.Set<String> WAITING_FOR_ROOM = java.util.Set.of("None", "Priority", "Resources", "");
 
-  private static HomeJob homeJob(SlurmJob j) {
+  /** A released job whose result waits in the results folder is replaying, not waiting: it is not ready to go out again. */
+  private HomeJob homeJob(SlurmJob j) {
+    boolean replaying = results.isPresent() && java.nio.file.Files.exists(results.get().root().resolve(j.id()));
     return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()),
-        WAITING_FOR_ROOM.contains(j.reason()));
+        WAITING_FOR_ROOM.contains(j.reason()) && !replaying);
   }
 
   /**

@@ -1,0 +1,127 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.management.ManagementFactory;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.coalition.coordination.zookeeper.ZkCoordination;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.daemon.local.LocalSite;
+import org.coalition.periodic.BalancingPeriod;
+import org.coalition.policy.fairness.Utility;
+import org.coalition.testbed.Eventually;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Benchmark, not a timing test: the heap a daemon needs to track 10,000 of its site's jobs in the
+ * federation. ZooKeeper runs in a child process, so this JVM holds the daemons alone: the home
+ * site, whose broker parks and publishes 10,000 jobs, and a busy second site that only keeps the
+ * federation's queue in its cache. Prints the figures; asserts only that every job was tracked.
+ */
+class DaemonMemoryIT {
+  private static final int JOBS = 10_000;
+
+  @TempDir Path tmp;
+
+  @Test
+  void heapOfADaemonTracking10000Jobs() throws Exception {
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+    Path scratch = Files.createDirectories(tmp.resolve("scratch"));
+    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Path data = Files.createDirectories(tmp.resolve("zk"));
+    Process zk = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+        "-Dzookeeper.admin.enableServer=false", "-cp", System.getProperty("java.class.path"),
+        "org.apache.zookeeper.server.ZooKeeperServerMain", Integer.toString(port), data.toString())
+        .redirectErrorStream(true).redirectOutput(tmp.resolve("zk.log").toFile()).start();
+    String connect = "127.0.0.1:" + port;
+    List<AutoCloseable> open = new ArrayList<>();
+    try {
+      Eventually.waitFor("ZooKeeper answers at " + connect, Duration.ofSeconds(60), () -> {
+        try {
+          new java.net.Socket("127.0.0.1", port).close();
+          return true;
+        } catch (java.io.IOException e) {
+          return false;
+        }
+      });
+      ZkFederation.bootstrap(connect, "mem", "operator-secret-0123456789",
+          Map.of("home", "home-secret-0123456789", "busy", "busy-secret-0123456789"), Clock.systemUTC());
+      ScriptRunner runner = new ScriptRunner(scratch);
+      Site home = site("home", connect, runner, open);
+      Site busy = site("busy", connect, runner, open);
+      home.local.submit(LocalFederation.ME, 1, 3600, "sleep 600\n");
+      busy.local.submit(LocalFederation.ME, 1, 3600, "sleep 600\n");
+      home.broker.start();
+      busy.broker.start();
+      Eventually.waitFor("both sites run their long job", Duration.ofSeconds(30),
+          () -> home.local.jobs().get(0).start() > 0 && busy.local.jobs().get(0).start() > 0);
+      long baseline = heapAfterGc();
+      long rssBefore = rssKb();
+      for (int i = 0; i < JOBS; i++) {
+        home.local.submit(LocalFederation.ME, 1, 600, "echo job " + i + "\n");
+      }
+      long started = System.nanoTime();
+      Eventually.waitFor(() -> "all " + JOBS + " jobs published; " + home.coordination.jobs("home").size() + " so far", Duration.ofMinutes(5),
+          Duration.ofMillis(100), () -> {
+            home.period.run();
+            busy.period.run();
+            home.broker.tick();
+            busy.broker.tick();
+            return home.coordination.jobs("home").size() == JOBS;
+          });
+      double seconds = (System.nanoTime() - started) / 1e9;
+      assertEquals(JOBS, home.coordination.jobs("home").size());
+      long tracked = heapAfterGc();
+      System.out.printf("[memory] %d jobs parked and published in %.1f s (%.0f jobs/s); heap after GC: %.1f MB before, %.1f MB with them"
+          + " tracked (+%.1f MB, %.0f bytes per job, both daemons of this JVM: the home's broker and ZooKeeper cache, the busy site's"
+          + " cache of the queue); RSS %d MB -> %d MB%n", JOBS, seconds, JOBS / seconds, baseline / 1e6, tracked / 1e6,
+          (tracked - baseline) / 1e6, (double) (tracked - baseline) / JOBS, rssBefore / 1024, rssKb() / 1024);
+    } finally {
+      for (int i = open.size() - 1; i >= 0; i--) {
+        open.get(i).close();
+      }
+      zk.destroy();
+      zk.waitFor();
+    }
+  }
+
+  private record Site(LocalSite local, Broker broker, ZkCoordination coordination, BalancingPeriod period) {}
+
+  private static Site site(String name, String connect, ScriptRunner runner, List<AutoCloseable> open) throws Exception {
+    ZkCoordination c = ZkFederation.connect(connect, "mem", name, name + "-secret-0123456789", Clock.systemUTC(), ZkFederation.Options.DEFAULT);
+    open.add(c);
+    LocalSite local = new LocalSite(name, 1, runner, c::now);
+    open.add(local);
+    BrokerSettings settings = new BrokerSettings(name, "local:" + name, 0.7, 1e12, Utility.SIMPL, Map.of(), LocalFederation.ME, "",
+        Duration.ZERO, Duration.ofMinutes(10), Duration.ofSeconds(30), 4, LocalSite.PILOT_COMMAND);
+    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(Files.createTempDirectory("outputs")));
+    return new Site(local, broker, c, new BalancingPeriod(c));
+  }
+
+  private static long heapAfterGc() throws InterruptedException {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(200);
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static long rssKb() throws java.io.IOException {
+    return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmRSS:"))
+        .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).findFirst().orElse(-1L);
+  }
+}
