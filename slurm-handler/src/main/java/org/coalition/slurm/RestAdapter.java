@@ -57,14 +57,39 @@ abstract class RestAdapter<A> implements SlurmRest {
     T run() throws Exception;
   }
 
+  /**
+   * One request. A request that met a connection the server had closed while it sat idle in the
+   * client's pool (no byte of an answer came back) is sent once more on a fresh connection: seen
+   * with slurmrestd 22.05 under a burst of submissions. Every call is safe to repeat then: reads
+   * and holds are idempotent, and a pilot submitted twice is harmless (its twin asks for work
+   * with the same pilot id and is refused).
+   */
   protected final <T> T call(String what, Call<T> call) {
     try {
       return call.run();
     } catch (HandlerException e) {
       throw e;
     } catch (Exception e) {
-      throw error(what, e);
+      if (!closedBeforeAnswer(e)) {
+        throw error(what, e);
+      }
+      try {
+        return call.run();
+      } catch (HandlerException again) {
+        throw again;
+      } catch (Exception again) {
+        throw error(what, again);
+      }
     }
+  }
+
+  private static boolean closedBeforeAnswer(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("header parser received no bytes")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A poll with an update time: {@code null} when the server says nothing changed (HTTP 304). */
