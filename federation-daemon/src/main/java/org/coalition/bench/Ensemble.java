@@ -54,11 +54,7 @@ public final class Ensemble implements AutoCloseable {
       return 1;
     }
     List<InstanceSpec> servers = new ArrayList<>(cluster.getInstances());
-    InstanceSpec victim = servers.get(random.nextInt(servers.size()));
-    cluster.killServer(victim);
-    Thread.sleep(300);
-    cluster.restartServer(victim);
-    return victim.getServerId();
+    return restart(servers.get(random.nextInt(servers.size())));
   }
 
   /** Stops the ensemble's leader and starts it again (the others elect a new one meanwhile); returns its id. */
@@ -69,13 +65,17 @@ public final class Ensemble implements AutoCloseable {
     }
     for (InstanceSpec server : cluster.getInstances()) {
       if (mode(server).equals("leader")) {
-        cluster.killServer(server);
-        Thread.sleep(300);
-        cluster.restartServer(server);
-        return server.getServerId();
+        return restart(server);
       }
     }
     throw new IllegalStateException("the ensemble has no leader now");
+  }
+
+  private int restart(InstanceSpec server) throws Exception {
+    cluster.killServer(server);
+    Thread.sleep(300);
+    cluster.restartServer(server);
+    return server.getServerId();
   }
 
   /** What a server says it is ({@code leader}, {@code follower}, {@code standalone}), from the {@code srvr} command; empty when it does not answer. */

@@ -289,7 +289,7 @@ public final class Broker implements PilotService {
       if (f != null) {
         continue; // published, parking it failed last round: the next round sees it parked or it ran
       }
-      if (!j.ready() || history.containsKey(j.id())) {
+      if (!j.ready()) {
         firstSeen.remove(j.id());
         continue; // waits for a dependency, a begin time or a hold, or replays a run: it must not run anywhere (again)
       }

@@ -8,7 +8,8 @@ package org.coalition.handler;
  * @param timeLimitSeconds its time limit, or -1 when it has none
  * @param parked whether the daemon holds it (it waits for a run elsewhere, not for local room)
  * @param ready whether it waits for room alone: not for a dependency, a begin time, or a hold its
- *     user or an administrator put on it. Only ready jobs are published: a job that waits for
- *     another must not run elsewhere before it.
+ *     user or an administrator put on it, and not to replay a run made elsewhere (released by
+ *     {@link HomeQueue#replay}, it waits for a slot to replay in). Only ready jobs are published:
+ *     a job that waits for another must not run elsewhere before it, nor run twice.
  */
 public record HomeJob(String id, String user, String partition, int cpus, long timeLimitSeconds, boolean parked, boolean ready) {}
