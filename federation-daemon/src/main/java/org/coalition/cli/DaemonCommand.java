@@ -10,6 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -27,6 +29,7 @@ import org.coalition.daemon.PilotAgent;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.ScriptRunner;
 import org.coalition.daemon.SiteDaemon;
+import org.coalition.daemon.SiteHandlers;
 import org.coalition.daemon.local.LocalSite;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.ResourceHandler;
@@ -64,10 +67,6 @@ final class DaemonCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return ExitCodes.BAD_INPUT;
     }
-    if (c.handlers().size() != 1) {
-      throw new IllegalArgumentException(config + ": this build drives one batch system per daemon; list one handler"
-          + " (run a second daemon, with its own site id, for a second batch system)");
-    }
     String secret = secret(c.federation().secretFile(), "the site's ZooKeeper secret");
     byte[] operator = secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
     Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get())) : Optional.empty();
@@ -83,13 +82,13 @@ final class DaemonCommand implements Callable<Integer> {
     String endpoint = scheme + c.http().bind() + ":" + c.http().port() + "/";
     try (ZkCoordination coordination = ZkFederation.connect(c.federation().zookeeper(), c.federation().name(), c.site(), secret,
         Clock.systemUTC(), new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(10)));
-        ResourceHandler handler = handler(c.site(), c.handlers().get(0), runner, coordination::now)) {
+        ResourceHandler handler = connect(c, runner, coordination::now)) {
       BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
           c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
               .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof LocalSite ? LocalSite.PILOT_COMMAND : c.pilots().command());
-      Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers().get(0)),
+      Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint));
       if (handler instanceof LocalSite site) {
         site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
@@ -116,6 +115,21 @@ final class DaemonCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
+  /** The batch systems the site file names, connected: one handler as it is, several as {@link SiteHandlers}. */
+  private static ResourceHandler connect(SiteConfig c, ScriptRunner runner, java.util.function.DoubleSupplier now) {
+    List<SiteHandlers.Member> members = new ArrayList<>();
+    try {
+      for (SiteConfig.Handler h : c.handlers()) {
+        ResourceHandler handler = handler(c.site(), h, runner, now);
+        members.add(new SiteHandlers.Member(h.name(), handler, publishes(h) ? Optional.of((HomeQueue) handler) : Optional.empty()));
+      }
+    } catch (RuntimeException e) {
+      members.forEach(m -> m.handler().close());
+      throw e;
+    }
+    return members.size() == 1 ? members.get(0).handler() : new SiteHandlers(members);
+  }
+
   /** The batch system the site file names, connected. */
   private static ResourceHandler handler(String site, SiteConfig.Handler h, ScriptRunner runner, java.util.function.DoubleSupplier now) {
     if (h instanceof SiteConfig.Local local) {
@@ -131,12 +145,17 @@ final class DaemonCommand implements Callable<Integer> {
     return SlurmHandler.connect(config);
   }
 
-  /** Where the site's own users' jobs come from: a Slurm site publishes jobs only when it has a results folder to replay them. */
-  private static Optional<HomeQueue> home(ResourceHandler handler, SiteConfig.Handler h) {
-    if (h instanceof SiteConfig.Slurm slurm && slurm.results().isEmpty()) {
-      return Optional.empty();
+  /** Whether the site's users' jobs on this system are published: a Slurm cluster's only when it has a results folder to replay them. */
+  private static boolean publishes(SiteConfig.Handler h) {
+    return !(h instanceof SiteConfig.Slurm slurm && slurm.results().isEmpty());
+  }
+
+  /** Where the site's own users' jobs come from, if any of its systems publishes them. */
+  private static Optional<HomeQueue> home(ResourceHandler handler, List<SiteConfig.Handler> handlers) {
+    if (handler instanceof SiteHandlers several) {
+      return several.hasHomeQueue() ? Optional.of(several) : Optional.empty();
     }
-    return Optional.of((HomeQueue) handler);
+    return publishes(handlers.get(0)) ? Optional.of((HomeQueue) handler) : Optional.empty();
   }
 
   /** Stops a daemon started by {@link #call()} in this process (tests). */

@@ -267,7 +267,7 @@ public final class Broker implements PilotService {
         decisions.record("withdraw", job(id), "gone-at-home", "the user's job left the local queue before any site claimed it");
       }
     }
-    int free = obs.totalCores() - obs.allocatedCores();
+    Map<String, Integer> free = new HashMap<>(); // by part of the site (one entry unless it has several batch systems)
     List<JobSpec> batch = new ArrayList<>();
     for (HomeJob j : jobs) {
       FederatedJob f = inFederation.get(j.id());
@@ -278,10 +278,12 @@ public final class Broker implements PilotService {
           decisions.record("unpark", job(j.id()), "parked-not-published", "parked here but no longer in the federation; it runs at home");
           continue;
         }
-        if (f != null && !f.claimed() && !f.finished() && j.cpus() <= free && coordination.withdraw(j.id())) {
+        HomeQueue.Room room = h.room(j.id(), obs);
+        int there = free.computeIfAbsent(room.system(), k -> room.freeCores());
+        if (f != null && !f.claimed() && !f.finished() && j.cpus() <= there && coordination.withdraw(j.id())) {
           h.unpark(j.id());
           published.remove(j.id());
-          free -= j.cpus();
+          free.put(room.system(), there - j.cpus());
           decisions.record("withdraw", job(j.id()), "local-room", j.cpus() + " cores free here before any site claimed it; it runs at home");
         }
         continue;
@@ -294,7 +296,8 @@ public final class Broker implements PilotService {
         continue; // waits for a dependency, a begin time or a hold, or replays a run: it must not run anywhere (again)
       }
       long seen = firstSeen.computeIfAbsent(j.id(), k -> System.nanoTime());
-      if (System.nanoTime() - seen < settings.publishAfter().toNanos() || j.cpus() <= free) {
+      HomeQueue.Room room = h.room(j.id(), obs);
+      if (System.nanoTime() - seen < settings.publishAfter().toNanos() || j.cpus() <= free.computeIfAbsent(room.system(), k -> room.freeCores())) {
         continue; // local room may still come, or is here: the local scheduler starts it
       }
       double cs = coreSeconds(j.cpus(), j.timeLimitSeconds());

@@ -80,6 +80,33 @@ class BrokerIT {
   }
 
   @Test
+  void aSiteOfTwoBatchSystemsPublishesBothsJobsAndReplaysEachInItsOwn() throws Exception {
+    LocalFederation.TwoSystems home = fed.twoSystems("home", 1, 2);
+    LocalFederation.TwoSystems exec = fed.twoSystems("exec", 1, 4);
+    home.site().broker().start();
+    exec.site().broker().start();
+    home.a().submit(ME, 1, 60, "sleep 3\n");
+    home.b().submit(ME, 1, 60, "sleep 3\n");
+    String atA = home.a().submit(ME, 1, 60, "echo from a\nexit 3\n");
+    String atB = home.b().submit(ME, 2, 60, "echo from b\n");
+    assertEquals(atA, atB, "both systems number their jobs alike; the site tells them apart by name");
+    // b has a core free, but a's job cannot run on b: room is judged on each job's own system, so both are published
+    roundsUntil("both jobs end at home", () -> LocalFederation.job(home.a(), atA).done() && LocalFederation.job(home.b(), atB).done());
+
+    Broker.Finished fa = home.site().broker().finished("a." + atA).orElseThrow();
+    Broker.Finished fb = home.site().broker().finished("b." + atB).orElseThrow();
+    assertEquals("exec", fa.executor());
+    assertEquals("exec", fb.executor());
+    LocalSite.Job ja = LocalFederation.job(home.a(), atA);
+    LocalSite.Job jb = LocalFederation.job(home.b(), atB);
+    assertEquals(3, ja.exitCode());
+    assertEquals("from a\n", ja.stdout());
+    assertEquals(0, jb.exitCode());
+    assertEquals("from b\n", jb.stdout());
+    assertTrue(exec.b().jobs().isEmpty() && exec.a().jobs().isEmpty(), "the executing site ran pilots, no user jobs of its own");
+  }
+
+  @Test
   void aPublishedJobRunsAtHomeWhenRoomAppearsBeforeAnyClaim() throws Exception {
     Site home = fed.site("home", 1);
     Site idle = fed.site("idle", 1);

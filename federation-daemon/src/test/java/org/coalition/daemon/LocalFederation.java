@@ -27,6 +27,7 @@ public final class LocalFederation implements AutoCloseable {
   private final Path tmp;
   private final InMemoryFederation federation = new InMemoryFederation(Clock.systemUTC());
   private final List<Site> sites = new ArrayList<>();
+  private final List<LocalSite> closing = new ArrayList<>();
 
   public record Site(String name, LocalSite local, Broker broker, InMemoryCoordination coordination, BalancingPeriod period) {}
 
@@ -52,13 +53,36 @@ public final class LocalFederation implements AutoCloseable {
     ScriptRunner runner = new ScriptRunner(tmp.resolve("scratch"));
     InMemoryCoordination c = federation.connect(name);
     LocalSite local = new LocalSite(name, cores, runner, c::now);
-    BrokerSettings settings = new BrokerSettings(name, endpoint, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
-        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
-    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name), endpoint));
+    Broker broker = new Broker(settings(name, endpoint), c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name), endpoint));
     local.pilots(p -> PilotAgent.of(pilotSide.apply(broker), p.environment(), runner, 200, c::now).run());
     Site s = new Site(name, local, broker, c, new BalancingPeriod(c));
     sites.add(s);
     return s;
+  }
+
+  /** A site of two batch systems, {@code a} and {@code b}, seen by its broker through {@link SiteHandlers}. */
+  public record TwoSystems(Site site, LocalSite a, LocalSite b) {}
+
+  /** A site of two demo batch systems of {@code coresA} and {@code coresB} cores; its pilots call its broker in-process. */
+  public TwoSystems twoSystems(String name, int coresA, int coresB) {
+    ScriptRunner runner = new ScriptRunner(tmp.resolve("scratch"));
+    InMemoryCoordination c = federation.connect(name);
+    LocalSite a = new LocalSite(name, coresA, runner, c::now);
+    LocalSite b = new LocalSite(name, coresB, runner, c::now);
+    SiteHandlers both = new SiteHandlers(List.of(new SiteHandlers.Member("a", a, Optional.of(a)), new SiteHandlers.Member("b", b, Optional.of(b))));
+    Broker broker = new Broker(settings(name, "local:" + name), c, both, Optional.of(both), new RunOutputs(tmp.resolve("spool-" + name), "local:" + name));
+    for (LocalSite l : List.of(a, b)) {
+      l.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 200, c::now).run());
+    }
+    Site s = new Site(name, a, broker, c, new BalancingPeriod(c));
+    sites.add(s);
+    closing.add(b);
+    return new TwoSystems(s, a, b);
+  }
+
+  private static BrokerSettings settings(String name, String endpoint) {
+    return new BrokerSettings(name, endpoint, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
+        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
   }
 
   /** Balancing periods and broker rounds until {@code done}, at most 30 s. */
@@ -75,11 +99,16 @@ public final class LocalFederation implements AutoCloseable {
   }
 
   public static LocalSite.Job job(Site s, String id) {
-    return s.local().jobs().stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow();
+    return job(s.local(), id);
+  }
+
+  public static LocalSite.Job job(LocalSite system, String id) {
+    return system.jobs().stream().filter(j -> j.id().equals(id)).findFirst().orElseThrow();
   }
 
   @Override
   public void close() {
     sites.forEach(s -> s.local().close());
+    closing.forEach(LocalSite::close);
   }
 }

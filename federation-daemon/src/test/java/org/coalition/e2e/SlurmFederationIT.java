@@ -85,6 +85,8 @@ class SlurmFederationIT {
   void usersJobsRunElsewhereAndEndAtHomeExactlyOnceThroughFaults() throws Exception {
     SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
     Instance north = clusters.get("north");
+    assertEquals("slurmdbd", north.get("accounting"),
+        "north must keep accounting in slurmdbd so that sacct can be checked: testbed/up slurmdbd slurm22 slurm22:c2 slurm24");
     zk = Ensemble.start(3);
     Path jar = nodeVisibleJar();
     Map<String, String> secrets = new TreeMap<>();
@@ -185,6 +187,21 @@ class SlurmFederationIT {
       String out = Files.readString(jobs.resolve(id + ".out"));
       assertEquals("job " + i + " output\njob " + i + " errors\n", out, "job " + i + " (" + id + ", ran at " + where + ") wrote its output once");
     }
+    // Slurm's accounting agrees: each job has one record (no requeue), with the remote run's state and exit code.
+    Map<String, List<String>> accounted = new LinkedHashMap<>();
+    Eventually.waitFor(() -> "slurmdbd to record the end of all " + JOBS + " jobs; recorded: " + accounted, Duration.ofSeconds(90),
+        Duration.ofSeconds(2), () -> {
+          accounted.clear();
+          accounted.putAll(sacct(north, ids));
+          return ids.stream().allMatch(id -> accounted.containsKey(id)
+              && accounted.get(id).stream().noneMatch(r -> r.startsWith("PENDING") || r.startsWith("RUNNING")));
+        });
+    for (int i = 0; i < JOBS; i++) {
+      String id = ids.get(i);
+      String expected = (expectedExit(i) == 0 ? "COMPLETED" : "FAILED") + "|" + expectedExit(i) + ":0";
+      assertEquals(List.of(expected), accounted.get(id), "sacct of job " + i + " (" + id + ")");
+    }
+    System.out.println("[e2e] sacct at north: all " + JOBS + " jobs have one record each with the remote run's state and exit code");
     Eventually.waitFor("the dependent job ran after job " + ids.get(0), Duration.ofMinutes(2),
         () -> "COMPLETED".equals(fields(north, dependent).get("JobState")));
     assertEquals("dependent ran\n", Files.readString(jobs.resolve(dependent + ".out")));
@@ -220,6 +237,69 @@ class SlurmFederationIT {
         percentile(latencies, 0.99), latencies.get(latencies.size() - 1), latencies.size() / wall, latencies.size(), wall);
   }
 
+  /**
+   * A site of two clusters (one daemon, two Slurm handlers): its load is the sum of both, and a
+   * job waiting on its full cluster is published (and parked there) although the other is idle,
+   * under an id that names its cluster; it runs at another site and ends on its own cluster.
+   */
+  @Test
+  void aSiteOfTwoClustersSendsOutWhatItsFullClusterCannotRunSoon() throws Exception {
+    Instance a = Testbed.require("slurm22-c1");
+    Instance b = Testbed.require("slurm22-c2");
+    clusters.put("a", a);
+    clusters.put("b", b);
+    clusters.put("south", Testbed.require(SITES.get("south")));
+    zk = Ensemble.start(1);
+    Map<String, String> secrets = Map.of("duo", "e2e-secret-of-duo-0123456789", "south", "e2e-secret-of-south-0123456789");
+    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    Path jar = nodeVisibleJar();
+    for (String site : List.of("duo", "south")) {
+      secret(tmp.resolve(site + ".secret"), secrets.get(site));
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+    }
+    startDaemon("duo", jar, List.of(a, b));
+    startDaemon("south", jar);
+    Eventually.waitFor("duo's daemon observes both clusters (16 cores) and sees south", Duration.ofSeconds(60),
+        () -> status("duo").path("totalCores").asInt() == 16 && liveSites("duo") == 2);
+    String handler = status("duo").path("handler").asText();
+    assertTrue(handler.startsWith(a.get("cluster") + ": slurm 22.05") && handler.contains("; " + b.get("cluster") + ": slurm 22.05"), handler);
+
+    String filler = sbatch(b, "--parsable", "-p", b.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+    Eventually.waitFor("the filler job runs on " + b.get("cluster"), Duration.ofSeconds(30), () -> "RUNNING".equals(fields(b, filler).get("JobState")));
+    Path jobs = Files.createDirectories(b.path("jobs.dir").resolve("e2e-duo-" + System.nanoTime()));
+    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+    String waiting = sbatch(b, "--parsable", "-p", b.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5",
+        "-o", jobs.resolve("%j.out").toString(), "--wrap", "sleep 10; echo ran at $SLURM_CLUSTER_NAME");
+    String federated = b.get("cluster") + "." + waiting;
+    Eventually.waitFor("job " + federated + " is published", Duration.ofSeconds(60), () -> !job("duo", federated).isEmpty());
+    Map<String, String> parked = fields(b, waiting);
+    assertEquals("JobHeldAdmin", parked.get("Reason"), "parked on its own cluster while " + a.get("cluster") + " is idle: " + parked);
+
+    Eventually.waitFor("job " + federated + " ran at south and came back", Duration.ofMinutes(2),
+        () -> "replayed".equals(job("duo", federated).path("state").asText()));
+    assertEquals("south", job("duo", federated).path("executor").asText());
+    Command.of(b.tool("scancel"), filler).run().requireSuccess();
+    Eventually.waitFor("job " + waiting + " ends on " + b.get("cluster"), Duration.ofSeconds(60),
+        () -> "COMPLETED".equals(fields(b, waiting).get("JobState")));
+    assertEquals("0:0", fields(b, waiting).get("ExitCode"));
+    assertEquals("ran at " + clusters.get("south").get("cluster") + "\n", Files.readString(jobs.resolve(waiting + ".out")),
+        "the output of the run at south, replayed on " + b.get("cluster"));
+    System.out.println("[e2e] site of two clusters: " + handler + "; job " + federated + " ran at south while " + a.get("cluster")
+        + " was idle, and ended on " + b.get("cluster"));
+  }
+
+  /** The daemon's status, or an empty object while it does not answer. */
+  private JsonNode status(String site) {
+    try {
+      JsonNode s = get(site, "v1/status");
+      return s == null ? JSON.createObjectNode() : s;
+    } catch (IOException | InterruptedException e) {
+      return JSON.createObjectNode();
+    }
+  }
+
   private static int executed(Map<String, JsonNode> rows) {
     return rows.get("south").path("jobsExecuted").asInt() + rows.get("west").path("jobsExecuted").asInt();
   }
@@ -248,8 +328,26 @@ class SlurmFederationIT {
   }
 
   private void startDaemon(String site, Path jar) throws IOException {
-    Instance slurm = clusters.get(site);
+    startDaemon(site, jar, List.of(clusters.get(site)));
+  }
+
+  /** A daemon process for {@code site}, driving {@code systems} (one handler each, named after its cluster). */
+  private void startDaemon(String site, Path jar, List<Instance> systems) throws IOException {
+    Instance first = systems.get(0);
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    StringBuilder handlers = new StringBuilder();
+    for (Instance slurm : systems) {
+      handlers.append(String.format("""
+            - type: slurm
+              name: %s
+              url: %s
+              observer: %s
+              jwt-key: %s
+              results: %s
+              scontrol: %s
+          """, slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
+          slurm.tool("scontrol")));
+    }
     Path file = tmp.resolve(site + ".yaml");
     Files.writeString(file, String.format("""
         site: %s
@@ -259,13 +357,7 @@ class SlurmFederationIT {
           secret-file: %s
           session-timeout: 6s
         handlers:
-          - type: slurm
-            url: %s
-            observer: %s
-            jwt-key: %s
-            results: %s
-            scontrol: %s
-        accounts:
+        %saccounts:
           "*": %s
         sharing:
           exposure-threshold: 0.7
@@ -283,9 +375,8 @@ class SlurmFederationIT {
           port: %d
           operator-token-file: %s
         spool: %s
-        """, site, FEDERATION, zk.connectString(), tmp.resolve(site + ".secret"), slurm.get("rest.url"), slurm.get("rest.user"),
-        slurm.path("jwt.key.file"), slurm.path("results.dir"), slurm.tool("scontrol"), slurm.get("user"), slurm.get("partition"), java, jar,
-        ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
+        """, site, FEDERATION, zk.connectString(), tmp.resolve(site + ".secret"), handlers, first.get("user"), first.get("partition"), java,
+        jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
     Path log = Files.createDirectories(Path.of("target", "e2e")).resolve(site + ".log");
     Process p = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
         "--config", file.toString(), "--tick", "500ms")
@@ -346,6 +437,23 @@ class SlurmFederationIT {
 
   private static String sbatch(Instance slurm, String... args) {
     return Command.of(slurm.tool("sbatch"), args).asUser(slurm.get("user")).run().requireSuccess().stdout().trim().split(";")[0];
+  }
+
+  /**
+   * Each job's records in Slurm's accounting, requeued runs included ({@code sacct --duplicates}):
+   * "STATE|EXIT:SIGNAL" per record, oldest first.
+   */
+  private static Map<String, List<String>> sacct(Instance slurm, List<String> ids) {
+    Command.Result r = Command.of(slurm.tool("sacct"), "--duplicates", "-X", "-n", "-P", "--format=JobID,State,ExitCode", "-j",
+        String.join(",", ids)).run().requireSuccess();
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (String line : r.stdout().split("\n")) {
+      String[] f = line.trim().split("\\|");
+      if (f.length == 3) {
+        out.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f[1].split(" ")[0] + "|" + f[2]);
+      }
+    }
+    return out;
   }
 
   /** A job's fields from {@code scontrol show job -o}. */

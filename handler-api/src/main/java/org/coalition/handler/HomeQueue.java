@@ -24,4 +24,16 @@ public interface HomeQueue {
 
   /** Releases a parked job with the run it made elsewhere: it ends here as that run ended, with its output. */
   void replay(String jobId, RemoteRun run);
+
+  /**
+   * Where at home the job would run, and the cores free there in {@code obs}: the whole site by
+   * default. A site of several batch systems answers for the job's own system, so that a job
+   * waiting on a full cluster is published even while another cluster of the site has room.
+   */
+  default Room room(String jobId, QueueObservation obs) {
+    return new Room("", obs.totalCores() - obs.allocatedCores());
+  }
+
+  /** A part of the site (empty: all of it) and its free cores. */
+  record Room(String system, int freeCores) {}
 }

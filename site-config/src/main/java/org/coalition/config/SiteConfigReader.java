@@ -155,8 +155,14 @@ public final class SiteConfigReader {
       Fields h = Fields.of(name, "handlers[" + i + "]", (Node) list.get(i), problems);
       String type = h.string("type", "", true);
       String handlerName = h.string("name", type + (i == 0 ? "" : "-" + i), false);
-      if (!names.add(handlerName)) {
+      if (!handlerName.matches("[a-z0-9][a-z0-9_-]{0,31}")) {
+        h.problem("name", "'" + handlerName + "' must be 1-32 lowercase letters, digits, '_' or '-' (with several handlers it prefixes"
+            + " job ids: NAME.ID)");
+      } else if (!names.add(handlerName)) {
         h.problem("name", "'" + handlerName + "' names two handlers; give each its own name");
+      }
+      if (type.equals("local") && list.size() > 1) {
+        h.problem("type", "the local (demo) batch system runs alone; list it as the only handler");
       }
       switch (type) {
         case "slurm" -> {

@@ -83,6 +83,26 @@ class SiteConfigReaderTest {
   }
 
   @Test
+  void aSiteMayListSeveralBatchSystemsEachNamedOnce() {
+    String two = MINIMAL.replace("- type: local", """
+        - type: slurm
+            name: clustera
+            url: http://127.0.0.1:6820
+            jwt-key: /etc/slurm/jwt.key
+          - type: slurm
+            url: http://127.0.0.1:6830
+            jwt-key: /etc/slurm/b.key""");
+    SiteConfig c = SiteConfigReader.parse("east.yaml", two);
+    assertEquals(List.of("clustera", "slurm-1"), c.handlers().stream().map(SiteConfig.Handler::name).toList());
+    assertEquals(List.of("east.yaml:12: handlers[1].name: 'clustera' names two handlers; give each its own name"),
+        problems(two.replace("url: http://127.0.0.1:6830", "name: clustera\n    url: http://127.0.0.1:6830")));
+    assertTrue(problems(two.replace("name: clustera", "name: Cluster.A")).get(0)
+        .contains("handlers[0].name: 'Cluster.A' must be 1-32 lowercase letters, digits, '_' or '-'"));
+    assertTrue(problems(two.replace("- type: slurm\n    name: clustera", "- type: local\n    name: clustera")).get(0)
+        .contains("handlers[0].type: the local (demo) batch system runs alone; list it as the only handler"));
+  }
+
+  @Test
   void everyProblemIsReportedAtOnce() {
     List<String> p = problems("""
         site: "bad id!"
