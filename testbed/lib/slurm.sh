@@ -88,7 +88,7 @@ slurm_up() {
   install_filter "$dir"
   local conf=$dir/slurm.conf accounting=none
   local accounting_conf="AccountingStorageType=accounting_storage/none"
-  if [ "$kind" = slurm22 ] && slurmdbd_running; then
+  if [ "$kind" = slurm22 ] && slurmdbd_serves "$name"; then
     accounting=slurmdbd
     accounting_conf="AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=localhost
@@ -211,6 +211,6 @@ munge_down_if_idle() {
   local kind=$1 inst
   if [ "$kind" = slurm24 ]; then inst=munge-chroot; else inst=munge-host; fi
   ls "$TB_RUN/$kind"-*/slurmctld.pid >/dev/null 2>&1 && return 0
-  [ "$kind" = slurm22 ] && slurmdbd_running && return 0
+  [ "$kind" = slurm22 ] && pid_alive "$SLURMDBD_DIR/slurmdbd.pid" && return 0
   stop_pidfile "$inst munged" "$TB_RUN/$inst/munged.pid"
 }

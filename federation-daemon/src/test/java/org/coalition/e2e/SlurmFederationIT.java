@@ -49,9 +49,9 @@ class SlurmFederationIT {
   private static final Map<String, String> SITES = new LinkedHashMap<>();
 
   static {
-    SITES.put("north", "slurm22-c1");
+    SITES.put("north", "slurm22-c2"); // keeps accounting in the testbed's slurmdbd (testbed/up slurmdbd:c2 ...)
     SITES.put("south", "slurm24-c1");
-    SITES.put("west", "slurm22-c2");
+    SITES.put("west", "slurm22-c1");
   }
 
   private static final int JOBS = 24;
@@ -86,7 +86,7 @@ class SlurmFederationIT {
     SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
     Instance north = clusters.get("north");
     assertEquals("slurmdbd", north.get("accounting"),
-        "north must keep accounting in slurmdbd so that sacct can be checked: testbed/up slurmdbd slurm22 slurm22:c2 slurm24");
+        "north must keep accounting in slurmdbd so that sacct can be checked: testbed/up slurmdbd:c2 slurm22 slurm22:c2 slurm24");
     zk = Ensemble.start(3);
     Path jar = nodeVisibleJar();
     Map<String, String> secrets = new TreeMap<>();
