@@ -204,11 +204,17 @@ class SlurmHandlerIT {
   void aPilotIsHeldAgainAndCancelledAndCancellingTwiceIsNoError(String name) throws Exception {
     Instance slurm = instance(name);
     try (SlurmHandler handler = connect(name)) {
+      // A job on every core first: released, the pilot cannot start before it is held again
+      // (on an idle node Slurm may start it between the two calls).
+      PilotHandle filler = handler.submit(new PilotSpec("pilot-filler", slurm.get("user"), Integer.parseInt(slurm.get("cpus")), 100, 600,
+          slurm.get("partition"), List.of("/bin/sleep", "300"), Map.of(), slurm.get("jobs.dir"), false));
+      waitFor(handler, filler, PilotState.RUNNING);
       PilotHandle pilot = handler.submit(pilot(slurm, "pilot-cancel", List.of("/bin/sleep", "300"), true));
       waitFor(handler, pilot, PilotState.HELD);
       handler.release(pilot);
       handler.hold(pilot);
       waitFor(handler, pilot, PilotState.HELD);
+      handler.cancel(filler);
       handler.cancel(pilot);
       waitFor(handler, pilot, PilotState.CANCELLED);
       handler.cancel(pilot);
