@@ -1,0 +1,44 @@
+package org.coalition.drmaa.jna;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import org.coalition.drmaa.Session;
+import org.coalition.drmaa.SessionConformance;
+import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The DRMAA conformance suite over Grid Engine 8.1.9's own libdrmaa, through JNA, on the testbed
+ * ({@code testbed/up sge}); plus what only a native library can get wrong.
+ */
+class NativeSessionIT extends SessionConformance {
+  @Override
+  protected Session newSession() {
+    return NativeSession.load(Optional.of(Testbed.require("sge").path("drmaa.library")));
+  }
+
+  @Override
+  protected Path jobsFolder() {
+    return Testbed.require("sge").path("jobs.dir");
+  }
+
+  @Override
+  protected String drmSystemPrefix() {
+    return "SGE ";
+  }
+
+  @Test
+  void aMissingLibraryIsAClearError() {
+    DrmaaLibraryException e = assertThrows(DrmaaLibraryException.class, () -> NativeSession.load(Optional.of(Path.of("/nonexistent/libdrmaa.so"))));
+    assertTrue(e.getMessage().contains("no DRMAA library at /nonexistent/libdrmaa.so"), e.getMessage());
+  }
+
+  @Test
+  void theLibraryIsFoundThroughTheEnvironmentVariable() {
+    // The failsafe configuration sets DRMAA_LIBRARY_PATH to the testbed's library.
+    assertTrue(NativeSession.load(Optional.empty()).library().toString().endsWith("libdrmaa.so.1.0"));
+  }
+}
