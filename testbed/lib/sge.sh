@@ -54,6 +54,19 @@ sge_up() {
   # The default load threshold (np_load_avg 1.75) puts the queue in alarm ("a": no jobs start)
   # whenever this 2-core machine's load average passes 3.5, as it does right after a Maven build.
   qconf -sq all.q | grep -Eq '^load_thresholds +NONE$' || qconf -rattr queue load_thresholds NONE all.q >/dev/null
+  # A job of several slots on one host needs a parallel environment: "smp" keeps them together.
+  if ! qconf -sp smp >/dev/null 2>&1; then
+    printf '%s\n' "pe_name smp" "slots 9999" "user_lists NONE" "xuser_lists NONE" "start_proc_args /bin/true" \
+      "stop_proc_args /bin/true" 'allocation_rule $pe_slots' "control_slaves FALSE" "job_is_first_task TRUE" \
+      "urgency_slots min" "accounting_summary FALSE" "qsort_args NONE" >"$dir/smp.pe"
+    qconf -Ap "$dir/smp.pe" >/dev/null
+  fi
+  qconf -sq all.q | grep -Eq '^pe_list +smp$' || qconf -rattr queue pe_list smp all.q >/dev/null
+  # The scheduler runs every 15 s by default; every 2 s, a job starts within seconds, as elsewhere.
+  if ! qconf -ssconf | grep -Eq '^schedule_interval +0:0:2$'; then
+    qconf -ssconf | sed 's/^schedule_interval .*/schedule_interval                 0:0:2/' >"$dir/sched_conf"
+    qconf -Msconf "$dir/sched_conf" >/dev/null
+  fi
   # Jobs submitted by root run only with min_uid/min_gid 0; the file must be named "global".
   mkdir -p "$dir/conf"
   qconf -sconf global >"$dir/conf/global"
@@ -91,12 +104,12 @@ sge_up() {
   }
 
   local t
-  for t in qsub qstat qdel qhold qrls qacct qconf qhost; do
+  for t in qsub qstat qdel qhold qrls qmod qacct qconf qhost; do
     write_wrapper "$dir/bin/$t" no SGE_ROOT="$SGE_ROOT" SGE_CELL="$SGE_CELL" -- "/usr/bin/$t"
   done
   write_properties "$dir/testbed.properties" \
     "kind=sge" "sge.root=$SGE_ROOT" "sge.cell=$SGE_CELL" "bin=$dir/bin" "jobs.dir=$dir/jobs" \
-    "drmaa.library=$SGE_DRMAA_LIB" "slots=$SGE_SLOTS" "queue=all.q" "user=$TB_USER" \
+    "drmaa.library=$SGE_DRMAA_LIB" "slots=$SGE_SLOTS" "queue=all.q" "pe=smp" "user=$TB_USER" \
     "log.qmaster=$spool/messages" "log.execd=$espool/messages"
   say "sge is up: Grid Engine qmaster and execd on $host, queue all.q with $SGE_SLOTS slots, DRMAA $SGE_DRMAA_LIB, tools in $dir/bin, logs $spool/messages"
 }

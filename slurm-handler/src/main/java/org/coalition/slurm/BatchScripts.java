@@ -1,8 +1,6 @@
 package org.coalition.slurm;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.Tool;
 
 /**
  * Opted-in jobs' scripts. No REST version serves a job's script, so it is read with
@@ -39,8 +38,8 @@ final class BatchScripts {
       throw new HandlerException(Category.UNAVAILABLE, "cannot run " + command.get(0) + " to read the script of job " + jobId + ": "
           + e.getMessage() + " (set the handler's 'scontrol' in the site file)", e);
     }
-    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream(), 64 << 10));
-    byte[] out = drain(p.getInputStream(), MAX_SCRIPT + 1);
+    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> Tool.drain(p.getErrorStream(), 64 << 10));
+    byte[] out = Tool.drain(p.getInputStream(), MAX_SCRIPT + 1);
     try {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         p.destroyForcibly();
@@ -71,21 +70,5 @@ final class BatchScripts {
           + " second line; it was not wrapped by Coalition's filter, so it cannot run elsewhere and be replayed here");
     }
     return script.substring(0, eol + 1) + script.substring(m.end());
-  }
-
-  private static byte[] drain(InputStream in, int limit) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buf = new byte[8192];
-    try (in) {
-      int n;
-      while ((n = in.read(buf)) >= 0) {
-        if (out.size() < limit) {
-          out.write(buf, 0, Math.min(n, limit - out.size()));
-        }
-      }
-    } catch (IOException e) {
-      // the process ended or was killed; what was read stays
-    }
-    return out.toByteArray();
   }
 }
