@@ -4,7 +4,7 @@
 
 CONDOR_CPUS=4
 CONDOR_TOOLS=(condor_submit condor_q condor_history condor_status condor_rm condor_hold
-              condor_release condor_wait condor_version condor_config_val)
+              condor_release condor_suspend condor_continue condor_wait condor_version condor_config_val)
 
 condor_up() {
   ensure_accounts

@@ -16,6 +16,7 @@ public final class Command {
   private final List<String> argv = new ArrayList<>();
   private final Map<String, String> environment = new HashMap<>();
   private Duration timeout = Duration.ofSeconds(60);
+  private String stdin;
 
   private Command(List<String> argv) {
     this.argv.addAll(argv);
@@ -36,6 +37,12 @@ public final class Command {
   /** Runs the tool as this user (the wrappers honour COALITION_TESTBED_USER, on the host and in the chroot). */
   public Command asUser(String user) {
     return env("COALITION_TESTBED_USER", user);
+  }
+
+  /** What the tool reads on its standard input. */
+  public Command stdin(String text) {
+    this.stdin = text;
+    return this;
   }
 
   public Command timeout(Duration timeout) {
@@ -61,11 +68,17 @@ public final class Command {
   public Result run() {
     Path out = null;
     Path err = null;
+    Path in = null;
     try {
       out = Files.createTempFile("coalition-cmd", ".out");
       err = Files.createTempFile("coalition-cmd", ".err");
       ProcessBuilder builder = new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile());
       builder.environment().putAll(environment);
+      if (stdin != null) {
+        in = Files.createTempFile("coalition-cmd", ".in");
+        Files.writeString(in, stdin, StandardCharsets.UTF_8);
+        builder.redirectInput(in.toFile());
+      }
       Process process = builder.start();
       if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
@@ -81,6 +94,7 @@ public final class Command {
     } finally {
       deleteQuietly(out);
       deleteQuietly(err);
+      deleteQuietly(in);
     }
   }
 
