@@ -1,0 +1,62 @@
+package org.coalition.condor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotState;
+import org.junit.jupiter.api.Test;
+
+/** Reading HTCondor's JSON and writing its submit descriptions, without a pool. */
+class CondorToolsTest {
+  private static final PilotHandle PILOT = new PilotHandle(CondorHandler.KIND, "12.0");
+
+  @Test
+  void anEmptyOutputIsNoAdsAndWhatIsNotAnArrayOfAdsIsAProtocolError() {
+    assertEquals(List.of(), CondorTools.parse("\n", "condor_q -json"));
+    assertEquals(2, CondorTools.parse("[{\"ClusterId\": 1}, {\"ClusterId\": 2}]", "condor_q -json").size());
+    HandlerException garbled = assertThrows(HandlerException.class, () -> CondorTools.parse("[{\"ClusterId\": ", "condor_q -json"));
+    assertEquals(HandlerException.Category.PROTOCOL, garbled.category());
+    assertTrue(garbled.getMessage().startsWith("condor_q -json printed something that is not JSON"), garbled.getMessage());
+    HandlerException object = assertThrows(HandlerException.class, () -> CondorTools.parse("{\"a\": 1}", "condor_status -json"));
+    assertTrue(object.getMessage().contains("not an array of ads"), object.getMessage());
+  }
+
+  @Test
+  void argumentsAndEnvironmentUseTheNewQuotingAndNoMacroExpands() {
+    String d = new SubmitDescription().arguments(List.of("-c", "echo \"$HOME\" it's", "")).environment(Map.of("A", "x y")).toString();
+    assertEquals("arguments = \"-c 'echo \"\"$(DOLLAR)HOME\"\" it''s' ''\"\nenvironment = \"A='x y'\"\n", d);
+    assertThrows(IllegalArgumentException.class, () -> new SubmitDescription().arguments(List.of("two\nlines")));
+  }
+
+  @Test
+  void jobStatesMapToPilotStates() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    assertEquals(PilotState.PENDING, CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":1}")).state());
+    assertEquals(PilotState.HELD, CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":5}")).state());
+    assertEquals(PilotState.RUNNING, CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":7}")).state());
+    assertEquals(PilotState.CANCELLED, CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":3}")).state());
+    var failed = CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":4,\"ExitCode\":3}"));
+    assertEquals(PilotState.FAILED, failed.state());
+    assertEquals(OptionalInt.of(3), failed.exitCode());
+    var killed = CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":4,\"ExitBySignal\":true,\"ExitSignal\":9}"));
+    assertEquals(PilotState.FAILED, killed.state());
+    assertTrue(killed.exitCode().isEmpty());
+    HandlerException odd = assertThrows(HandlerException.class,
+        () -> CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":9}")));
+    assertEquals(HandlerException.Category.PROTOCOL, odd.category());
+  }
+
+  @Test
+  void submitsAnswerWithTheirJobIds() {
+    assertEquals("12.0", CondorHandler.firstId("12.0 - 12.2\n", "submit"));
+    HandlerException e = assertThrows(HandlerException.class, () -> CondorHandler.firstId("ERROR: no", "submit pilot p"));
+    assertEquals(HandlerException.Category.PROTOCOL, e.category());
+  }
+}
