@@ -1,12 +1,8 @@
 package org.coalition.slurm;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
@@ -29,36 +25,21 @@ final class BatchScripts {
 
   /** Runs {@code scontrol write batch_script ID -} and returns what it printed. */
   static String read(List<String> scontrol, String jobId, Duration timeout) {
-    List<String> command = new ArrayList<>(scontrol);
-    command.addAll(List.of("write", "batch_script", jobId, "-"));
-    Process p;
+    Tool.Result r;
     try {
-      p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-    } catch (IOException e) {
-      throw new HandlerException(Category.UNAVAILABLE, "cannot run " + command.get(0) + " to read the script of job " + jobId + ": "
-          + e.getMessage() + " (set the handler's 'scontrol' in the site file)", e);
-    }
-    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> Tool.drain(p.getErrorStream(), 64 << 10));
-    byte[] out = Tool.drain(p.getInputStream(), MAX_SCRIPT + 1);
-    try {
-      if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly();
-        throw new HandlerException(Category.UNAVAILABLE, String.join(" ", command) + " did not end within " + timeout.toSeconds() + " s");
+      r = new Tool(scontrol, java.util.Map.of(), timeout).run(List.of("write", "batch_script", jobId, "-"), null);
+    } catch (HandlerException e) {
+      if (e.getCause() instanceof java.io.IOException) {
+        throw new HandlerException(Category.UNAVAILABLE, "cannot run " + scontrol.get(0) + " to read the script of job " + jobId + ": "
+            + e.getCause().getMessage() + " (set the handler's 'scontrol' in the site file)", e);
       }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new HandlerException(Category.UNAVAILABLE, "interrupted while reading the script of job " + jobId, e);
+      throw e;
     }
-    String stderr = new String(err.join(), StandardCharsets.UTF_8).strip();
-    if (p.exitValue() != 0) {
-      throw new HandlerException(Category.UNAVAILABLE, String.join(" ", command) + " failed (exit " + p.exitValue() + "): "
-          + (stderr.isEmpty() ? "no message" : stderr));
-    }
-    if (out.length > MAX_SCRIPT) {
+    String script = r.requireSuccess("read the script of job " + jobId, Category.UNAVAILABLE);
+    if (script.getBytes(StandardCharsets.UTF_8).length > MAX_SCRIPT) {
       throw new HandlerException(Category.REJECTED, "the script of job " + jobId + " is larger than " + MAX_SCRIPT + " bytes");
     }
-    return new String(out, StandardCharsets.UTF_8);
+    return script;
   }
 
   /** The script without job_submit.lua's statement; refuses a script that lacks it (not one the filter wrapped). */
