@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PartitionLoad;
@@ -37,7 +39,7 @@ public final class CondorHandler implements ResourceHandler {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "condor";
   /** Slot activities in which a slot's cores run a job. */
-  private static final java.util.Set<String> BUSY = java.util.Set.of("Busy", "Retiring", "Suspended");
+  private static final Set<String> BUSY = Set.of("Busy", "Retiring", "Suspended");
   private static final String PENDING = "JobStatus == 1 || (JobStatus == 5 && (HoldReasonCode == 1 || HoldReasonCode == 15))";
 
   /** What the handler needs: the tools, and the time limit counted for a pending job without one. */
@@ -70,7 +72,7 @@ public final class CondorHandler implements ResourceHandler {
   /** The version {@code condor_version} prints ({@code $CondorVersion: 23.9.6 2026-07-12 ... $}). */
   static String version(CondorTools tools) {
     String out = tools.run("condor_version", List.of(), null).requireSuccess("ask HTCondor's version", Category.UNAVAILABLE);
-    var m = java.util.regex.Pattern.compile("\\$CondorVersion: (\\S+)").matcher(out);
+    var m = Pattern.compile("\\$CondorVersion: (\\S+)").matcher(out);
     if (!m.find()) {
       throw new HandlerException(Category.PROTOCOL, "condor_version printed no $CondorVersion: " + out.strip());
     }
@@ -143,7 +145,7 @@ public final class CondorHandler implements ResourceHandler {
 
   /** The first job id of {@code condor_submit -terse}'s {@code 12.0 - 12.2}. */
   static String firstId(String terse, String what) {
-    var m = java.util.regex.Pattern.compile("^\\s*(\\d+\\.\\d+) - (\\d+\\.\\d+)\\s*$", java.util.regex.Pattern.MULTILINE).matcher(terse);
+    var m = Pattern.compile("^\\s*(\\d+\\.\\d+) - (\\d+\\.\\d+)\\s*$", Pattern.MULTILINE).matcher(terse);
     if (!m.find()) {
       throw new HandlerException(Category.PROTOCOL, what + ": condor_submit -terse printed no job ids: " + terse.strip());
     }

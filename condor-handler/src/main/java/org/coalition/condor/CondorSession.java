@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 import org.coalition.drmaa.DrmaaException;
 import org.coalition.drmaa.JobInfo;
 import org.coalition.drmaa.JobState;
@@ -41,6 +42,8 @@ public final class CondorSession implements Session {
       JobTemplate.JOB_NAME, JobTemplate.INPUT_PATH, JobTemplate.OUTPUT_PATH, JobTemplate.ERROR_PATH, JobTemplate.JOIN_FILES,
       JobTemplate.HARD_WALLCLOCK_LIMIT, JobTemplate.NATIVE_SPECIFICATION, JobTemplate.BLOCK_EMAIL);
   private static final Duration POLL = Duration.ofMillis(500);
+  /** What {@code condor_submit -terse} prints: the first and last job id, {@code 12.0 - 12.2}. */
+  private static final Pattern TERSE = Pattern.compile("(\\d+)\\.(\\d+) - (\\d+)\\.(\\d+)");
 
   private final CondorTools tools;
   private final Optional<String> user;
@@ -112,8 +115,7 @@ public final class CondorSession implements Session {
         throw new DrmaaException.InvalidArgumentException(call + ": attribute " + name + " is not supported by the HTCondor back end");
       }
     }
-    if (t.vectors().containsKey(JobTemplate.EMAIL) && !t.vectors().get(JobTemplate.EMAIL).isEmpty()
-        && t.vectors().get(JobTemplate.EMAIL).size() > 1) {
+    if (t.vectors().getOrDefault(JobTemplate.EMAIL, List.of()).size() > 1) {
       throw new DrmaaException.InvalidAttributeValueException(call + ": HTCondor notifies one address (notify_user), not several");
     }
     String command = s.get(JobTemplate.REMOTE_COMMAND);
@@ -183,7 +185,7 @@ public final class CondorSession implements Session {
           ? new DrmaaException.DrmCommunicationException(call + ": condor_submit: " + words)
           : new DrmaaException.DeniedByDrmException(call + ": condor_submit refused the job: " + words);
     }
-    var m = java.util.regex.Pattern.compile("(\\d+)\\.(\\d+) - (\\d+)\\.(\\d+)").matcher(r.stdout());
+    var m = TERSE.matcher(r.stdout());
     if (!m.find()) {
       throw new DrmaaException.InternalException(call + ": condor_submit -terse printed no job ids: " + r.stdout().strip());
     }

@@ -82,8 +82,17 @@ public final class GridEngineHandler implements ResourceHandler {
   private final String description;
   /** Pilots this handler cancelled: DRMAA reports them aborted, as it does jobs that never started. */
   private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
-  /** Ended pilots, reaped once from the session and remembered for later asks. */
-  private final Map<String, PilotStatus> ended = new ConcurrentHashMap<>();
+  /** Most ended pilots remembered: a pilot's result is reaped once from the session and kept for later asks. */
+  static final int REMEMBERED = 10_000;
+  /** Ended pilots, the newest {@link #REMEMBERED} of them. */
+  private final Map<String, PilotStatus> ended = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, PilotStatus> eldest) {
+      return size() > REMEMBERED;
+    }
+  });
 
   GridEngineHandler(Config config, Session session, String user, Clock clock) {
     this.config = config;
