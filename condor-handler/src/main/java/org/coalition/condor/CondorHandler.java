@@ -145,11 +145,11 @@ public final class CondorHandler implements ResourceHandler {
 
   /** The first job id of {@code condor_submit -terse}'s {@code 12.0 - 12.2}. */
   static String firstId(String terse, String what) {
-    var m = Pattern.compile("^\\s*(\\d+\\.\\d+) - (\\d+\\.\\d+)\\s*$", Pattern.MULTILINE).matcher(terse);
-    if (!m.find()) {
+    List<String> ids = CondorJobs.submitted(terse);
+    if (ids.isEmpty()) {
       throw new HandlerException(Category.PROTOCOL, what + ": condor_submit -terse printed no job ids: " + terse.strip());
     }
-    return m.group(1);
+    return ids.get(0);
   }
 
   @Override

@@ -19,6 +19,8 @@ import org.coalition.handler.HandlerException.Category;
  */
 final class CondorJobs {
   static final Pattern ID = Pattern.compile("(\\d{1,10})\\.(\\d{1,9})");
+  /** What {@code condor_submit -terse} prints: the first and the last job id of one cluster. */
+  private static final Pattern TERSE = Pattern.compile("^\\s*(\\d{1,10})\\.(\\d{1,9}) - (\\d{1,10})\\.(\\d{1,9})\\s*$", Pattern.MULTILINE);
   /** HTCondor's JobStatus values. */
   static final int IDLE = 1;
   static final int RUNNING = 2;
@@ -59,6 +61,18 @@ final class CondorJobs {
           "read jobs " + gone + " from the history"), found);
     }
     return found;
+  }
+
+  /** The job ids {@code condor_submit -terse} printed ({@code 12.0 - 12.2}: 12.0, 12.1, 12.2); empty when it printed none. */
+  static List<String> submitted(String terse) {
+    var m = TERSE.matcher(terse);
+    List<String> ids = new ArrayList<>();
+    if (m.find() && m.group(1).equals(m.group(3))) {
+      for (int proc = Integer.parseInt(m.group(2)); proc <= Integer.parseInt(m.group(4)); proc++) {
+        ids.add(m.group(1) + "." + proc);
+      }
+    }
+    return ids;
   }
 
   /** Ids of the form {@code CLUSTER.PROC} as one ClassAd constraint. */

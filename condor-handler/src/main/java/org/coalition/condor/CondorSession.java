@@ -11,7 +11,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 import org.coalition.drmaa.DrmaaException;
 import org.coalition.drmaa.JobInfo;
 import org.coalition.drmaa.JobState;
@@ -42,8 +41,6 @@ public final class CondorSession implements Session {
       JobTemplate.JOB_NAME, JobTemplate.INPUT_PATH, JobTemplate.OUTPUT_PATH, JobTemplate.ERROR_PATH, JobTemplate.JOIN_FILES,
       JobTemplate.HARD_WALLCLOCK_LIMIT, JobTemplate.NATIVE_SPECIFICATION, JobTemplate.BLOCK_EMAIL);
   private static final Duration POLL = Duration.ofMillis(500);
-  /** What {@code condor_submit -terse} prints: the first and last job id, {@code 12.0 - 12.2}. */
-  private static final Pattern TERSE = Pattern.compile("(\\d+)\\.(\\d+) - (\\d+)\\.(\\d+)");
 
   private final CondorTools tools;
   private final Optional<String> user;
@@ -185,13 +182,9 @@ public final class CondorSession implements Session {
           ? new DrmaaException.DrmCommunicationException(call + ": condor_submit: " + words)
           : new DrmaaException.DeniedByDrmException(call + ": condor_submit refused the job: " + words);
     }
-    var m = TERSE.matcher(r.stdout());
-    if (!m.find()) {
+    List<String> ids = CondorJobs.submitted(r.stdout());
+    if (ids.isEmpty()) {
       throw new DrmaaException.InternalException(call + ": condor_submit -terse printed no job ids: " + r.stdout().strip());
-    }
-    List<String> ids = new ArrayList<>();
-    for (int proc = Integer.parseInt(m.group(2)); proc <= Integer.parseInt(m.group(4)); proc++) {
-      ids.add(m.group(1) + "." + proc);
     }
     open.addAll(ids);
     return ids;
