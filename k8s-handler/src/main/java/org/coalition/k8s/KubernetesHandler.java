@@ -1,0 +1,402 @@
+package org.coalition.k8s;
+
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotStatus;
+import org.coalition.handler.QueueObservation;
+import org.coalition.handler.RequestCost;
+import org.coalition.handler.ResourceHandler;
+
+/**
+ * Kubernetes as a site, through the fabric8 client. A pilot is a {@code batch/v1} Job of one pod
+ * in the configured namespace ({@link PilotJobs}); held is {@code spec.suspend: true}; cancelled
+ * and withdrawn pilots are suspended (Kubernetes then deletes their pods) and marked, so that
+ * their end survives a restart of the daemon. Pilots' states come from two informers (a watch on
+ * the namespace's pilot Jobs and pods), so following many pilots costs no request per pilot.
+ *
+ * <p>Each {@link #observe()} lists nodes, pods and Jobs of the whole cluster page by page (the
+ * load of a site is everyone's load, not only pilots') and then sweeps the pilots: Jobs ended
+ * longer than {@code finishedRetention} ago are deleted with their Secrets, and a released pilot
+ * whose pod the scheduler has left unplaced longer than {@code pendingTimeout} is withdrawn.
+ * Kubernetes does not queue what does not fit, so a pilot larger than every usable node is refused
+ * at submission.
+ */
+public final class KubernetesHandler implements ResourceHandler {
+  /** The handler's kind, as in {@link PilotHandle#system()}. */
+  public static final String KIND = "kubernetes";
+  private static final String BY_PILOT = "pilot";
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+  private final KubernetesConfig config;
+  private final KubernetesClient client;
+  private final Clock clock;
+  private final String description;
+  private final SharedIndexInformer<Job> jobs;
+  private final SharedIndexInformer<Pod> pods;
+  /** Cores of the largest usable node at the last observation; unknown (no limit) before the first. */
+  private volatile int largestNodeCores = Integer.MAX_VALUE;
+
+  private KubernetesHandler(KubernetesConfig config, KubernetesClient client, Clock clock) {
+    this.config = config;
+    this.client = client;
+    this.clock = clock;
+    String version;
+    try { // read leniently: API servers and their mocks add fields of their own
+      var v = client.getKubernetesSerialization().unmarshal(get(base() + "/version", "connect to the Kubernetes API server"), Map.class);
+      version = v.get("gitVersion") != null ? v.get("gitVersion").toString() : "v" + v.get("major") + "." + v.get("minor");
+    } catch (RuntimeException e) {
+      if (e instanceof HandlerException h) {
+        throw h;
+      }
+      throw new HandlerException(Category.PROTOCOL, "connect to the Kubernetes API server at " + client.getMasterUrl()
+          + ": /version cannot be read: " + e.getMessage(), e);
+    }
+    this.description = "Kubernetes " + version + " (" + client.getMasterUrl() + ", namespace " + config.namespace() + ", batch/v1 Jobs)";
+    this.jobs = client.batch().v1().jobs().inNamespace(config.namespace()).withLabel(PilotJobs.MANAGED_BY, PilotJobs.COALITION)
+        .withLabel(PilotJobs.SITE, config.site()).runnableInformer(0);
+    this.pods = client.pods().inNamespace(config.namespace()).withLabel(PilotJobs.MANAGED_BY, PilotJobs.COALITION)
+        .withLabel(PilotJobs.SITE, config.site()).runnableInformer(0);
+    pods.addIndexers(Map.of(BY_PILOT, p -> List.of(label(p.getMetadata().getLabels(), PilotJobs.PILOT))));
+    try {
+      jobs.run();
+      pods.run();
+    } catch (KubernetesClientException e) {
+      jobs.close();
+      pods.close();
+      throw error("watch pilot Jobs and pods in namespace " + config.namespace(), e);
+    }
+  }
+
+  /** Connects with the usual client configuration: {@code $KUBECONFIG}, {@code ~/.kube/config}, or the pod's service account. */
+  public static KubernetesHandler connect(KubernetesConfig config) {
+    return connect(config, new KubernetesClientBuilder().build(), Clock.systemUTC());
+  }
+
+  /** Connects through {@code client}, which the handler closes when it is closed. */
+  public static KubernetesHandler connect(KubernetesConfig config, KubernetesClient client, Clock clock) {
+    try {
+      return new KubernetesHandler(config, client, clock);
+    } catch (RuntimeException e) {
+      client.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public QueueObservation observe() {
+    double at = clock.millis() / 1000.0;
+    long[] cost = new long[2];
+    List<Node> nodes = list("/api/v1/nodes", NodeList.class, cost);
+    List<Pod> all = list("/api/v1/pods", PodList.class, cost);
+    List<Job> allJobs = list("/apis/batch/v1/jobs", JobList.class, cost);
+    ClusterLoad.Load load = ClusterLoad.of(at, nodes, all, allJobs, config.defaultTimeLimit().toSeconds(),
+        new RequestCost((int) cost[0], cost[1]));
+    largestNodeCores = load.largestNodeCores();
+    sweep();
+    return load.observation();
+  }
+
+  @Override
+  public PilotHandle submit(PilotSpec spec) {
+    if (!spec.partition().isEmpty()) {
+      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": Kubernetes has no partitions, but '" + spec.partition()
+          + "' was asked for (leave the pilots' partition empty in the site file)");
+    }
+    KubernetesConfig.Identity id = config.accounts().get(spec.account());
+    if (id == null) {
+      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": account " + spec.account()
+          + " has no uid in the kubernetes handler's accounts; map it there (accounts: " + spec.account() + ": {uid: ..., gid: ...})");
+    }
+    int largest = largestNodeCores;
+    if (spec.cores() > largest) {
+      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": " + spec.cores() + " cores, but the largest usable node has "
+          + largest + "; Kubernetes would leave it Pending for ever");
+    }
+    String name = PilotJobs.jobName(spec);
+    String what = "submit pilot " + spec.name() + " as Job " + config.namespace() + "/" + name;
+    try {
+      client.secrets().inNamespace(config.namespace()).resource(PilotJobs.secret(config, name, spec)).create();
+    } catch (KubernetesClientException e) {
+      throw error(what + " (its Secret)", e);
+    }
+    Job job;
+    try {
+      job = client.batch().v1().jobs().inNamespace(config.namespace()).resource(PilotJobs.job(config, name, spec, id)).create();
+    } catch (KubernetesClientException e) {
+      deleteQuietly(name);
+      throw error(what, e);
+    }
+    try { // the Secret goes when its Job goes, even if this daemon is not there to sweep
+      client.secrets().inNamespace(config.namespace()).withName(name).edit(s -> {
+        s.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job").withName(name)
+            .withUid(job.getMetadata().getUid()).withBlockOwnerDeletion(false).build()));
+        return s;
+      });
+    } catch (KubernetesClientException e) {
+      // not fatal: the sweep deletes the Secret with its Job
+    }
+    return new PilotHandle(KIND, name);
+  }
+
+  @Override
+  public void hold(PilotHandle pilot) {
+    PilotStatus s = status(pilot);
+    switch (s.state()) {
+      case PENDING, HELD -> patch(pilot, "{\"spec\":{\"suspend\":true}}", "hold");
+      default -> throw new HandlerException(Category.REJECTED, "hold " + pilot + ": only a pending pilot can be held, it is " + s.state()
+          + " (" + s.detail() + ")");
+    }
+  }
+
+  @Override
+  public void release(PilotHandle pilot) {
+    PilotStatus s = status(pilot);
+    switch (s.state()) {
+      case HELD, PENDING -> patch(pilot, "{\"spec\":{\"suspend\":false}}", "release");
+      default -> throw new HandlerException(Category.REJECTED, "release " + pilot + ": only a held pilot can be released, it is " + s.state()
+          + " (" + s.detail() + ")");
+    }
+  }
+
+  @Override
+  public void cancel(PilotHandle pilot) {
+    PilotStatus s = status(pilot);
+    if (!s.state().finished() && s.state() != org.coalition.handler.PilotState.UNKNOWN) {
+      mark(pilot, "by the daemon");
+    }
+  }
+
+  @Override
+  public PilotStatus status(PilotHandle pilot) {
+    if (!KIND.equals(pilot.system()) || !KubernetesConfig.DNS_LABEL.matcher(pilot.nativeId()).matches()) {
+      return PilotStatus.unknown(pilot, "not a pilot Job of this handler");
+    }
+    Job job = jobs.getStore().getByKey(config.namespace() + "/" + pilot.nativeId());
+    if (job != null) {
+      return PilotStates.of(pilot, job, pods.getIndexer().byIndex(BY_PILOT, pilot.nativeId()));
+    }
+    try { // submitted a moment ago, and the watch has not brought it yet
+      job = client.batch().v1().jobs().inNamespace(config.namespace()).withName(pilot.nativeId()).get();
+      if (job == null) {
+        return PilotStatus.unknown(pilot, "no Job " + config.namespace() + "/" + pilot.nativeId() + " (deleted, or never made)");
+      }
+      List<Pod> its = client.pods().inNamespace(config.namespace()).withLabel(PilotJobs.PILOT, pilot.nativeId()).list().getItems();
+      return PilotStates.of(pilot, job, its);
+    } catch (KubernetesClientException e) {
+      throw error("read pilot " + pilot, e);
+    }
+  }
+
+  @Override
+  public Map<PilotHandle, PilotStatus> statuses(Collection<PilotHandle> pilots) {
+    Map<PilotHandle, PilotStatus> out = new LinkedHashMap<>();
+    for (PilotHandle p : pilots) {
+      out.put(p, status(p));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    jobs.close();
+    pods.close();
+    client.close();
+  }
+
+  /** Deletes pilots ended over {@code finishedRetention} ago, and withdraws those left unplaced over {@code pendingTimeout}. */
+  void sweep() {
+    Instant now = clock.instant();
+    for (Job job : jobs.getStore().list()) {
+      String name = job.getMetadata().getName();
+      Optional<Instant> ended = endedAt(job);
+      if (ended.isPresent()) {
+        if (ended.get().plus(config.finishedRetention()).isBefore(now)) {
+          deleteQuietly(name);
+        }
+        continue;
+      }
+      if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
+        continue; // held: waits by design, not for room
+      }
+      for (Pod pod : pods.getIndexer().byIndex(BY_PILOT, name)) {
+        Optional<Instant> created = instant(pod.getMetadata().getCreationTimestamp());
+        if (PilotStates.unschedulable(pod) && created.isPresent() && created.get().plus(config.pendingTimeout()).isBefore(now)) {
+          mark(new PilotHandle(KIND, name), "withdrawn: " + PilotStates.waiting(pod) + " for over " + config.pendingTimeout().toSeconds()
+              + " s (pendingTimeout)");
+          break;
+        }
+      }
+    }
+  }
+
+  private static Optional<Instant> endedAt(Job job) {
+    var annotations = job.getMetadata().getAnnotations();
+    if (annotations != null && annotations.containsKey(PilotJobs.CANCELLED)) {
+      return instant(annotations.get(PilotJobs.CANCELLED).split(" ", 2)[0]);
+    }
+    return PilotStates.condition(job, "Complete").or(() -> PilotStates.condition(job, "Failed"))
+        .flatMap(c -> instant(c.getLastTransitionTime()).or(() -> Optional.of(Instant.EPOCH)));
+  }
+
+  private static Optional<Instant> instant(String rfc3339) {
+    try {
+      return rfc3339 == null ? Optional.empty() : Optional.of(Instant.parse(rfc3339));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Cancels or withdraws: suspends the Job (Kubernetes deletes its pods) and writes when and why. */
+  private void mark(PilotHandle pilot, String why) {
+    String value = clock.instant() + " " + why;
+    String json = "{\"metadata\":{\"annotations\":{\"" + PilotJobs.CANCELLED + "\":" + quote(value) + "}},\"spec\":{\"suspend\":true}}";
+    patch(pilot, json, "cancel");
+  }
+
+  private void patch(PilotHandle pilot, String mergePatch, String what) {
+    try {
+      client.batch().v1().jobs().inNamespace(config.namespace()).withName(pilot.nativeId())
+          .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404 && what.equals("cancel")) {
+        return; // gone already
+      }
+      throw error(what + " " + pilot, e);
+    }
+  }
+
+  private void deleteQuietly(String name) {
+    try {
+      client.batch().v1().jobs().inNamespace(config.namespace()).withName(name).withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+      client.secrets().inNamespace(config.namespace()).withName(name).delete();
+    } catch (KubernetesClientException e) {
+      // the next sweep tries again
+    }
+  }
+
+  /** Lists a cluster-wide collection page by page, counting requests and bytes. */
+  private <T extends HasMetadata> List<T> list(String path, Class<? extends KubernetesResourceList<T>> type, long[] cost) {
+    List<T> items = new ArrayList<>();
+    String next = null;
+    do {
+      String url = base() + path + "?limit=" + config.pageSize()
+          + (next == null ? "" : "&continue=" + URLEncoder.encode(next, StandardCharsets.UTF_8));
+      String body = get(url, "list " + path);
+      cost[0]++;
+      cost[1] += body.getBytes(StandardCharsets.UTF_8).length;
+      KubernetesResourceList<T> page;
+      try {
+        page = client.getKubernetesSerialization().unmarshal(body, type);
+      } catch (RuntimeException e) {
+        throw new HandlerException(Category.PROTOCOL, "list " + path + ": the API server's answer is not a " + type.getSimpleName() + ": "
+            + e.getMessage(), e);
+      }
+      if (page == null || page.getItems() == null) {
+        throw new HandlerException(Category.PROTOCOL, "list " + path + ": the API server's answer has no items: " + abbreviate(body));
+      }
+      items.addAll(page.getItems());
+      next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+    } while (next != null && !next.isEmpty());
+    return items;
+  }
+
+  private String base() {
+    return client.getMasterUrl().toString().replaceAll("/+$", "");
+  }
+
+  private String get(String url, String what) {
+    var http = client.getHttpClient();
+    HttpResponse<String> r;
+    try {
+      r = http.sendAsync(http.newHttpRequestBuilder().uri(url).build(), String.class).get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new HandlerException(Category.UNAVAILABLE, what + ": interrupted", e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new HandlerException(Category.UNAVAILABLE, what + ": the API server at " + client.getMasterUrl() + " did not answer: " + e, e);
+    }
+    if (!r.isSuccessful()) {
+      throw new HandlerException(category(r.code(), r.body()), what + ": HTTP " + r.code() + ": " + abbreviate(r.body()));
+    }
+    return r.body();
+  }
+
+  static HandlerException error(String what, KubernetesClientException e) {
+    String status = e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage();
+    if (e.getCode() > 0) {
+      return new HandlerException(category(e.getCode(), status), what + ": HTTP " + e.getCode() + ": " + status, e);
+    }
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    boolean io = root instanceof java.io.IOException;
+    return new HandlerException(io ? Category.UNAVAILABLE : Category.PROTOCOL, what + ": " + (io ? "" : "the answer cannot be read: ") + root, e);
+  }
+
+  /** 401 and 403 are credentials, except a ResourceQuota's refusal (403 "exceeded quota"), which is the request's fault. */
+  static Category category(int code, String message) {
+    if ((code == 401 || code == 403) && !(message != null && message.contains("exceeded quota"))) {
+      return Category.AUTHENTICATION;
+    }
+    if (code == 404) {
+      return Category.NOT_FOUND;
+    }
+    if (code == 0 || code == 429 || code >= 500) {
+      return Category.UNAVAILABLE;
+    }
+    return Category.REJECTED;
+  }
+
+  private static String label(Map<String, String> labels, String key) {
+    return labels == null || labels.get(key) == null ? "" : labels.get(key);
+  }
+
+  private static String quote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  private static String abbreviate(String s) {
+    String t = s == null ? "" : s.strip();
+    return t.length() > 300 ? t.substring(0, 300) + "..." : t;
+  }
+}
