@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -240,5 +241,30 @@ class KubernetesContractIT extends ResourceHandlerContract {
     HandlerException e = assertThrows(HandlerException.class, () -> KubernetesHandler.connect(config(), client, Clock.systemUTC()));
     assertEquals(HandlerException.Category.UNAVAILABLE, e.category(), e.getMessage());
     assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+  }
+
+  @Test
+  void anApiServerThatAnswersNonsenseOrRefusesIsAnErrorNamingWhatAndWhere() {
+    Map<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>> answers = new HashMap<>();
+    var odd = new KubernetesMockServer(new Context(), new MockWebServer(), answers, new KubernetesMixedDispatcher(answers), false,
+        new VersionInfo.Builder().withMajor("1").withMinor("31").withGitVersion("v1.31.0-mock").build());
+    odd.init();
+    try (KubernetesHandler h = KubernetesHandler.connect(config(), odd.createClient(), Clock.systemUTC())) {
+      odd.expect().get().withPath("/api/v1/nodes?limit=500").andReturn(200, "<html>not a node list</html>").once();
+      HandlerException garbled = assertThrows(HandlerException.class, h::observe);
+      assertEquals(HandlerException.Category.PROTOCOL, garbled.category(), garbled.getMessage());
+      assertTrue(garbled.getMessage().contains("list /api/v1/nodes: the API server's answer is not a NodeList"), garbled.getMessage());
+      odd.expect().get().withPath("/api/v1/nodes?limit=500").andReturn(403, "{\"kind\":\"Status\",\"message\":\"nodes is forbidden\"}").once();
+      HandlerException refused = assertThrows(HandlerException.class, h::observe);
+      assertEquals(HandlerException.Category.AUTHENTICATION, refused.category(), refused.getMessage());
+      assertTrue(refused.getMessage().contains("HTTP 403") && refused.getMessage().contains("nodes is forbidden"), refused.getMessage());
+      odd.expect().post().withPath("/api/v1/namespaces/" + NAMESPACE + "/secrets").andReturn(403,
+          "{\"kind\":\"Status\",\"code\":403,\"message\":\"exceeded quota: pilots, requested: count/secrets=1\"}").once();
+      HandlerException quota = assertThrows(HandlerException.class, () -> h.submit(pilot("over-quota", 1, "exit 0", false)));
+      assertEquals(HandlerException.Category.REJECTED, quota.category(), "a quota's refusal is not a credentials problem: " + quota.getMessage());
+      assertEquals(0, h.observe().pendingJobs(), "the next observation works again");
+    } finally {
+      odd.destroy();
+    }
   }
 }
