@@ -33,6 +33,8 @@ import org.coalition.daemon.SiteHandlers;
 import org.coalition.daemon.local.LocalSite;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.k8s.KubernetesConfig;
+import org.coalition.k8s.KubernetesHandler;
 import org.coalition.slurm.SlurmCredentials;
 import org.coalition.slurm.SlurmHandler;
 import picocli.CommandLine;
@@ -135,6 +137,13 @@ final class DaemonCommand implements Callable<Integer> {
     if (h instanceof SiteConfig.Local local) {
       return new LocalSite(site, local.cores(), runner, now);
     }
+    if (h instanceof SiteConfig.Kubernetes k) {
+      java.util.Map<String, KubernetesConfig.Identity> ids = new java.util.HashMap<>();
+      k.uids().forEach((account, uid) -> ids.put(account, new KubernetesConfig.Identity(uid.uid(), uid.gid())));
+      KubernetesConfig config = KubernetesConfig.of(k.namespace(), site, k.image(), ids)
+          .withPendingTimeout(k.pendingTimeout()).withFinishedRetention(k.finishedRetention()).withPriorityClass(k.priorityClass());
+      return KubernetesHandler.connect(config, k.kubeconfig());
+    }
     SiteConfig.Slurm slurm = (SiteConfig.Slurm) h;
     SlurmCredentials credentials = slurm.tokenFile().isPresent()
         ? SlurmCredentials.tokenFile(slurm.observer(), slurm.tokenFile().get())
@@ -145,9 +154,12 @@ final class DaemonCommand implements Callable<Integer> {
     return SlurmHandler.connect(config);
   }
 
-  /** Whether the site's users' jobs on this system are published: a Slurm cluster's only when it has a results folder to replay them. */
+  /**
+   * Whether the site's users' jobs on this system are published: a Slurm cluster's only when it has
+   * a results folder to replay them; the demo's local site's always; Kubernetes has no home queue.
+   */
   private static boolean publishes(SiteConfig.Handler h) {
-    return !(h instanceof SiteConfig.Slurm slurm && slurm.results().isEmpty());
+    return h instanceof SiteConfig.Local || (h instanceof SiteConfig.Slurm slurm && slurm.results().isPresent());
   }
 
   /** Where the site's own users' jobs come from, if any of its systems publishes them. */

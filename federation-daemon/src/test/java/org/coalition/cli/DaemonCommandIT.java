@@ -20,6 +20,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.VersionInfo;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.util.Queue;
+import java.util.HashMap;
 import org.coalition.bench.Ensemble;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.junit.jupiter.api.AfterEach;
@@ -54,6 +66,14 @@ class DaemonCommandIT {
   }
 
   private Path siteFile(String site, int port) throws Exception {
+    return siteFile(site, port, """
+        handlers:
+          - type: local
+            cores: 2
+        """);
+  }
+
+  private Path siteFile(String site, int port, String handlers) throws Exception {
     Path file = tmp.resolve(site + ".yaml");
     Files.writeString(file, String.format("""
         site: %s
@@ -61,9 +81,7 @@ class DaemonCommandIT {
           name: t
           zookeeper: %s
           secret-file: %s
-        handlers:
-          - type: local
-            cores: 2
+        %s
         accounts:
           "*": nobody
         sharing:
@@ -72,16 +90,20 @@ class DaemonCommandIT {
           port: %d
           operator-token-file: %s
         spool: %s
-        """, site, zk.connectString(), tmp.resolve(site + ".secret"), port, tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
+        """, site, zk.connectString(), tmp.resolve(site + ".secret"), handlers.strip(), port, tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
     return file;
   }
 
   private Path startDaemon(String site) throws Exception {
+    return startDaemon(site, null);
+  }
+
+  private Path startDaemon(String site, String handlers) throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
-    Path file = siteFile(site, port);
+    Path file = handlers == null ? siteFile(site, port) : siteFile(site, port, handlers);
     CommandLine cli = CoalitionCommand.commandLine();
     cli.setErr(new PrintWriter(new StringWriter(), true));
     DaemonCommand daemon = cli.getSubcommands().get("daemon").getCommand();
@@ -134,6 +156,56 @@ class DaemonCommandIT {
     assertEquals(ExitCodes.UNAVAILABLE, job.exit());
     assertTrue(job.err().contains("(NOT_FOUND): site alpha has no federated job 42"), job.err());
     assertTrue(Files.exists(operator));
+  }
+
+  @Test
+  void aKubernetesSiteJoinsFromItsSiteFileWithItsClustersCores() throws Exception {
+    zk = Ensemble.start(1);
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+    secretFile(tmp.resolve("west.secret"), "west-secret-0123456789");
+    secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
+    ZkFederation.bootstrap(zk.connectString(), "t", "operator-secret-0123456789", Map.of("west", "west-secret-0123456789"), Clock.systemUTC());
+    // fabric8's mock API server in CRUD mode; the mixed dispatcher answers /version from the server's version, as an API server does
+    Map<ServerRequest, Queue<ServerResponse>> answers = new HashMap<>();
+    KubernetesMockServer k8s = new KubernetesMockServer(new Context(), new MockWebServer(), answers, new KubernetesMixedDispatcher(answers), false,
+        new VersionInfo.Builder().withMajor("1").withMinor("31").withGitVersion("v1.31.0-mock").build());
+    k8s.init();
+    try (KubernetesClient admin = k8s.createClient()) {
+      admin.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().withNewStatus()
+          .addToAllocatable("cpu", new Quantity("6")).addNewCondition().withType("Ready").withStatus("True").endCondition().endStatus().build())
+          .create();
+      Path kubeconfig = tmp.resolve("west.kubeconfig");
+      Files.writeString(kubeconfig, """
+          apiVersion: v1
+          kind: Config
+          clusters: [{name: mock, cluster: {server: "http://%s:%d"}}]
+          users: [{name: daemon, user: {token: not-checked-by-the-mock}}]
+          contexts: [{name: mock, context: {cluster: mock, user: daemon}}]
+          current-context: mock
+          """.formatted(k8s.getHostName(), k8s.getPort()));
+      Path west = startDaemon("west", """
+          handlers:
+            - type: kubernetes
+              kubeconfig: %s
+              namespace: coalition-pilots
+              image: registry.example.org/coalition-pilot:0.1
+              uids:
+                nobody: "65534:65534"
+          """.formatted(kubeconfig));
+      ObjectMapper json = new ObjectMapper();
+      waitFor("west is live with the cluster's 6 cores", () -> {
+        CliRun r = run("sites", "--config", west.toString(), "--json");
+        JsonNode sites = r.exit() == ExitCodes.OK ? tree(json, r.out()).path("sites") : json.createArrayNode();
+        return sites.size() == 1 && sites.get(0).path("live").asBoolean() && sites.get(0).path("cores").asInt() == 6;
+      });
+      CliRun status = run("status", "--config", west.toString());
+      assertEquals(ExitCodes.OK, status.exit(), status.err());
+      assertTrue(status.out().contains("Kubernetes v1.31.0-mock (http://" + k8s.getHostName() + ":" + k8s.getPort()
+          + "/, namespace coalition-pilots, batch/v1 Jobs)"), status.out());
+    } finally {
+      daemons.forEach(DaemonCommand::stop);
+      k8s.destroy();
+    }
   }
 
   private static JsonNode tree(ObjectMapper json, String text) {

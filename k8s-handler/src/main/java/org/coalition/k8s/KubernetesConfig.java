@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  *
  * @param namespace where pilot Jobs and their Secrets live (the daemon's service account may
  *     create, patch and delete Jobs and Secrets there; see the module README for the RBAC rules)
- * @param site the site's name, written on every object as the label {@code coalition.org/site}
+ * @param site the site's id, written on every object as the label {@code coalition.org/site}
  * @param image the container image pilots run in; it must hold the pilot command
  * @param accounts local account name to the uid and gid its pods run as; a pilot for an account
  *     that is not here is refused. No account maps to uid 0: foreign jobs never run as root.
@@ -35,6 +35,8 @@ public record KubernetesConfig(
     int pageSize) {
   /** A DNS-1123 label: namespaces, priority classes, label values we write. */
   static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  /** A label value: the site's name is written as one. */
+  static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
 
   /** The uid and gid a local account's pods run as. */
   public record Identity(long uid, long gid) {
@@ -47,7 +49,9 @@ public record KubernetesConfig(
 
   public KubernetesConfig {
     check(namespace, "namespace");
-    check(site, "site");
+    if (site == null || !LABEL_VALUE.matcher(site).matches()) {
+      throw new IllegalArgumentException("kubernetes handler: site '" + site + "' must fit a label value: at most 63 letters, digits, '-', '_', '.'");
+    }
     if (image == null || image.isBlank() || image.chars().anyMatch(Character::isWhitespace)) {
       throw new IllegalArgumentException("kubernetes handler: image '" + image + "' must name a container image, e.g. registry.example.org/coalition-pilot:0.1");
     }
@@ -80,6 +84,10 @@ public record KubernetesConfig(
 
   public KubernetesConfig withFinishedRetention(Duration d) {
     return new KubernetesConfig(namespace, site, image, accounts, pendingTimeout, d, defaultTimeLimit, priorityClass, pageSize);
+  }
+
+  public KubernetesConfig withPriorityClass(Optional<String> p) {
+    return new KubernetesConfig(namespace, site, image, accounts, pendingTimeout, finishedRetention, defaultTimeLimit, p, pageSize);
   }
 
   public KubernetesConfig withPageSize(int n) {

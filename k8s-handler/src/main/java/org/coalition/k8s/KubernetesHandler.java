@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobList;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -17,8 +18,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,13 +81,18 @@ public final class KubernetesHandler implements ResourceHandler {
     String version;
     try { // read leniently: API servers and their mocks add fields of their own
       var v = client.getKubernetesSerialization().unmarshal(get(base() + "/version", "connect to the Kubernetes API server"), Map.class);
-      version = v.get("gitVersion") != null ? v.get("gitVersion").toString() : "v" + v.get("major") + "." + v.get("minor");
+      version = v.get("gitVersion") != null ? v.get("gitVersion").toString() : v.get("major") != null ? "v" + v.get("major") + "." + v.get("minor")
+          : null;
     } catch (RuntimeException e) {
       if (e instanceof HandlerException h) {
         throw h;
       }
       throw new HandlerException(Category.PROTOCOL, "connect to the Kubernetes API server at " + client.getMasterUrl()
           + ": /version cannot be read: " + e.getMessage(), e);
+    }
+    if (version == null) {
+      throw new HandlerException(Category.PROTOCOL, "connect to " + client.getMasterUrl() + ": its /version names no Kubernetes version;"
+          + " is this the address of a Kubernetes API server?");
     }
     this.description = "Kubernetes " + version + " (" + client.getMasterUrl() + ", namespace " + config.namespace() + ", batch/v1 Jobs)";
     this.jobs = client.batch().v1().jobs().inNamespace(config.namespace()).withLabel(PilotJobs.MANAGED_BY, PilotJobs.COALITION)
@@ -101,9 +110,21 @@ public final class KubernetesHandler implements ResourceHandler {
     }
   }
 
-  /** Connects with the usual client configuration: {@code $KUBECONFIG}, {@code ~/.kube/config}, or the pod's service account. */
-  public static KubernetesHandler connect(KubernetesConfig config) {
-    return connect(config, new KubernetesClientBuilder().build(), Clock.systemUTC());
+  /**
+   * Connects with the credentials of {@code kubeconfig}, or without one the client's usual
+   * search: {@code $KUBECONFIG}, {@code ~/.kube/config}, then the pod's service account.
+   */
+  public static KubernetesHandler connect(KubernetesConfig config, Optional<Path> kubeconfig) {
+    KubernetesClientBuilder builder = new KubernetesClientBuilder();
+    if (kubeconfig.isPresent()) {
+      try {
+        builder.withConfig(Config.fromKubeconfig(Files.readString(kubeconfig.get())));
+      } catch (IOException | RuntimeException e) {
+        throw new HandlerException(Category.AUTHENTICATION, "read kubeconfig " + kubeconfig.get() + ": " + e.getMessage()
+            + " (it must be a readable kubeconfig file with a current context; kubectl config view --minify shows one)", e);
+      }
+    }
+    return connect(config, builder.build(), Clock.systemUTC());
   }
 
   /** Connects through {@code client}, which the handler closes when it is closed. */

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -51,9 +50,7 @@ class KubernetesContractIT extends ResourceHandlerContract {
 
   private synchronized KubernetesClient cluster() {
     if (server == null) {
-      server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), false,
-          new VersionInfo.Builder().withMajor("1").withMinor("31").withGitVersion("v1.31.0-mock").build());
-      server.init();
+      server = MockApiServer.start();
       admin = server.createClient();
       plane = new MockControlPlane(admin);
       plane.addNode("node-a", 8, true, false);
@@ -138,6 +135,13 @@ class KubernetesContractIT extends ResourceHandlerContract {
     Eventually.waitFor(() -> p + " " + what + "; last seen " + last[0] + "; control loop: " + plane.failure(), WAIT, Duration.ofMillis(100),
         () -> wanted.test(last[0] = h.status(p)));
     return last[0];
+  }
+
+  @Test
+  void describesTheApiServersVersionAddressAndNamespace() {
+    try (KubernetesHandler h = handler(config())) {
+      assertEquals("Kubernetes " + MockApiServer.VERSION + " (" + server.url("/") + ", namespace " + NAMESPACE + ", batch/v1 Jobs)", h.describe());
+    }
   }
 
   @Test
@@ -245,10 +249,18 @@ class KubernetesContractIT extends ResourceHandlerContract {
 
   @Test
   void anApiServerThatAnswersNonsenseOrRefusesIsAnErrorNamingWhatAndWhere() {
-    Map<io.fabric8.mockwebserver.ServerRequest, java.util.Queue<io.fabric8.mockwebserver.ServerResponse>> answers = new HashMap<>();
-    var odd = new KubernetesMockServer(new Context(), new MockWebServer(), answers, new KubernetesMixedDispatcher(answers), false,
-        new VersionInfo.Builder().withMajor("1").withMinor("31").withGitVersion("v1.31.0-mock").build());
-    odd.init();
+    KubernetesMockServer notKubernetes = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(),
+        false);
+    notKubernetes.init();
+    try {
+      HandlerException e = assertThrows(HandlerException.class, () -> KubernetesHandler.connect(config(), notKubernetes.createClient(),
+          Clock.systemUTC()));
+      assertEquals(HandlerException.Category.PROTOCOL, e.category(), e.getMessage());
+      assertTrue(e.getMessage().contains("names no Kubernetes version; is this the address of a Kubernetes API server?"), e.getMessage());
+    } finally {
+      notKubernetes.destroy();
+    }
+    KubernetesMockServer odd = MockApiServer.start();
     try (KubernetesHandler h = KubernetesHandler.connect(config(), odd.createClient(), Clock.systemUTC())) {
       odd.expect().get().withPath("/api/v1/nodes?limit=500").andReturn(200, "<html>not a node list</html>").once();
       HandlerException garbled = assertThrows(HandlerException.class, h::observe);

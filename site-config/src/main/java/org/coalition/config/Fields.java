@@ -44,6 +44,11 @@ final class Fields {
     return new Fields(file, prefix, new LinkedHashMap<>(), node.line(), problems);
   }
 
+  /** Where this mapping is in the file, e.g. {@code handlers[0]}. */
+  String prefix() {
+    return prefix;
+  }
+
   private String key(String k) {
     return prefix.isEmpty() ? k : prefix + "." + k;
   }

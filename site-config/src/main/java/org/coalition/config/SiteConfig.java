@@ -40,7 +40,7 @@ public record SiteConfig(
   public enum Policy { DIRECT_CONTR }
 
   /** A local batch system the daemon drives. */
-  public sealed interface Handler permits Slurm, Local {
+  public sealed interface Handler permits Slurm, Local, Kubernetes {
     String name();
   }
 
@@ -53,4 +53,15 @@ public record SiteConfig(
 
   /** Jobs as local processes on the daemon's machine (the demo's batch system; for trials, not production). */
   public record Local(String name, int cores) implements Handler {}
+
+  /**
+   * Kubernetes: pilots as {@code batch/v1} Jobs in {@code namespace}, running {@code image} as the
+   * uid and gid {@code uids} gives their local account. Credentials: {@code kubeconfig}, or else
+   * {@code $KUBECONFIG}, {@code ~/.kube/config}, or the pod's service account.
+   */
+  public record Kubernetes(String name, Optional<Path> kubeconfig, String namespace, String image, Map<String, Uid> uids,
+      Duration pendingTimeout, Duration finishedRetention, Optional<String> priorityClass) implements Handler {}
+
+  /** The uid and gid a local account's pods run as (Kubernetes has no accounts of its own). */
+  public record Uid(long uid, long gid) {}
 }

@@ -16,12 +16,14 @@ import java.util.regex.Pattern;
 import org.coalition.config.SiteConfig.Federation;
 import org.coalition.config.SiteConfig.Handler;
 import org.coalition.config.SiteConfig.Http;
+import org.coalition.config.SiteConfig.Kubernetes;
 import org.coalition.config.SiteConfig.Local;
 import org.coalition.config.SiteConfig.Pilots;
 import org.coalition.config.SiteConfig.Policy;
 import org.coalition.config.SiteConfig.Sharing;
 import org.coalition.config.SiteConfig.Slurm;
 import org.coalition.config.SiteConfig.Tls;
+import org.coalition.config.SiteConfig.Uid;
 import org.coalition.config.YamlTree.Node;
 import org.coalition.policy.fairness.Utility;
 
@@ -33,7 +35,8 @@ import org.coalition.policy.fairness.Utility;
 public final class SiteConfigReader {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final Pattern ACCOUNT = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
-  private static final Set<String> LATER = Set.of("condor", "htcondor", "sge", "gridengine", "drmaa", "kubernetes", "k8s");
+  private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
+  private static final Set<String> LATER = Set.of("condor", "htcondor", "sge", "gridengine", "drmaa");
 
   private SiteConfigReader() {}
 
@@ -76,6 +79,12 @@ public final class SiteConfigReader {
             accounts.put(home, account);
           }
         }
+      }
+    }
+    for (Handler h : handlers) {
+      if (h instanceof Kubernetes k) {
+        accounts.values().stream().distinct().filter(a -> !k.uids().containsKey(a)).forEach(a -> top.problem("accounts", "account '" + a
+            + "' has no uid in handler " + k.name() + "'s uids; add " + a + ": \"UID:GID\" there (its pods run as that uid)"));
       }
     }
 
@@ -153,7 +162,8 @@ public final class SiteConfigReader {
     Set<String> names = new HashSet<>();
     for (int i = 0; i < list.size(); i++) {
       Fields h = Fields.of(name, "handlers[" + i + "]", (Node) list.get(i), problems);
-      String type = h.string("type", "", true);
+      String raw = h.string("type", "", true);
+      String type = raw.equals("k8s") ? "kubernetes" : raw;
       String handlerName = h.string("name", type + (i == 0 ? "" : "-" + i), false);
       if (!handlerName.matches("[a-z0-9][a-z0-9_-]{0,31}")) {
         h.problem("name", "'" + handlerName + "' must be 1-32 lowercase letters, digits, '_' or '-' (with several handlers it prefixes"
@@ -184,20 +194,61 @@ public final class SiteConfigReader {
               h.command("scontrol", List.of("scontrol"))));
         }
         case "local" -> out.add(new Local(handlerName, h.integer("cores", 4, 1, 4096)));
+        case "kubernetes" -> out.add(kubernetes(name, handlerName, h, problems));
         case "" -> {
           // reported as missing
         }
         default -> {
           if (LATER.contains(type)) {
-            h.problem("type", "'" + type + "' is not available in this build yet (HTCondor and Grid Engine: issue #7, Kubernetes: #8)");
+            h.problem("type", "'" + type + "' is not available in the site file yet: the HTCondor and Grid Engine handlers exist as"
+                + " libraries (condor-handler, drmaa-bridge) but the daemon cannot drive them; see federation-daemon/README.md");
           } else {
-            String near = Suggest.closest(type, List.of("slurm", "local"));
-            h.problem("type", "unknown batch system '" + type + "'" + (near != null ? " (did you mean '" + near + "'?)" : "; known: slurm, local"));
+            String near = Suggest.closest(type, List.of("slurm", "local", "kubernetes"));
+            h.problem("type", "unknown batch system '" + type + "'" + (near != null ? " (did you mean '" + near + "'?)" : "; known: slurm, kubernetes, local"));
           }
         }
       }
       h.rejectUnknown();
     }
     return out;
+  }
+
+  private static Kubernetes kubernetes(String file, String handlerName, Fields h, List<String> problems) {
+    Optional<Path> kubeconfig = Optional.ofNullable(h.absolutePath("kubeconfig", false));
+    String namespace = h.string("namespace", "", true);
+    if (!namespace.isEmpty() && !DNS_LABEL.matcher(namespace).matches()) {
+      h.problem("namespace", "'" + namespace + "' must be a Kubernetes namespace: 1-63 lower-case letters, digits and '-'");
+    }
+    String image = h.string("image", "", true);
+    if (image.chars().anyMatch(Character::isWhitespace)) {
+      h.problem("image", "'" + image + "' must name a container image, e.g. registry.example.org/coalition-pilot:0.1");
+    }
+    Map<String, Uid> uids = new LinkedHashMap<>();
+    Node node = h.node("uids");
+    if (node == null || node.value() == null) {
+      h.problem("uids", "is required: the uid and gid each mapped local account's pods run as, e.g. {alice: \"1001:1001\"}");
+    } else {
+      Fields u = Fields.of(file, h.prefix() + ".uids", node, problems);
+      if (node.value() instanceof Map<?, ?> m) {
+        for (Object k : m.keySet()) {
+          String account = (String) k;
+          String value = u.string(account, "", true);
+          var match = java.util.regex.Pattern.compile("([0-9]{1,10}):([0-9]{1,10})").matcher(value);
+          if (account.equals("root") || !ACCOUNT.matcher(account).matches()) {
+            u.problem(account, "is not an unprivileged local account; foreign jobs never run as root");
+          } else if (!match.matches() || Long.parseLong(match.group(1)) == 0) {
+            u.problem(account, "must be UID:GID with a uid other than 0 (foreign jobs never run as root), was '" + value + "'");
+          } else {
+            uids.put(account, new Uid(Long.parseLong(match.group(1)), Long.parseLong(match.group(2))));
+          }
+        }
+      }
+    }
+    String priority = h.string("priority-class", "", false);
+    if (!priority.isEmpty() && !DNS_LABEL.matcher(priority).matches()) {
+      h.problem("priority-class", "'" + priority + "' must be a PriorityClass name: lower-case letters, digits and '-'");
+    }
+    return new Kubernetes(handlerName, kubeconfig, namespace, image, uids, h.duration("pending-timeout", Duration.ofMinutes(5), Duration.ofSeconds(10)),
+        h.duration("finished-retention", Duration.ofMinutes(10), Duration.ofMinutes(1)), priority.isEmpty() ? Optional.empty() : Optional.of(priority));
   }
 }

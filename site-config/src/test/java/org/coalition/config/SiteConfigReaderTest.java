@@ -55,6 +55,34 @@ class SiteConfigReaderTest {
     assertEquals(Map.of("south", "fed-south", "*", "fed-guest"), slurm.accounts());
     assertTrue(slurm.http().tls().isPresent());
     assertEquals(1, SiteConfigReader.read(docs.resolve("site-local.yaml")).handlers().size());
+    SiteConfig west = SiteConfigReader.read(docs.resolve("site-kubernetes.yaml"));
+    assertEquals(new SiteConfig.Kubernetes("kubernetes", Optional.of(Path.of("/etc/coalition/west.kubeconfig")), "coalition-pilots",
+        "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new SiteConfig.Uid(20001, 20001), "fed-guest", new SiteConfig.Uid(20002, 20002)),
+        Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.of("coalition-pilots")), west.handlers().get(0));
+  }
+
+  @Test
+  void aKubernetesHandlerNeedsANamespaceAnImageAndANonRootUidForEveryMappedAccount() {
+    String k8s = MINIMAL.replace("- type: local", """
+        - type: k8s
+            namespace: pilots
+            image: pilot:1
+            uids:
+              fed-south: "1001:1001"
+        accounts:
+          south: fed-south""");
+    SiteConfig c = SiteConfigReader.parse("east.yaml", k8s);
+    assertEquals(new SiteConfig.Kubernetes("kubernetes", Optional.empty(), "pilots", "pilot:1", Map.of("fed-south", new SiteConfig.Uid(1001, 1001)),
+        Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.empty()), c.handlers().get(0), "defaults of the optional keys");
+    List<String> p = problems(k8s.replace("namespace: pilots", "namespace: Pilots_1").replace("\"1001:1001\"", "\"0:0\"")
+        .replace("south: fed-south", "south: fed-south\n  \"*\": fed-guest").replace("image: pilot:1", "image: pilot:1\n    pending-timeout: 2s"));
+    assertEquals(List.of(
+        "east.yaml:8: handlers[0].namespace: 'Pilots_1' must be a Kubernetes namespace: 1-63 lower-case letters, digits and '-'",
+        "east.yaml:12: handlers[0].uids.fed-south: must be UID:GID with a uid other than 0 (foreign jobs never run as root), was '0:0'",
+        "east.yaml:10: handlers[0].pending-timeout: must be at least 10000 ms, was 2s",
+        "east.yaml:13: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
+        "east.yaml:13: accounts: account 'fed-guest' has no uid in handler kubernetes's uids; add fed-guest: \"UID:GID\" there (its pods run as that uid)"),
+        p);
   }
 
   @Test
@@ -130,7 +158,8 @@ class SiteConfigReaderTest {
         "east.yaml:5: federation.secret-file: must be an absolute path, was 'relative/secret'",
         "east.yaml:8: handlers[0].url: slurmrestd's address must start with http:// or https://, was 'slurmctl:6820'",
         "east.yaml:7: handlers[0].token-file: give exactly one of token-file (a token of the observer user) or jwt-key (Slurm's JWT key)",
-        "east.yaml:9: handlers[1].type: 'condor' is not available in this build yet (HTCondor and Grid Engine: issue #7, Kubernetes: #8)",
+        "east.yaml:9: handlers[1].type: 'condor' is not available in the site file yet: the HTCondor and Grid Engine handlers exist as"
+            + " libraries (condor-handler, drmaa-bridge) but the daemon cannot drive them; see federation-daemon/README.md",
         "east.yaml:10: handlers[2].type: unknown batch system 'slrum' (did you mean 'slurm'?)",
         "east.yaml:12: accounts.south: 'root' is not an unprivileged local account; foreign jobs never run as root",
         "east.yaml:14: sharing.exposure-threshold: must be between 0.01 and 1, was 1.5",
