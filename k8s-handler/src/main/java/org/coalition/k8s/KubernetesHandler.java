@@ -40,6 +40,7 @@ import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
@@ -200,28 +201,28 @@ public final class KubernetesHandler implements ResourceHandler {
 
   @Override
   public void hold(PilotHandle pilot) {
-    PilotStatus s = status(pilot);
-    switch (s.state()) {
-      case PENDING, HELD -> patch(pilot, "{\"spec\":{\"suspend\":true}}", "hold");
-      default -> throw new HandlerException(Category.REJECTED, "hold " + pilot + ": only a pending pilot can be held, it is " + s.state()
-          + " (" + s.detail() + ")");
-    }
+    suspend(pilot, true, "hold", "a pending pilot");
   }
 
   @Override
   public void release(PilotHandle pilot) {
+    suspend(pilot, false, "release", "a held pilot");
+  }
+
+  /** Holds or releases a pilot that has not started (held and pending ones: holding a held one changes nothing). */
+  private void suspend(PilotHandle pilot, boolean suspend, String what, String which) {
     PilotStatus s = status(pilot);
-    switch (s.state()) {
-      case HELD, PENDING -> patch(pilot, "{\"spec\":{\"suspend\":false}}", "release");
-      default -> throw new HandlerException(Category.REJECTED, "release " + pilot + ": only a held pilot can be released, it is " + s.state()
-          + " (" + s.detail() + ")");
+    if (s.state() != PilotState.PENDING && s.state() != PilotState.HELD) {
+      throw new HandlerException(Category.REJECTED, what + " " + pilot + ": only " + which + " can be " + (suspend ? "held" : "released")
+          + ", it is " + s.state() + " (" + s.detail() + ")");
     }
+    patch(pilot, "{\"spec\":{\"suspend\":" + suspend + "}}", what);
   }
 
   @Override
   public void cancel(PilotHandle pilot) {
     PilotStatus s = status(pilot);
-    if (!s.state().finished() && s.state() != org.coalition.handler.PilotState.UNKNOWN) {
+    if (!s.state().finished() && s.state() != PilotState.UNKNOWN) {
       mark(pilot, "by the daemon");
     }
   }
