@@ -121,7 +121,8 @@ public final class KubernetesHandler implements ResourceHandler {
       try {
         builder.withConfig(Config.fromKubeconfig(Files.readString(kubeconfig.get())));
       } catch (IOException | RuntimeException e) {
-        throw new HandlerException(Category.AUTHENTICATION, "read kubeconfig " + kubeconfig.get() + ": " + e.getMessage()
+        throw new HandlerException(Category.AUTHENTICATION, "read kubeconfig " + kubeconfig.get() + ": "
+            + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage())
             + " (it must be a readable kubeconfig file with a current context; kubectl config view --minify shows one)", e);
       }
     }
@@ -374,7 +375,8 @@ public final class KubernetesHandler implements ResourceHandler {
       Thread.currentThread().interrupt();
       throw new HandlerException(Category.UNAVAILABLE, what + ": interrupted", e);
     } catch (ExecutionException | TimeoutException e) {
-      throw new HandlerException(Category.UNAVAILABLE, what + ": the API server at " + client.getMasterUrl() + " did not answer: " + e, e);
+      Throwable why = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      throw new HandlerException(Category.UNAVAILABLE, what + ": the API server at " + client.getMasterUrl() + " did not answer: " + why, e);
     }
     if (!r.isSuccessful()) {
       throw new HandlerException(category(r.code(), r.body()), what + ": HTTP " + r.code() + ": " + abbreviate(r.body()));
