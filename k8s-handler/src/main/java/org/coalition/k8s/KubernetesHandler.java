@@ -80,7 +80,7 @@ public final class KubernetesHandler implements ResourceHandler {
     this.client = client;
     this.clock = clock;
     String version;
-    try { // read leniently: API servers and their mocks add fields of their own
+    try { // into a Map, not fabric8's VersionInfo: servers add fields of their own (platform, emulationMajor...)
       var v = client.getKubernetesSerialization().unmarshal(get(base() + "/version", "connect to the Kubernetes API server"), Map.class);
       version = v.get("gitVersion") != null ? v.get("gitVersion").toString() : v.get("major") != null ? "v" + v.get("major") + "." + v.get("minor")
           : null;
