@@ -28,7 +28,8 @@ import org.coalition.handler.RequestCost;
  *   <li>Usable nodes: Ready, not cordoned, and without a NoSchedule or NoExecute taint. A node's
  *       cores are its allocatable CPU rounded down to whole cores.
  *   <li>Allocated cores: per usable node, the CPU requests of its pods that have not ended (the
- *       larger of the containers' sum and the largest init container, plus the pod's overhead),
+ *       larger of the containers' sum and the largest init container, sidecars counted with both,
+ *       plus the pod's overhead),
  *       rounded up to whole cores, at most the node's cores. Requests, not use: that is what the
  *       scheduler places by, so it is what decides whether a pilot fits.
  *   <li>Pending work: pods not yet bound to a node, and suspended Jobs (held pilots, and Jobs a
@@ -112,9 +113,16 @@ final class ClusterLoad {
       containers += containerMillis(c, owner);
     }
     long init = 0;
+    long sidecars = 0; // init containers that keep running (restartPolicy Always) run beside the others
     for (Container c : spec.getInitContainers() == null ? List.<Container>of() : spec.getInitContainers()) {
-      init = Math.max(init, containerMillis(c, owner));
+      if ("Always".equals(c.getRestartPolicy())) {
+        sidecars += containerMillis(c, owner);
+        init = Math.max(init, sidecars);
+      } else {
+        init = Math.max(init, sidecars + containerMillis(c, owner));
+      }
     }
+    containers += sidecars;
     Quantity overhead = spec.getOverhead() == null ? null : spec.getOverhead().get("cpu");
     return Math.max(containers, init) + (overhead == null ? 0 : millis(overhead, owner).longValue());
   }

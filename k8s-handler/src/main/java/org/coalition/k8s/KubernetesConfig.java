@@ -41,8 +41,9 @@ public record KubernetesConfig(
   /** The uid and gid a local account's pods run as. */
   public record Identity(long uid, long gid) {
     public Identity {
-      if (uid < 1 || gid < 0) {
-        throw new IllegalArgumentException("uid must be >= 1 (foreign jobs never run as root) and gid >= 0, were " + uid + " and " + gid);
+      if (uid < 1 || gid < 1 || uid > Integer.MAX_VALUE || gid > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("uid and gid must be 1 to " + Integer.MAX_VALUE + " (foreign jobs never run as root or in its group),"
+            + " were " + uid + " and " + gid);
       }
     }
   }

@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -118,12 +117,14 @@ public final class KubernetesHandler implements ResourceHandler {
   public static KubernetesHandler connect(KubernetesConfig config, Optional<Path> kubeconfig) {
     KubernetesClientBuilder builder = new KubernetesClientBuilder();
     if (kubeconfig.isPresent()) {
-      try {
-        builder.withConfig(Config.fromKubeconfig(Files.readString(kubeconfig.get())));
-      } catch (IOException | RuntimeException e) {
-        throw new HandlerException(Category.AUTHENTICATION, "read kubeconfig " + kubeconfig.get() + ": "
-            + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage())
-            + " (it must be a readable kubeconfig file with a current context; kubectl config view --minify shows one)", e);
+      String fix = " (it must be a readable kubeconfig file with a current context; kubectl config view --minify shows one)";
+      if (!Files.isReadable(kubeconfig.get())) {
+        throw new HandlerException(Category.AUTHENTICATION, "read kubeconfig " + kubeconfig.get() + ": no such file, or not readable" + fix);
+      }
+      try { // from the file, not its text: relative paths in it resolve, and expiring credentials (exec, OIDC) can be refreshed
+        builder.withConfig(Config.fromKubeconfig(kubeconfig.get().toFile()));
+      } catch (RuntimeException e) {
+        throw new HandlerException(Category.AUTHENTICATION, "read kubeconfig " + kubeconfig.get() + ": " + e.getMessage() + fix, e);
       }
     }
     return connect(config, builder.build(), Clock.systemUTC());
@@ -188,14 +189,15 @@ public final class KubernetesHandler implements ResourceHandler {
       deleteQuietly(name);
       throw error(what, e);
     }
-    try { // the Secret goes when its Job goes, even if this daemon is not there to sweep
+    try { // the Secret, which holds the claim token, goes when its Job goes, even if this daemon is not there to sweep
       client.secrets().inNamespace(config.namespace()).withName(name).edit(s -> {
         s.getMetadata().setOwnerReferences(List.of(new OwnerReferenceBuilder().withApiVersion("batch/v1").withKind("Job").withName(name)
             .withUid(job.getMetadata().getUid()).withBlockOwnerDeletion(false).build()));
         return s;
       });
     } catch (KubernetesClientException e) {
-      // not fatal: the sweep deletes the Secret with its Job
+      deleteQuietly(name);
+      throw error(what + " (tying its Secret to the Job)", e);
     }
     return new PilotHandle(KIND, name);
   }
@@ -210,21 +212,31 @@ public final class KubernetesHandler implements ResourceHandler {
     suspend(pilot, false, "release", "a held pilot");
   }
 
-  /** Holds or releases a pilot that has not started (held and pending ones: holding a held one changes nothing). */
+  /**
+   * Holds or releases a pilot that has not started, read fresh from the API server. A pilot that
+   * has a pod is not held: suspending its Job would delete the pod, which Kubernetes may count as
+   * the Job's one allowed failure ({@code backoffLimit: 0}).
+   */
   private void suspend(PilotHandle pilot, boolean suspend, String what, String which) {
-    PilotStatus s = status(pilot);
+    Pilot p = fresh(pilot).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, what + " " + pilot + ": no such Job in namespace "
+        + config.namespace()));
+    PilotStatus s = PilotStates.of(pilot, p.job(), p.pods());
     if (s.state() != PilotState.PENDING && s.state() != PilotState.HELD) {
       throw new HandlerException(Category.REJECTED, what + " " + pilot + ": only " + which + " can be " + (suspend ? "held" : "released")
           + ", it is " + s.state() + " (" + s.detail() + ")");
     }
-    patch(pilot, "{\"spec\":{\"suspend\":" + suspend + "}}", what);
+    if (suspend && p.pods().stream().anyMatch(PilotStates::live)) {
+      throw new HandlerException(Category.REJECTED, "hold " + pilot + ": it has a pod already (" + s.detail()
+          + "); holding it would delete the pod, which Kubernetes may count as the pilot's failure. Cancel it instead");
+    }
+    patch(pilot, p.job(), suspend, Optional.empty(), what);
   }
 
   @Override
   public void cancel(PilotHandle pilot) {
-    PilotStatus s = status(pilot);
-    if (!s.state().finished() && s.state() != PilotState.UNKNOWN) {
-      mark(pilot, "by the daemon");
+    Optional<Pilot> p = fresh(pilot);
+    if (p.isPresent() && !PilotStates.ended(p.get().job())) {
+      mark(pilot, p.get().job(), "by the daemon");
     }
   }
 
@@ -234,16 +246,25 @@ public final class KubernetesHandler implements ResourceHandler {
       return PilotStatus.unknown(pilot, "not a pilot Job of this handler");
     }
     Job job = jobs.getStore().getByKey(config.namespace() + "/" + pilot.nativeId());
-    if (job != null) {
+    if (job != null && jobs.isWatching() && pods.isWatching()) {
       return PilotStates.of(pilot, job, pods.getIndexer().byIndex(BY_PILOT, pilot.nativeId()));
     }
-    try { // submitted a moment ago, and the watch has not brought it yet
-      job = client.batch().v1().jobs().inNamespace(config.namespace()).withName(pilot.nativeId()).get();
+    // submitted a moment ago and the watch has not brought it yet, or the watch is down: ask
+    return fresh(pilot).map(p -> PilotStates.of(pilot, p.job(), p.pods()))
+        .orElseGet(() -> PilotStatus.unknown(pilot, "no Job " + config.namespace() + "/" + pilot.nativeId() + " (deleted, or never made)"));
+  }
+
+  /** A pilot's Job and pods as the API server has them now. */
+  private record Pilot(Job job, List<Pod> pods) {}
+
+  private Optional<Pilot> fresh(PilotHandle pilot) {
+    try {
+      Job job = client.batch().v1().jobs().inNamespace(config.namespace()).withName(pilot.nativeId()).get();
       if (job == null) {
-        return PilotStatus.unknown(pilot, "no Job " + config.namespace() + "/" + pilot.nativeId() + " (deleted, or never made)");
+        return Optional.empty();
       }
-      List<Pod> its = client.pods().inNamespace(config.namespace()).withLabel(PilotJobs.PILOT, pilot.nativeId()).list().getItems();
-      return PilotStates.of(pilot, job, its);
+      return Optional.of(new Pilot(job, client.pods().inNamespace(config.namespace()).withLabel(PilotJobs.PILOT, pilot.nativeId()).list()
+          .getItems()));
     } catch (KubernetesClientException e) {
       throw error("read pilot " + pilot, e);
     }
@@ -280,15 +301,46 @@ public final class KubernetesHandler implements ResourceHandler {
       if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
         continue; // held: waits by design, not for room
       }
-      for (Pod pod : pods.getIndexer().byIndex(BY_PILOT, name)) {
-        Optional<Instant> created = instant(pod.getMetadata().getCreationTimestamp());
-        if (PilotStates.unschedulable(pod) && created.isPresent() && created.get().plus(config.pendingTimeout()).isBefore(now)) {
-          mark(new PilotHandle(KIND, name), "withdrawn: " + PilotStates.waiting(pod) + " for over " + config.pendingTimeout().toSeconds()
-              + " s (pendingTimeout)");
-          break;
+      List<Pod> its = pods.getIndexer().byIndex(BY_PILOT, name);
+      if (waitedTooLong(job, its, now).isPresent()) {
+        try { // the cache may lag: decide on what the API server has now
+          PilotHandle handle = new PilotHandle(KIND, name);
+          Optional<Pilot> p = fresh(handle);
+          Optional<String> why = p.flatMap(x -> PilotStates.ended(x.job()) || Boolean.TRUE.equals(x.job().getSpec().getSuspend())
+              ? Optional.empty() : waitedTooLong(x.job(), x.pods(), now));
+          if (why.isPresent()) {
+            mark(handle, p.get().job(), "withdrawn: " + why.get() + " for over " + config.pendingTimeout().toSeconds() + " s (pendingTimeout)");
+          }
+        } catch (HandlerException e) {
+          // the next sweep tries again
         }
       }
     }
+  }
+
+  /**
+   * Why a released pilot counts as left waiting: its pod unbound since longer than
+   * {@code pendingTimeout}, or no pod made at all that long after the Job started (a quota or the
+   * namespace's Pod Security level refused it: {@code kubectl describe job} shows the event).
+   */
+  private Optional<String> waitedTooLong(Job job, List<Pod> its, Instant now) {
+    List<Pod> live = its.stream().filter(PilotStates::live).toList();
+    if (live.isEmpty()) {
+      if (!its.isEmpty()) {
+        return Optional.empty(); // its pod ended: the Job's end is on its way
+      }
+      String since = job.getStatus() != null && job.getStatus().getStartTime() != null ? job.getStatus().getStartTime()
+          : job.getMetadata().getCreationTimestamp();
+      return instant(since).filter(t -> t.plus(config.pendingTimeout()).isBefore(now))
+          .map(t -> "Kubernetes made no pod for it (kubectl describe job " + job.getMetadata().getName() + " says why)");
+    }
+    for (Pod pod : live) {
+      Optional<Instant> created = instant(pod.getMetadata().getCreationTimestamp());
+      if (PilotStates.unschedulable(pod) && created.isPresent() && created.get().plus(config.pendingTimeout()).isBefore(now)) {
+        return Optional.of(PilotStates.waiting(pod));
+      }
+    }
+    return Optional.empty();
   }
 
   private static Optional<Instant> endedAt(Job job) {
@@ -309,19 +361,29 @@ public final class KubernetesHandler implements ResourceHandler {
   }
 
   /** Cancels or withdraws: suspends the Job (Kubernetes deletes its pods) and writes when and why. */
-  private void mark(PilotHandle pilot, String why) {
-    String value = clock.instant() + " " + why;
-    String json = "{\"metadata\":{\"annotations\":{\"" + PilotJobs.CANCELLED + "\":" + quote(value) + "}},\"spec\":{\"suspend\":true}}";
-    patch(pilot, json, "cancel");
+  private void mark(PilotHandle pilot, Job read, String why) {
+    patch(pilot, read, true, Optional.of(clock.instant() + " " + why), "cancel");
   }
 
-  private void patch(PilotHandle pilot, String mergePatch, String what) {
+  /**
+   * Sets the Job's {@code suspend} (and the cancellation annotation) with a merge patch made on
+   * condition that the Job is still as {@code read}: a Job that changed meanwhile (its pod
+   * started, it ended) answers 409, and the caller's decision is not applied.
+   */
+  private void patch(PilotHandle pilot, Job read, boolean suspend, Optional<String> cancelled, String what) {
+    Map<String, Object> metadata = new LinkedHashMap<>();
+    metadata.put("resourceVersion", read.getMetadata().getResourceVersion());
+    cancelled.ifPresent(c -> metadata.put("annotations", Map.of(PilotJobs.CANCELLED, c)));
+    String json = client.getKubernetesSerialization().asJson(Map.of("metadata", metadata, "spec", Map.of("suspend", suspend)));
     try {
-      client.batch().v1().jobs().inNamespace(config.namespace()).withName(pilot.nativeId())
-          .patch(PatchContext.of(PatchType.JSON_MERGE), mergePatch);
+      client.batch().v1().jobs().inNamespace(config.namespace()).withName(pilot.nativeId()).patch(PatchContext.of(PatchType.JSON_MERGE), json);
     } catch (KubernetesClientException e) {
-      if (e.getCode() == 404 && what.equals("cancel")) {
+      if (e.getCode() == 404 && cancelled.isPresent()) {
         return; // gone already
+      }
+      if (e.getCode() == 409) {
+        throw new HandlerException(Category.UNAVAILABLE, what + " " + pilot + ": the Job changed meanwhile (its pod started, or it ended);"
+            + " nothing was done: read its state and decide again", e);
       }
       throw error(what + " " + pilot, e);
     }
@@ -405,7 +467,7 @@ public final class KubernetesHandler implements ResourceHandler {
     if (code == 404) {
       return Category.NOT_FOUND;
     }
-    if (code == 0 || code == 429 || code >= 500) {
+    if (code == 0 || code == 410 || code == 429 || code >= 500) { // 410: a list's continue token expired; list again
       return Category.UNAVAILABLE;
     }
     return Category.REJECTED;
@@ -413,10 +475,6 @@ public final class KubernetesHandler implements ResourceHandler {
 
   private static String label(Map<String, String> labels, String key) {
     return labels == null || labels.get(key) == null ? "" : labels.get(key);
-  }
-
-  private static String quote(String s) {
-    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   private static String abbreviate(String s) {

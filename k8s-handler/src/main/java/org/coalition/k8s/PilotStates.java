@@ -26,10 +26,10 @@ final class PilotStates {
 
   static PilotStatus of(PilotHandle handle, Job job, List<Pod> pods) {
     String cancelled = job.getMetadata().getAnnotations() == null ? null : job.getMetadata().getAnnotations().get(PilotJobs.CANCELLED);
-    if (cancelled != null) {
+    if (cancelled != null && !endedBefore(job, cancelled)) {
       return new PilotStatus(handle, PilotState.CANCELLED, OptionalInt.empty(), "cancelled " + cancelled);
     }
-    Optional<Pod> pod = pods.stream().max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp() == null ? ""
+    Optional<Pod> pod = pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null || ended(p)).max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp() == null ? ""
         : p.getMetadata().getCreationTimestamp()));
     Optional<ContainerStateTerminated> ended = pod.flatMap(PilotStates::terminated);
     OptionalInt exit = ended.map(t -> OptionalInt.of(t.getExitCode())).orElse(OptionalInt.empty());
@@ -41,20 +41,41 @@ final class PilotStates {
       String why = failed.get().getReason() == null ? "Failed" : "Failed (" + failed.get().getReason() + ")";
       return new PilotStatus(handle, PilotState.FAILED, exit, ended.map(t -> why + ", container " + describe(t)).orElse(why));
     }
+    if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
+      return new PilotStatus(handle, PilotState.HELD, OptionalInt.empty(), "suspended");
+    }
     String phase = pod.map(p -> p.getStatus() == null ? null : p.getStatus().getPhase()).orElse(null);
     if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
       boolean ok = "Succeeded".equals(phase) && exit.orElse(0) == 0;
       return new PilotStatus(handle, ok ? PilotState.COMPLETED : PilotState.FAILED, ok && exit.isEmpty() ? OptionalInt.of(0) : exit,
           "pod " + phase + ended.map(t -> ", container " + describe(t)).orElse(""));
     }
-    if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
-      return new PilotStatus(handle, PilotState.HELD, OptionalInt.empty(), "suspended");
-    }
     if ("Running".equals(phase)) {
       return new PilotStatus(handle, PilotState.RUNNING, OptionalInt.empty(), "pod " + pod.get().getMetadata().getName()
           + " Running on " + pod.get().getSpec().getNodeName());
     }
     return new PilotStatus(handle, PilotState.PENDING, OptionalInt.empty(), pod.map(PilotStates::waiting).orElse("Pending (no pod yet)"));
+  }
+
+  /** Whether a pod still counts: not ended, and not being deleted. */
+  static boolean live(Pod pod) {
+    return !ended(pod) && pod.getMetadata().getDeletionTimestamp() == null;
+  }
+
+  private static boolean ended(Pod pod) {
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
+  }
+
+  /** Whether the Job had completed or failed before it was marked cancelled (a cancel that raced with the end). */
+  private static boolean endedBefore(Job job, String cancelled) {
+    try {
+      java.time.Instant at = java.time.Instant.parse(cancelled.split(" ", 2)[0]);
+      return condition(job, "Complete").or(() -> condition(job, "Failed")).map(c -> c.getLastTransitionTime())
+          .map(t -> java.time.Instant.parse(t).isBefore(at)).orElse(false);
+    } catch (java.time.DateTimeException e) {
+      return false;
+    }
   }
 
   /** Why a pod waits: the scheduler's condition if it could not place it, else its phase. */

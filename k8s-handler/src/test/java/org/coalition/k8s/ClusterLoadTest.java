@@ -78,6 +78,11 @@ class ClusterLoadTest {
         .addToRequests("cpu", new Quantity("2")).endResources().build()));
     p.getSpec().setOverhead(java.util.Map.of("cpu", new Quantity("250m")));
     assertEquals(2250, ClusterLoad.cpuMillis(p.getSpec(), p));
+    p.getSpec().setInitContainers(List.of(new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("sidecar").withRestartPolicy("Always")
+        .withNewResources().addToRequests("cpu", new Quantity("1")).endResources().build(), new io.fabric8.kubernetes.api.model.ContainerBuilder()
+        .withName("init").withNewResources().addToRequests("cpu", new Quantity("500m")).endResources().build()));
+    assertEquals(1750, ClusterLoad.cpuMillis(p.getSpec(), p), "a sidecar (1) runs beside the containers (0.5) and the later init container (0.5),"
+        + " plus 0.25 overhead");
   }
 
   @Test

@@ -205,6 +205,22 @@ class KubernetesContractIT extends ResourceHandlerContract {
   }
 
   @Test
+  void aPilotThatHasAPodIsNotHeldButCanBeCancelled() {
+    try (KubernetesHandler h = handler(config())) {
+      PilotHandle p = h.submit(pilot("runs", 1, "sleep 300", false));
+      await(h, p, "runs", s -> s.state() == PilotState.RUNNING);
+      HandlerException e = assertThrows(HandlerException.class, () -> h.hold(p));
+      assertEquals(HandlerException.Category.REJECTED, e.category(), e.getMessage());
+      assertTrue(e.getMessage().contains("only a pending pilot can be held, it is RUNNING"), e.getMessage());
+      assertEquals(PilotState.RUNNING, h.status(p).state(), "a refused hold changes nothing");
+      h.cancel(p);
+      assertEquals(PilotState.CANCELLED, await(h, p, "is cancelled", s -> s.state().finished()).state());
+      HandlerException gone = assertThrows(HandlerException.class, () -> h.hold(new PilotHandle(KubernetesHandler.KIND, "no-such-pilot")));
+      assertEquals(HandlerException.Category.NOT_FOUND, gone.category(), gone.getMessage());
+    }
+  }
+
+  @Test
   void endedPilotsAreDeletedWithTheirSecretsAfterTheRetention() throws Exception {
     try (KubernetesHandler h = handler(config().withFinishedRetention(Duration.ofSeconds(1)))) {
       PilotHandle p = h.submit(pilot("ends", 1, "exit 0", false));

@@ -205,6 +205,9 @@ final class MockControlPlane implements AutoCloseable {
     }
     if ("root".equals(System.getProperty("user.name"))) {
       command.addAll(List.of("setpriv", "--reuid=" + security.getRunAsUser(), "--regid=" + security.getRunAsGroup(), "--clear-groups", "--"));
+    } else if (security.getRunAsUser() != uid()) {
+      throw new IllegalStateException("pod " + k + " asks for uid " + security.getRunAsUser() + ", but the stand-in runs as uid " + uid()
+          + " and can switch only when run as root");
     }
     command.addAll(c.getCommand());
     command.addAll(c.getArgs() == null ? List.of() : c.getArgs());
@@ -248,6 +251,14 @@ final class MockControlPlane implements AutoCloseable {
               .withFinishedAt(Instant.now().toString()).endTerminated().build()).build()));
       return x;
     });
+  }
+
+  private static long uid() {
+    try {
+      return (Long) java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read this process's uid", e);
+    }
   }
 
   private static boolean ended(Pod p) {

@@ -44,7 +44,8 @@ class PilotJobsTest {
     Job job = PilotJobs.job(CONFIG, "p", SPEC, CONFIG.accounts().get("alice"));
     assertEquals(0, job.getSpec().getBackoffLimit());
     assertFalse(job.getSpec().getSuspend());
-    assertEquals(600, job.getSpec().getTtlSecondsAfterFinished());
+    assertEquals(1200, job.getSpec().getTtlSecondsAfterFinished(), "the cluster cleans up after the sweep would have");
+    assertEquals("RuntimeDefault", job.getSpec().getTemplate().getSpec().getSecurityContext().getSeccompProfile().getType());
     var pod = job.getSpec().getTemplate().getSpec();
     assertEquals("Never", pod.getRestartPolicy());
     assertEquals(3600L, pod.getActiveDeadlineSeconds());
@@ -92,6 +93,8 @@ class PilotJobsTest {
   @Test
   void theConfigurationRefusesRootBadNamesAndEmptyDurations() {
     assertThrows(IllegalArgumentException.class, () -> new KubernetesConfig.Identity(0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new KubernetesConfig.Identity(1001, 0), "not in root's group either");
+    assertThrows(IllegalArgumentException.class, () -> new KubernetesConfig.Identity(1L << 31, 1001), "ids are int32 in a pod's spec");
     assertThrows(IllegalArgumentException.class, () -> KubernetesConfig.of("pilots", "north", "img", Map.of("root", new KubernetesConfig.Identity(1, 1))));
     var e = assertThrows(IllegalArgumentException.class, () -> KubernetesConfig.of("Pilots_NS", "north", "img", Map.of()));
     assertTrue(e.getMessage().contains("namespace 'Pilots_NS' must be a DNS label"), e.getMessage());

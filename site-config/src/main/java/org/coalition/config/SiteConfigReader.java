@@ -35,6 +35,7 @@ import org.coalition.policy.fairness.Utility;
 public final class SiteConfigReader {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final Pattern ACCOUNT = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
+  private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
   private static final Set<String> LATER = Set.of("condor", "htcondor", "sge", "gridengine", "drmaa");
 
@@ -82,6 +83,10 @@ public final class SiteConfigReader {
       }
     }
     for (Handler h : handlers) {
+      if (h instanceof Kubernetes k && !LABEL_VALUE.matcher(site).matches()) {
+        top.problem("site", "'" + site + "' must also be a Kubernetes label value for handler " + k.name()
+            + ": at most 63 characters, starting and ending with a letter or digit");
+      }
       if (h instanceof Kubernetes k) {
         accounts.values().stream().distinct().filter(a -> !k.uids().containsKey(a)).forEach(a -> top.problem("accounts", "account '" + a
             + "' has no uid in handler " + k.name() + "'s uids; add " + a + ": \"UID:GID\" there (its pods run as that uid)"));
@@ -102,6 +107,8 @@ public final class SiteConfigReader {
     String partition = pi.string("partition", "", false);
     if (!partition.matches("[A-Za-z0-9._-]{0,64}")) {
       pi.problem("partition", "'" + partition + "' is not a partition or queue name");
+    } else if (!partition.isEmpty() && handlers.stream().anyMatch(h -> h instanceof Kubernetes)) {
+      pi.problem("partition", "must stay empty with a kubernetes handler: Kubernetes has no partitions (was '" + partition + "')");
     }
     Pilots pilots = new Pilots(partition, pi.duration("pending-limit", Duration.ofMinutes(10), Duration.ofSeconds(10)),
         pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1)), pi.integer("max-pending", 16, 1, 10_000),
@@ -213,6 +220,11 @@ public final class SiteConfigReader {
     return out;
   }
 
+  private static boolean inRange(String id) {
+    long v = Long.parseLong(id);
+    return v >= 1 && v <= Integer.MAX_VALUE;
+  }
+
   private static Kubernetes kubernetes(String file, String handlerName, Fields h, List<String> problems) {
     Optional<Path> kubeconfig = Optional.ofNullable(h.absolutePath("kubeconfig", false));
     String namespace = h.string("namespace", "", true);
@@ -236,8 +248,8 @@ public final class SiteConfigReader {
           var match = java.util.regex.Pattern.compile("([0-9]{1,10}):([0-9]{1,10})").matcher(value);
           if (account.equals("root") || !ACCOUNT.matcher(account).matches()) {
             u.problem(account, "is not an unprivileged local account; foreign jobs never run as root");
-          } else if (!match.matches() || Long.parseLong(match.group(1)) == 0) {
-            u.problem(account, "must be UID:GID with a uid other than 0 (foreign jobs never run as root), was '" + value + "'");
+          } else if (!match.matches() || !inRange(match.group(1)) || !inRange(match.group(2))) {
+            u.problem(account, "must be UID:GID, each 1 to 2147483647 (foreign jobs never run as root or in its group), was '" + value + "'");
           } else {
             uids.put(account, new Uid(Long.parseLong(match.group(1)), Long.parseLong(match.group(2))));
           }

@@ -78,11 +78,21 @@ class SiteConfigReaderTest {
         .replace("south: fed-south", "south: fed-south\n  \"*\": fed-guest").replace("image: pilot:1", "image: pilot:1\n    pending-timeout: 2s"));
     assertEquals(List.of(
         "east.yaml:8: handlers[0].namespace: 'Pilots_1' must be a Kubernetes namespace: 1-63 lower-case letters, digits and '-'",
-        "east.yaml:12: handlers[0].uids.fed-south: must be UID:GID with a uid other than 0 (foreign jobs never run as root), was '0:0'",
+        "east.yaml:12: handlers[0].uids.fed-south: must be UID:GID, each 1 to 2147483647 (foreign jobs never run as root or in its group),"
+            + " was '0:0'",
         "east.yaml:10: handlers[0].pending-timeout: must be at least 10000 ms, was 2s",
         "east.yaml:13: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
         "east.yaml:13: accounts: account 'fed-guest' has no uid in handler kubernetes's uids; add fed-guest: \"UID:GID\" there (its pods run as that uid)"),
         p);
+    List<String> q = problems(k8s.replace("site: east", "site: " + "e".repeat(64)).replace("\"1001:1001\"", "\"1001:0\"")
+        + "pilots:\n  partition: batch\n");
+    assertEquals(List.of(
+        "east.yaml:11: handlers[0].uids.fed-south: must be UID:GID, each 1 to 2147483647 (foreign jobs never run as root or in its group),"
+            + " was '1001:0'",
+        "east.yaml:1: site: '" + "e".repeat(64) + "' must also be a Kubernetes label value for handler kubernetes: at most 63 characters,"
+            + " starting and ending with a letter or digit",
+        "east.yaml:12: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
+        "east.yaml:17: pilots.partition: must stay empty with a kubernetes handler: Kubernetes has no partitions (was 'batch')"), q);
   }
 
   @Test
