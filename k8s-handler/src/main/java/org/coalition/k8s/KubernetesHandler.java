@@ -298,16 +298,11 @@ public final class KubernetesHandler implements ResourceHandler {
         }
         continue;
       }
-      if (Boolean.TRUE.equals(job.getSpec().getSuspend())) {
-        continue; // held: waits by design, not for room
-      }
-      List<Pod> its = pods.getIndexer().byIndex(BY_PILOT, name);
-      if (waitedTooLong(job, its, now).isPresent()) {
+      if (waitedTooLong(job, pods.getIndexer().byIndex(BY_PILOT, name), now).isPresent()) {
         try { // the cache may lag: decide on what the API server has now
           PilotHandle handle = new PilotHandle(KIND, name);
           Optional<Pilot> p = fresh(handle);
-          Optional<String> why = p.flatMap(x -> PilotStates.ended(x.job()) || Boolean.TRUE.equals(x.job().getSpec().getSuspend())
-              ? Optional.empty() : waitedTooLong(x.job(), x.pods(), now));
+          Optional<String> why = p.flatMap(x -> waitedTooLong(x.job(), x.pods(), now));
           if (why.isPresent()) {
             mark(handle, p.get().job(), "withdrawn: " + why.get() + " for over " + config.pendingTimeout().toSeconds() + " s (pendingTimeout)");
           }
@@ -319,11 +314,14 @@ public final class KubernetesHandler implements ResourceHandler {
   }
 
   /**
-   * Why a released pilot counts as left waiting: its pod unbound since longer than
+   * Why a pilot counts as left waiting, if it is released and has not ended: its pod unbound since longer than
    * {@code pendingTimeout}, or no pod made at all that long after the Job started (a quota or the
    * namespace's Pod Security level refused it: {@code kubectl describe job} shows the event).
    */
   private Optional<String> waitedTooLong(Job job, List<Pod> its, Instant now) {
+    if (PilotStates.ended(job) || Boolean.TRUE.equals(job.getSpec().getSuspend())) {
+      return Optional.empty(); // ended, or held: a held pilot waits by design, not for room
+    }
     List<Pod> live = its.stream().filter(PilotStates::live).toList();
     if (live.isEmpty()) {
       if (!its.isEmpty()) {
