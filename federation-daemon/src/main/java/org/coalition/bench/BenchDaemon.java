@@ -39,6 +39,8 @@ final class BenchDaemon {
   /** A job whose hash falls to another site is taken once it has waited this long (that site is busy). */
   private static final double STEAL_AFTER_SECONDS = 0.25;
   private static final long STEAL_WAIT_MILLIS = 100;
+  /** Attempts at starting a killed daemon again before the benchmark gives up on it. */
+  private static final int RECONNECT_ATTEMPTS = 30;
 
   private final CoordinationBenchmark bench;
   private final String connectString;
@@ -88,10 +90,21 @@ final class BenchDaemon {
   }
 
   /** Kills this site's daemon (its handle closes, its session with it) and starts a new one. */
-  synchronized void restart() {
-    ZkCoordination old = coordination;
-    old.close();
-    coordination = connect();
+  synchronized void restart() throws InterruptedException {
+    coordination.close();
+    // As a supervisor restarts a daemon that fails to start: the ensemble may be electing a leader.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        coordination = connect();
+        return;
+      } catch (CoordinationException e) {
+        if (attempt == RECONNECT_ATTEMPTS) {
+          throw e;
+        }
+        System.out.printf("[chaos] %s could not start again (attempt %d of %d): %s%n", site, attempt, RECONNECT_ATTEMPTS, e.getMessage());
+        Thread.sleep(1000);
+      }
+    }
   }
 
   boolean isLeader() {

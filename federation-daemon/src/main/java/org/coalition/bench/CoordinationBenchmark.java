@@ -170,7 +170,15 @@ public final class CoordinationBenchmark {
     return Math.round(v * 10) / 10.0;
   }
 
-  /** Every ~1.5 s: restart a server, expire a daemon's session, or kill the leader's daemon and start it again. */
+  /** Attempts at one fault before it counts as {@code faultErrors}; the ensemble may be mid-election. */
+  private static final int FAULT_ATTEMPTS = 3;
+
+  /**
+   * Every ~1.5 s: restart a server, expire a daemon's session, or kill the leader's daemon and start
+   * it again. A fault that fails (a server still electing, a session already being replaced) is
+   * printed with its cause, counted as {@code faultRetries} and tried again 2 s later; only one that
+   * fails {@value #FAULT_ATTEMPTS} times counts as {@code faultErrors}. The loop goes on either way.
+   */
   private Thread startFaults(Ensemble ensemble, List<BenchDaemon> daemons) {
     Random random = new Random(config.seed());
     Thread t = new Thread(() -> {
@@ -179,37 +187,55 @@ public final class CoordinationBenchmark {
         int round = 0;
         while (!stop.get()) {
           switch (round++ % 3) {
-            case 0 -> {
-              ensemble.restartServer(random);
-              fault("serverRestarts");
-            }
+            case 0 -> inject("serverRestarts", () -> ensemble.restartServer(random));
             case 1 -> {
               BenchDaemon victim = daemons.get(random.nextInt(daemons.size()));
-              ensemble.expireSession(victim.curator());
-              fault("sessionsExpired");
+              inject("sessionsExpired", () -> ensemble.expireSession(victim.curator()));
             }
-            default -> {
+            default -> inject("leaderKills", () -> {
               for (BenchDaemon d : daemons) {
                 if (d.isLeader()) {
                   d.restart();
-                  fault("leaderKills");
-                  break;
+                  return;
                 }
               }
-            }
+              throw new IllegalStateException("no daemon leads the federation now");
+            });
           }
           Thread.sleep(1500);
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-      } catch (Exception e) {
-        fault("faultErrors");
-        System.err.println("fault injection failed: " + e);
       }
     }, "bench-faults");
     t.setDaemon(true);
     t.start();
     return t;
+  }
+
+  private interface FaultAction {
+    void run() throws Exception;
+  }
+
+  private void inject(String kind, FaultAction action) throws InterruptedException {
+    for (int attempt = 1; attempt <= FAULT_ATTEMPTS && !stop.get(); attempt++) {
+      try {
+        action.run();
+        fault(kind);
+        return;
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        System.out.printf("[chaos] %s failed (attempt %d of %d): %s%n", kind, attempt, FAULT_ATTEMPTS, e);
+        if (attempt == FAULT_ATTEMPTS) {
+          e.printStackTrace(System.out);
+          fault("faultErrors");
+        } else {
+          fault("faultRetries");
+          Thread.sleep(2000);
+        }
+      }
+    }
   }
 
   private void fault(String kind) {
