@@ -30,9 +30,13 @@ import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.ScriptRunner;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.daemon.SiteHandlers;
+import org.coalition.condor.CondorHandler;
+import org.coalition.condor.CondorTools;
 import org.coalition.daemon.local.LocalSite;
+import org.coalition.gridengine.GridEngineHandler;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.handler.Tool;
 import org.coalition.k8s.KubernetesConfig;
 import org.coalition.k8s.KubernetesHandler;
 import org.coalition.slurm.SlurmCredentials;
@@ -144,6 +148,15 @@ final class DaemonCommand implements Callable<Integer> {
           .withPendingTimeout(k.pendingTimeout()).withFinishedRetention(k.finishedRetention()).withPriorityClass(k.priorityClass());
       return KubernetesHandler.connect(config, k.kubeconfig());
     }
+    if (h instanceof SiteConfig.GridEngine ge) {
+      GridEngineHandler.Config defaults = GridEngineHandler.Config.of(ge.library());
+      return GridEngineHandler.connect(new GridEngineHandler.Config(ge.library(), new Tool(ge.qstat(), java.util.Map.of(), Duration.ofSeconds(30)),
+          ge.queues(), ge.parallelEnvironment(), ge.defaultTimeLimit(), defaults.runuser()));
+    }
+    if (h instanceof SiteConfig.Condor condor) {
+      CondorTools tools = new CondorTools(condor.bin(), condor.asUser(), java.util.Map.of(), CondorTools.onPath().timeout());
+      return CondorHandler.connect(new CondorHandler.Config(tools, condor.defaultTimeLimit()));
+    }
     SiteConfig.Slurm slurm = (SiteConfig.Slurm) h;
     SlurmCredentials credentials = slurm.tokenFile().isPresent()
         ? SlurmCredentials.tokenFile(slurm.observer(), slurm.tokenFile().get())
@@ -156,7 +169,8 @@ final class DaemonCommand implements Callable<Integer> {
 
   /**
    * Whether the site's users' jobs on this system are published: a Slurm cluster's only when it has
-   * a results folder to replay them; the demo's local site's always; Kubernetes has no home queue.
+   * a results folder to replay them; the demo's local site's always. Grid Engine, HTCondor and
+   * Kubernetes sites take foreign pilots but publish none of their users' jobs (no sbatch contract there).
    */
   private static boolean publishes(SiteConfig.Handler h) {
     return h instanceof SiteConfig.Local || (h instanceof SiteConfig.Slurm slurm && slurm.results().isPresent());

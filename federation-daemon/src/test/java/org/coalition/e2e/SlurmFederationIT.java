@@ -290,6 +290,112 @@ class SlurmFederationIT {
         + " was idle, and ended on " + b.get("cluster"));
   }
 
+  /**
+   * A Slurm site's users' jobs run at a Grid Engine site (through DRMAA) and an HTCondor site
+   * (through its tools), each daemon started from its site file: the pilots run as the mapped
+   * account, never root, and every job ends at home with the remote run's exit code and output.
+   */
+  @Test
+  void gridEngineAndHtcondorSitesRunASlurmSitesJobs() throws Exception {
+    Instance home = Testbed.require("slurm22-c1");
+    Instance sge = Testbed.require("sge");
+    Instance condor = Testbed.require("condor");
+    clusters.put("north", home);
+    zk = Ensemble.start(1);
+    Map<String, String> secrets = new TreeMap<>();
+    List.of("north", "east", "central").forEach(site -> secrets.put(site, "e2e-secret-of-" + site + "-0123456789"));
+    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    for (String site : secrets.keySet()) {
+      secret(tmp.resolve(site + ".secret"), secrets.get(site));
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+    }
+    Path jar = nodeVisibleJar(condor);
+    try {
+      startDaemon("north", jar, List.of(home));
+      startDaemon("east", jar, String.format("""
+            - type: gridengine
+              library: %s
+              qstat: %s
+          """, sge.path("drmaa.library"), sge.tool("qstat")), sge.get("user"), "",
+          Map.of("SGE_ROOT", sge.get("sge.root"), "SGE_CELL", sge.get("sge.cell"), "LD_PRELOAD", sge.path("drmaa.library").toString()));
+      // The testbed's HTCondor tools run in the chroot, as the user COALITION_TESTBED_USER names.
+      startDaemon("central", jar, String.format("""
+            - type: htcondor
+              bin: %s
+              as-user: [env, "COALITION_TESTBED_USER={user}"]
+          """, condor.path("bin")), condor.get("user"), "", Map.of());
+      for (String site : secrets.keySet()) {
+        Eventually.waitFor(site + "'s daemon answers with all three sites live", Duration.ofSeconds(60), () -> liveSites(site) == 3);
+      }
+      String east = status("east").path("handler").asText();
+      String central = status("central").path("handler").asText();
+      assertTrue(east.startsWith("Grid Engine ") && east.contains("DRMAA 1.0"), east);
+      assertTrue(central.startsWith("HTCondor " + condor.get("condor.version")), central);
+
+      // North is full, so its users' jobs cannot run soon there.
+      String filler = sbatch(home, "--parsable", "-p", home.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+      Path jobs = Files.createDirectories(home.path("jobs.dir").resolve("e2e-mixed-" + System.nanoTime()));
+      Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+      int count = 8;
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        Path script = jobs.resolve("job" + i + ".sh");
+        Files.writeString(script, "#!/bin/bash\nsleep 20\necho \"job " + i + " ran as $(id -un)\"\nexit " + expectedExit(i) + "\n");
+        script.toFile().setReadable(true, false);
+        ids.add(sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
+            jobs + "/%j.out", script.toString()));
+      }
+      // A replay at home waits for the cores the job asked for (federation-daemon/README.md, "Known
+      // gaps"): the filler goes once every job has run elsewhere and come back.
+      Map<String, String> states = new TreeMap<>();
+      Eventually.waitFor(() -> "all " + count + " jobs ran elsewhere and came back to north; states: " + states, Duration.ofMinutes(4),
+          Duration.ofSeconds(2), () -> {
+            ids.forEach(id -> states.put(id, job("north", id).path("state").asText("not published")));
+            return states.values().stream().allMatch("replayed"::equals);
+          });
+      Command.of(home.tool("scancel"), filler).run().requireSuccess();
+      Map<String, Map<String, String>> ended = new LinkedHashMap<>();
+      Eventually.waitFor(() -> "all " + count + " jobs ended at north; ended: " + ended.keySet(), Duration.ofMinutes(2), Duration.ofSeconds(2),
+          () -> {
+            for (String id : ids) {
+              Map<String, String> f = fields(home, id);
+              if (!ended.containsKey(id) && Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(f.get("JobState"))) {
+                ended.put(id, f);
+              }
+            }
+            return ended.size() == count;
+          });
+      Map<String, Integer> ranAt = new TreeMap<>();
+      List<Double> latencies = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        String id = ids.get(i);
+        JsonNode view = jobOrNull("north", id);
+        String where = view == null ? "north" : view.path("executor").asText();
+        ranAt.merge(where, 1, Integer::sum);
+        if (view != null) {
+          latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
+        }
+        Map<String, String> f = ended.get(id);
+        assertEquals(expectedExit(i) == 0 ? "COMPLETED" : "FAILED", f.get("JobState"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+        assertEquals(expectedExit(i) + ":0", f.get("ExitCode"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+        assertEquals("job " + i + " ran as " + home.get("user") + "\n", Files.readString(jobs.resolve(id + ".out")),
+            "job " + i + " (" + id + ", ran at " + where + ") ran once, as the mapped account");
+      }
+      System.out.println("[e2e] Grid Engine site east (" + east + ") and HTCondor site central (" + central + "); where north's "
+          + count + " jobs ran: " + ranAt);
+      latencies.sort(Double::compare);
+      System.out.printf("[e2e] publish-to-start latency at east and central over %d runs: p50 %.1f s, max %.1f s%n", latencies.size(),
+          percentile(latencies, 0.50), latencies.isEmpty() ? 0 : latencies.get(latencies.size() - 1));
+      assertEquals(count, ranAt.getOrDefault("east", 0) + ranAt.getOrDefault("central", 0), "every job ran at east or central: " + ranAt);
+      assertTrue(ranAt.getOrDefault("east", 0) > 0 && ranAt.getOrDefault("central", 0) > 0, "both sites ran jobs: " + ranAt);
+    } finally {
+      Command.of(sge.tool("qdel"), "-u", sge.get("user")).run();
+      Command.of(condor.tool("condor_rm"), "-all").run();
+    }
+  }
+
   /** The daemon's status, or an empty object while it does not answer. */
   private JsonNode status(String site) {
     try {
@@ -315,11 +421,16 @@ class SlurmFederationIT {
 
   /** The jar, copied where every cluster's node sees it at the same path (the chroot sees the testbed's run folder). */
   private Path nodeVisibleJar() throws IOException {
+    return nodeVisibleJar(clusters.get("south"));
+  }
+
+  /** As {@link #nodeVisibleJar()}, in the jobs folder of {@code inChroot}, a testbed instance in the chroot. */
+  private static Path nodeVisibleJar(Instance inChroot) throws IOException {
     Path built = Path.of("target", "coalition.jar").toAbsolutePath();
     if (!Files.isRegularFile(built)) {
       throw new IllegalStateException(built + " is missing: this test runs after 'mvn package' (failsafe's integration-test phase)");
     }
-    Path dir = Files.createDirectories(clusters.get("south").path("jobs.dir").resolve("coalition-e2e"));
+    Path dir = Files.createDirectories(inChroot.path("jobs.dir").resolve("coalition-e2e"));
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path jar = dir.resolve("coalition.jar");
     Files.copy(built, jar, StandardCopyOption.REPLACE_EXISTING);
@@ -331,10 +442,9 @@ class SlurmFederationIT {
     startDaemon(site, jar, List.of(clusters.get(site)));
   }
 
-  /** A daemon process for {@code site}, driving {@code systems} (one handler each, named after its cluster). */
+  /** A daemon process for {@code site}, driving the Slurm clusters {@code systems} (one handler each, named after its cluster). */
   private void startDaemon(String site, Path jar, List<Instance> systems) throws IOException {
     Instance first = systems.get(0);
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     StringBuilder handlers = new StringBuilder();
     for (Instance slurm : systems) {
       handlers.append(String.format("""
@@ -348,6 +458,16 @@ class SlurmFederationIT {
           """, slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
           slurm.tool("scontrol")));
     }
+    startDaemon(site, jar, handlers.toString(), first.get("user"), first.get("partition"), Map.of());
+  }
+
+  /**
+   * A daemon process for {@code site} with the site file's {@code handlers} section, foreign jobs
+   * run as {@code account}, pilots sent to {@code partition}, and {@code environment} added to its own.
+   */
+  private void startDaemon(String site, Path jar, String handlers, String account, String partition, Map<String, String> environment)
+      throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path file = tmp.resolve(site + ".yaml");
     Files.writeString(file, String.format("""
         site: %s
@@ -375,13 +495,13 @@ class SlurmFederationIT {
           port: %d
           operator-token-file: %s
         spool: %s
-        """, site, FEDERATION, zk.connectString(), tmp.resolve(site + ".secret"), handlers, first.get("user"), first.get("partition"), java,
+        """, site, FEDERATION, zk.connectString(), tmp.resolve(site + ".secret"), handlers, account, partition, java,
         jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
     Path log = Files.createDirectories(Path.of("target", "e2e")).resolve(site + ".log");
-    Process p = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
-        "--config", file.toString(), "--tick", "500ms")
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-    daemons.put(site, p);
+    ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
+        "--config", file.toString(), "--tick", "500ms");
+    daemon.environment().putAll(environment);
+    daemons.put(site, daemon.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
   }
 
   private JsonNode get(String site, String path) throws IOException, InterruptedException {

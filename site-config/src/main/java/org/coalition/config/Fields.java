@@ -84,32 +84,44 @@ final class Fields {
    * A command: a list of words, or one word; the first must be an absolute path or a name to look
    * up on the PATH. {@code fallback} when missing.
    */
-  java.util.List<String> command(String k, java.util.List<String> fallback) {
-    known.add(k);
-    Node n = map.get(k);
-    if (n == null || n.value() == null) {
-      return fallback;
-    }
-    java.util.List<String> words = new java.util.ArrayList<>();
-    if (n.value() instanceof String s) {
-      words.add(s);
-    } else if (n.value() instanceof java.util.List<?> list) {
-      for (Object o : list) {
-        if (!(o instanceof Node w) || !(w.value() instanceof String s)) {
-          problem(k, "must be a list of words, e.g. [/usr/bin/java, -jar, /opt/coalition/coalition.jar, pilot]");
-          return fallback;
-        }
-        words.add(s);
-      }
-    } else {
-      problem(k, "must be a command: a list of words, or one word");
+  List<String> command(String k, List<String> fallback) {
+    List<String> words = words(k, null, "a command", "[/usr/bin/java, -jar, /opt/coalition/coalition.jar, pilot]");
+    if (words == null) {
       return fallback;
     }
     if (words.isEmpty() || words.get(0).isBlank() || (words.get(0).contains("/") && !words.get(0).startsWith("/"))) {
       problem(k, "the command must start with an absolute path or a program name, was " + words);
       return fallback;
     }
-    return java.util.List.copyOf(words);
+    return words;
+  }
+
+  /**
+   * A list of words, or one word; {@code fallback} when missing or wrong. Messages call it
+   * {@code what} ("a command") and show {@code example}.
+   */
+  List<String> words(String k, List<String> fallback, String what, String example) {
+    known.add(k);
+    Node n = map.get(k);
+    if (n == null || n.value() == null) {
+      return fallback;
+    }
+    List<String> words = new ArrayList<>();
+    if (n.value() instanceof String s) {
+      words.add(s);
+    } else if (n.value() instanceof List<?> list) {
+      for (Object o : list) {
+        if (!(o instanceof Node w) || !(w.value() instanceof String s)) {
+          problem(k, "must be " + what + ": a list of words, e.g. " + example);
+          return fallback;
+        }
+        words.add(s);
+      }
+    } else {
+      problem(k, "must be " + what + ": a list of words, or one word");
+      return fallback;
+    }
+    return List.copyOf(words);
   }
 
   double number(String k, double fallback, double min, double max) {

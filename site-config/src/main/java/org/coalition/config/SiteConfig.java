@@ -40,7 +40,7 @@ public record SiteConfig(
   public enum Policy { DIRECT_CONTR }
 
   /** A local batch system the daemon drives. */
-  public sealed interface Handler permits Slurm, Local, Kubernetes {
+  public sealed interface Handler permits Slurm, GridEngine, Condor, Kubernetes, Local {
     String name();
   }
 
@@ -50,6 +50,20 @@ public record SiteConfig(
    */
   public record Slurm(String name, String url, String observer, Optional<Path> tokenFile, Optional<Path> jwtKey,
       Optional<String> version, Optional<Path> results, java.util.List<String> scontrol) implements Handler {}
+
+  /**
+   * Grid Engine through its DRMAA 1.0 library ({@code library}, or {@code $DRMAA_LIBRARY_PATH}),
+   * load through {@code qstat}; {@code queues} are the cluster queues whose slots the site lends
+   * (empty for all), {@code parallelEnvironment} the PE of pilots of more than one core.
+   */
+  public record GridEngine(String name, Optional<Path> library, List<String> qstat, List<String> queues, String parallelEnvironment,
+      Duration defaultTimeLimit) implements Handler {}
+
+  /**
+   * HTCondor through its command-line tools, in {@code bin} or on the PATH; {@code asUser} is the
+   * command before {@code condor_submit} that submits as a pilot's account ({@code {user}} replaced).
+   */
+  public record Condor(String name, Optional<Path> bin, List<String> asUser, Duration defaultTimeLimit) implements Handler {}
 
   /** Jobs as local processes on the daemon's machine (the demo's batch system; for trials, not production). */
   public record Local(String name, int cores) implements Handler {}

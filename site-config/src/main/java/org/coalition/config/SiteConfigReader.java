@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.coalition.config.SiteConfig.Condor;
 import org.coalition.config.SiteConfig.Federation;
+import org.coalition.config.SiteConfig.GridEngine;
 import org.coalition.config.SiteConfig.Handler;
 import org.coalition.config.SiteConfig.Http;
 import org.coalition.config.SiteConfig.Kubernetes;
@@ -37,7 +39,10 @@ public final class SiteConfigReader {
   private static final Pattern ACCOUNT = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
   private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-  private static final Set<String> LATER = Set.of("condor", "htcondor", "sge", "gridengine", "drmaa");
+  private static final Pattern QUEUE = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  /** Other names a site file may give a batch system. */
+  private static final Map<String, String> ALIASES = Map.of("k8s", "kubernetes", "sge", "gridengine", "htcondor", "condor");
+  private static final List<String> TYPES = List.of("slurm", "gridengine", "condor", "kubernetes", "local");
 
   private SiteConfigReader() {}
 
@@ -107,8 +112,10 @@ public final class SiteConfigReader {
     String partition = pi.string("partition", "", false);
     if (!partition.matches("[A-Za-z0-9._-]{0,64}")) {
       pi.problem("partition", "'" + partition + "' is not a partition or queue name");
-    } else if (!partition.isEmpty() && handlers.stream().anyMatch(h -> h instanceof Kubernetes)) {
-      pi.problem("partition", "must stay empty with a kubernetes handler: Kubernetes has no partitions (was '" + partition + "')");
+    } else if (!partition.isEmpty()) {
+      handlers.stream().filter(h -> h instanceof Kubernetes || h instanceof Condor).findFirst().ifPresent(h -> pi.problem("partition",
+          "must stay empty with handler " + h.name() + ": " + (h instanceof Condor ? "HTCondor" : "Kubernetes") + " has no partitions (was '"
+          + partition + "')"));
     }
     Pilots pilots = new Pilots(partition, pi.duration("pending-limit", Duration.ofMinutes(10), Duration.ofSeconds(10)),
         pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1)), pi.integer("max-pending", 16, 1, 10_000),
@@ -170,7 +177,7 @@ public final class SiteConfigReader {
     for (int i = 0; i < list.size(); i++) {
       Fields h = Fields.of(name, "handlers[" + i + "]", (Node) list.get(i), problems);
       String raw = h.string("type", "", true);
-      String type = raw.equals("k8s") ? "kubernetes" : raw;
+      String type = ALIASES.getOrDefault(raw, raw);
       String handlerName = h.string("name", type + (i == 0 ? "" : "-" + i), false);
       if (!handlerName.matches("[a-z0-9][a-z0-9_-]{0,31}")) {
         h.problem("name", "'" + handlerName + "' must be 1-32 lowercase letters, digits, '_' or '-' (with several handlers it prefixes"
@@ -201,23 +208,49 @@ public final class SiteConfigReader {
               h.command("scontrol", List.of("scontrol"))));
         }
         case "local" -> out.add(new Local(handlerName, h.integer("cores", 4, 1, 4096)));
+        case "gridengine" -> {
+          if (out.stream().anyMatch(o -> o instanceof GridEngine)) {
+            h.problem("type", "a daemon drives at most one Grid Engine cluster: DRMAA 1.0 allows one session per process");
+          }
+          out.add(gridEngine(handlerName, h));
+        }
+        case "condor" -> out.add(condor(handlerName, h));
         case "kubernetes" -> out.add(kubernetes(name, handlerName, h, problems));
         case "" -> {
           // reported as missing
         }
+        case "drmaa" -> h.problem("type", "name the batch system behind DRMAA: 'gridengine' (the DRMAA bridge is tested with Grid Engine's"
+            + " libdrmaa)");
         default -> {
-          if (LATER.contains(type)) {
-            h.problem("type", "'" + type + "' is not available in the site file yet: the HTCondor and Grid Engine handlers exist as"
-                + " libraries (condor-handler, drmaa-bridge) but the daemon cannot drive them; see federation-daemon/README.md");
-          } else {
-            String near = Suggest.closest(type, List.of("slurm", "local", "kubernetes"));
-            h.problem("type", "unknown batch system '" + type + "'" + (near != null ? " (did you mean '" + near + "'?)" : "; known: slurm, kubernetes, local"));
-          }
+          String near = Suggest.closest(type, TYPES);
+          h.problem("type", "unknown batch system '" + type + "'" + (near != null ? " (did you mean '" + near + "'?)" : "; known: "
+              + String.join(", ", TYPES)));
         }
       }
       h.rejectUnknown();
     }
     return out;
+  }
+
+  private static GridEngine gridEngine(String handlerName, Fields h) {
+    Optional<Path> library = Optional.ofNullable(h.absolutePath("library", false));
+    List<String> queues = h.words("queues", List.of(), "a list of cluster queues", "[all.q, long.q]");
+    queues.stream().filter(q -> !QUEUE.matcher(q).matches()).forEach(q -> h.problem("queues", "'" + q + "' is not a cluster queue name"));
+    String pe = h.string("parallel-environment", "smp", false);
+    if (!QUEUE.matcher(pe).matches()) {
+      h.problem("parallel-environment", "'" + pe + "' is not a parallel environment's name");
+    }
+    return new GridEngine(handlerName, library, h.command("qstat", List.of("qstat")), queues, pe,
+        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)));
+  }
+
+  private static Condor condor(String handlerName, Fields h) {
+    List<String> asUser = h.command("as-user", List.of("/usr/sbin/runuser", "-u", "{user}", "--"));
+    if (asUser.stream().noneMatch(w -> w.contains("{user}"))) {
+      h.problem("as-user", "must contain {user} where the pilot's account goes, e.g. [/usr/sbin/runuser, -u, \"{user}\", --], was " + asUser);
+    }
+    return new Condor(handlerName, Optional.ofNullable(h.absolutePath("bin", false)), asUser,
+        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)));
   }
 
   private static boolean inRange(String id) {

@@ -59,6 +59,11 @@ class SiteConfigReaderTest {
     assertEquals(new SiteConfig.Kubernetes("kubernetes", Optional.of(Path.of("/etc/coalition/west.kubeconfig")), "coalition-pilots",
         "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new SiteConfig.Uid(20001, 20001), "fed-guest", new SiteConfig.Uid(20002, 20002)),
         Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.of("coalition-pilots")), west.handlers().get(0));
+    assertEquals(new SiteConfig.GridEngine("gridengine", Optional.of(Path.of("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0")),
+        List.of("/usr/bin/qstat"), List.of("all.q"), "smp", Duration.ofHours(1)),
+        SiteConfigReader.read(docs.resolve("site-gridengine.yaml")).handlers().get(0));
+    assertEquals(new SiteConfig.Condor("condor", Optional.of(Path.of("/usr/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
+        Duration.ofHours(1)), SiteConfigReader.read(docs.resolve("site-condor.yaml")).handlers().get(0));
   }
 
   @Test
@@ -92,7 +97,35 @@ class SiteConfigReaderTest {
         "east.yaml:1: site: '" + "e".repeat(64) + "' must also be a Kubernetes label value for handler kubernetes: at most 63 characters,"
             + " starting and ending with a letter or digit",
         "east.yaml:12: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
-        "east.yaml:17: pilots.partition: must stay empty with a kubernetes handler: Kubernetes has no partitions (was 'batch')"), q);
+        "east.yaml:17: pilots.partition: must stay empty with handler kubernetes: Kubernetes has no partitions (was 'batch')"), q);
+  }
+
+  @Test
+  void gridEngineAndHtcondorHandlersWithTheirDefaultsAndChecks() {
+    String two = MINIMAL.replace("- type: local", """
+        - type: sge
+          - type: htcondor
+            bin: /opt/condor/bin""");
+    SiteConfig c = SiteConfigReader.parse("east.yaml", two);
+    assertEquals(List.of(
+        new SiteConfig.GridEngine("gridengine", Optional.empty(), List.of("qstat"), List.of(), "smp", Duration.ofHours(1)),
+        new SiteConfig.Condor("condor-1", Optional.of(Path.of("/opt/condor/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
+            Duration.ofHours(1))), c.handlers(), "aliases and the defaults of the optional keys");
+    List<String> p = problems(MINIMAL.replace("- type: local", """
+        - type: gridengine
+            queues: [all.q, "long q"]
+            parallel-environment: "mpi/x"
+          - type: gridengine
+            name: second
+          - type: condor
+            as-user: [/usr/bin/sudo, -n]""") + "pilots:\n  partition: all.q\n");
+    assertEquals(List.of(
+        "east.yaml:8: handlers[0].queues: 'long q' is not a cluster queue name",
+        "east.yaml:9: handlers[0].parallel-environment: 'mpi/x' is not a parallel environment's name",
+        "east.yaml:10: handlers[1].type: a daemon drives at most one Grid Engine cluster: DRMAA 1.0 allows one session per process",
+        "east.yaml:13: handlers[2].as-user: must contain {user} where the pilot's account goes, e.g. [/usr/sbin/runuser, -u, \"{user}\", --],"
+            + " was [/usr/bin/sudo, -n]",
+        "east.yaml:17: pilots.partition: must stay empty with handler condor-2: HTCondor has no partitions (was 'all.q')"), p);
   }
 
   @Test
@@ -151,7 +184,7 @@ class SiteConfigReaderTest {
         handlers:
           - type: slurm
             url: slurmctl:6820
-          - type: condor
+          - type: drmaa
           - type: slrum
         accounts:
           south: root
@@ -168,8 +201,8 @@ class SiteConfigReaderTest {
         "east.yaml:5: federation.secret-file: must be an absolute path, was 'relative/secret'",
         "east.yaml:8: handlers[0].url: slurmrestd's address must start with http:// or https://, was 'slurmctl:6820'",
         "east.yaml:7: handlers[0].token-file: give exactly one of token-file (a token of the observer user) or jwt-key (Slurm's JWT key)",
-        "east.yaml:9: handlers[1].type: 'condor' is not available in the site file yet: the HTCondor and Grid Engine handlers exist as"
-            + " libraries (condor-handler, drmaa-bridge) but the daemon cannot drive them; see federation-daemon/README.md",
+        "east.yaml:9: handlers[1].type: name the batch system behind DRMAA: 'gridengine' (the DRMAA bridge is tested with Grid Engine's"
+            + " libdrmaa)",
         "east.yaml:10: handlers[2].type: unknown batch system 'slrum' (did you mean 'slurm'?)",
         "east.yaml:12: accounts.south: 'root' is not an unprivileged local account; foreign jobs never run as root",
         "east.yaml:14: sharing.exposure-threshold: must be between 0.01 and 1, was 1.5",
