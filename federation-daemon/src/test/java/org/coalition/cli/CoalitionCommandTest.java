@@ -28,6 +28,27 @@ class CoalitionCommandTest {
   }
 
   @Test
+  void configCheckPrintsEveryExampleSiteFileAsJson() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    try (var files = java.nio.file.Files.list(java.nio.file.Path.of("..", "docs", "examples"))) {
+      for (java.nio.file.Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        CliRun r = CliRun.of("config", "check", file.toString(), "--json");
+        assertEquals(ExitCodes.OK, r.exit(), file + ": " + r.err());
+        var tree = json.readTree(r.out());
+        assertTrue(tree.path("valid").asBoolean(), r.out());
+        assertEquals("15s", tree.path("config").path("federation").path("sessionTimeout").asText(), file + ": " + r.out());
+        assertTrue(tree.path("config").path("handlers").get(0).path("name").isTextual(), r.out());
+      }
+    }
+    CliRun ge = CliRun.of("config", "check", "../docs/examples/site-gridengine.yaml", "--json");
+    var handler = json.readTree(ge.out()).path("config").path("handlers").get(0);
+    assertEquals("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0", handler.path("library").asText(), ge.out());
+    assertEquals("1h", handler.path("defaultTimeLimit").asText(), ge.out());
+    assertTrue(json.readTree(CliRun.of("config", "check", "../docs/examples/site-local.yaml", "--json").out()).path("config")
+        .path("http").path("tls").isNull(), "an empty Optional is null");
+  }
+
+  @Test
   void noArgumentsPrintsHelp() {
     assertEquals(ExitCodes.OK, run());
     assertTrue(out.toString().startsWith("Usage: coalition"), out::toString);
