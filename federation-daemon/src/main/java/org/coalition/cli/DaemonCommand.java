@@ -18,6 +18,8 @@ import java.util.concurrent.CountDownLatch;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
+import org.coalition.condor.CondorHandler;
+import org.coalition.condor.CondorTools;
 import org.coalition.config.ConfigException;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
@@ -30,8 +32,6 @@ import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.ScriptRunner;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.daemon.SiteHandlers;
-import org.coalition.condor.CondorHandler;
-import org.coalition.condor.CondorTools;
 import org.coalition.daemon.local.LocalSite;
 import org.coalition.gridengine.GridEngineHandler;
 import org.coalition.handler.HomeQueue;
@@ -150,8 +150,8 @@ final class DaemonCommand implements Callable<Integer> {
     }
     if (h instanceof SiteConfig.GridEngine ge) {
       GridEngineHandler.Config defaults = GridEngineHandler.Config.of(ge.library());
-      return GridEngineHandler.connect(new GridEngineHandler.Config(ge.library(), new Tool(ge.qstat(), java.util.Map.of(), Duration.ofSeconds(30)),
-          ge.queues(), ge.parallelEnvironment(), ge.defaultTimeLimit(), defaults.runuser()));
+      return GridEngineHandler.connect(new GridEngineHandler.Config(ge.library(), new Tool(ge.qstat(), java.util.Map.of(),
+          defaults.qstat().timeout()), ge.queues(), ge.parallelEnvironment(), ge.defaultTimeLimit(), defaults.runuser()));
     }
     if (h instanceof SiteConfig.Condor condor) {
       CondorTools tools = new CondorTools(condor.bin(), condor.asUser(), java.util.Map.of(), CondorTools.onPath().timeout());
