@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.coalition.coordination.JobSpec;
+import org.coalition.handler.Accounts;
 import org.coalition.policy.fairness.Utility;
 
 /**
@@ -60,7 +61,7 @@ public record BrokerSettings(
   }
 
   private static void requireAccount(String account) {
-    if (account.equals("root") || !account.matches("[a-z_][a-z0-9_-]{0,31}")) {
+    if (!Accounts.isUnprivileged(account)) {
       throw new IllegalArgumentException("account '" + account + "' is not an unprivileged local user name (foreign jobs never run as root)");
     }
   }

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import org.coalition.daemon.PilotService.Assignment;
 import org.coalition.daemon.PilotService.RunOutcome;
+import org.coalition.handler.ScriptRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +17,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PilotAgent {
   private static final Logger LOG = LoggerFactory.getLogger(PilotAgent.class);
-  /** Most bytes kept of each output stream. */
-  public static final int MAX_STREAM = 8 << 20;
   /** The pilot job's environment, set by the daemon that submits it: the pilot's id, its capability, the daemon's API. */
   public static final String ID = "COALITION_PILOT_ID";
   public static final String TOKEN = "COALITION_PILOT_TOKEN";

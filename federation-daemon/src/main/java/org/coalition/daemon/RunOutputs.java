@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;
 import org.coalition.coordination.RunResult;
+import org.coalition.handler.ScriptRunner;
 
 /**
  * Where a run's output waits for its home site. The result in ZooKeeper carries only a
@@ -33,7 +34,7 @@ public final class RunOutputs {
   private static final String DATA = "data:application/vnd.coalition.output;base64,";
   private static final String HEADER = "coalition-output 1 ";
   /** Largest blob fetched back (two capped streams and a header). */
-  static final int MAX_BLOB = 2 * PilotAgent.MAX_STREAM + 64;
+  static final int MAX_BLOB = 2 * ScriptRunner.MAX_STREAM + 64;
 
   private final Path spool;
   private final String endpoint;

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.daemon.LocalFederation.Site;
-import org.coalition.daemon.local.LocalSite;
+import org.coalition.local.LocalSite;
 import org.coalition.policy.fairness.Utility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

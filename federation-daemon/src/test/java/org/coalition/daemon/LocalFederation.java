@@ -13,7 +13,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
-import org.coalition.daemon.local.LocalSite;
+import org.coalition.handler.ScriptRunner;
+import org.coalition.handler.SiteHandlers;
+import org.coalition.local.LocalSite;
 import org.coalition.periodic.BalancingPeriod;
 import org.coalition.policy.fairness.Utility;
 

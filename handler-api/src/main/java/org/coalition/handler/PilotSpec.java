@@ -23,7 +23,6 @@ public record PilotSpec(
     String workingDirectory,
     boolean held) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-  private static final Pattern ACCOUNT = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
   private static final Pattern PARTITION = Pattern.compile("[A-Za-z0-9._-]{0,64}");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
 
@@ -31,7 +30,7 @@ public record PilotSpec(
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("pilot name '" + name + "' must be 1-64 letters, digits, '.', '_', '-'");
     }
-    if (account == null || !ACCOUNT.matcher(account).matches()) {
+    if (!Accounts.isName(account)) {
       throw new IllegalArgumentException("pilot " + name + ": account '" + account + "' is not a valid local user name");
     }
     if (account.equals("root")) {

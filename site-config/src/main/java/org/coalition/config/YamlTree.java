@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.coalition.handler.config.Node;
 
 /**
  * A YAML document as a tree whose every node knows its line, so that a problem can be reported
@@ -18,9 +19,6 @@ final class YamlTree {
   private static final YAMLFactory YAML = YAMLFactory.builder().build();
 
   private YamlTree() {}
-
-  /** A value and the line (1-based) it starts on. */
-  record Node(Object value, int line) {}
 
   static Node parse(String text) throws IOException {
     try (JsonParser p = YAML.createParser(text)) {

@@ -9,9 +9,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.coalition.config.SiteConfig.Local;
-import org.coalition.config.SiteConfig.Slurm;
+import org.coalition.condor.CondorSettings;
+import org.coalition.gridengine.GridEngineSettings;
+import org.coalition.handler.HandlerSettings;
+import org.coalition.k8s.KubernetesConfig.Identity;
+import org.coalition.k8s.KubernetesSettings;
+import org.coalition.local.LocalSettings;
 import org.coalition.policy.fairness.Utility;
+import org.coalition.slurm.SlurmSettings;
 import org.junit.jupiter.api.Test;
 
 class SiteConfigReaderTest {
@@ -36,7 +41,7 @@ class SiteConfigReaderTest {
     SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL);
     assertEquals("east", c.site());
     assertEquals(new SiteConfig.Federation("fed", "zk:2181", Path.of("/etc/coalition/east.secret"), Duration.ofSeconds(15)), c.federation());
-    assertEquals(List.of(new Local("local", 4)), c.handlers());
+    assertEquals(List.of(new LocalSettings("local", 4)), c.handlers());
     assertEquals(Map.of(), c.accounts());
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
         Duration.ofSeconds(30)), c.sharing());
@@ -49,20 +54,20 @@ class SiteConfigReaderTest {
   void theExampleSiteFilesOfTheDocsAreValid() throws Exception {
     Path docs = Path.of("..", "docs", "examples");
     SiteConfig slurm = SiteConfigReader.read(docs.resolve("site-slurm.yaml"));
-    Slurm h = (Slurm) slurm.handlers().get(0);
+    SlurmSettings h = (SlurmSettings) slurm.handlers().get(0);
     assertEquals("http://slurmctl.north:6820", h.url());
     assertEquals(Optional.of(Path.of("/etc/slurm/jwt_hs256.key")), h.jwtKey());
     assertEquals(Map.of("south", "fed-south", "*", "fed-guest"), slurm.accounts());
     assertTrue(slurm.http().tls().isPresent());
     assertEquals(1, SiteConfigReader.read(docs.resolve("site-local.yaml")).handlers().size());
     SiteConfig west = SiteConfigReader.read(docs.resolve("site-kubernetes.yaml"));
-    assertEquals(new SiteConfig.Kubernetes("kubernetes", Optional.of(Path.of("/etc/coalition/west.kubeconfig")), "coalition-pilots",
-        "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new SiteConfig.Uid(20001, 20001), "fed-guest", new SiteConfig.Uid(20002, 20002)),
+    assertEquals(new KubernetesSettings("kubernetes", Optional.of(Path.of("/etc/coalition/west.kubeconfig")), "coalition-pilots",
+        "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new Identity(20001, 20001), "fed-guest", new Identity(20002, 20002)),
         Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.of("coalition-pilots")), west.handlers().get(0));
-    assertEquals(new SiteConfig.GridEngine("gridengine", Optional.of(Path.of("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0")),
+    assertEquals(new GridEngineSettings("gridengine", Optional.of(Path.of("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0")),
         List.of("/usr/bin/qstat"), List.of("all.q"), "smp", Duration.ofHours(1)),
         SiteConfigReader.read(docs.resolve("site-gridengine.yaml")).handlers().get(0));
-    assertEquals(new SiteConfig.Condor("condor", Optional.of(Path.of("/usr/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
+    assertEquals(new CondorSettings("condor", Optional.of(Path.of("/usr/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
         Duration.ofHours(1)), SiteConfigReader.read(docs.resolve("site-condor.yaml")).handlers().get(0));
   }
 
@@ -77,7 +82,7 @@ class SiteConfigReaderTest {
         accounts:
           south: fed-south""");
     SiteConfig c = SiteConfigReader.parse("east.yaml", k8s);
-    assertEquals(new SiteConfig.Kubernetes("kubernetes", Optional.empty(), "pilots", "pilot:1", Map.of("fed-south", new SiteConfig.Uid(1001, 1001)),
+    assertEquals(new KubernetesSettings("kubernetes", Optional.empty(), "pilots", "pilot:1", Map.of("fed-south", new Identity(1001, 1001)),
         Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.empty()), c.handlers().get(0), "defaults of the optional keys");
     List<String> p = problems(k8s.replace("namespace: pilots", "namespace: Pilots_1").replace("\"1001:1001\"", "\"0:0\"")
         .replace("south: fed-south", "south: fed-south\n  \"*\": fed-guest").replace("image: pilot:1", "image: pilot:1\n    pending-timeout: 2s"));
@@ -108,8 +113,8 @@ class SiteConfigReaderTest {
             bin: /opt/condor/bin""");
     SiteConfig c = SiteConfigReader.parse("east.yaml", two);
     assertEquals(List.of(
-        new SiteConfig.GridEngine("gridengine", Optional.empty(), List.of("qstat"), List.of(), "smp", Duration.ofHours(1)),
-        new SiteConfig.Condor("condor-1", Optional.of(Path.of("/opt/condor/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
+        new GridEngineSettings("gridengine", Optional.empty(), List.of("qstat"), List.of(), "smp", Duration.ofHours(1)),
+        new CondorSettings("condor-1", Optional.of(Path.of("/opt/condor/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
             Duration.ofHours(1))), c.handlers(), "aliases and the defaults of the optional keys");
     List<String> p = problems(MINIMAL.replace("- type: local", """
         - type: gridengine
@@ -141,10 +146,10 @@ class SiteConfigReaderTest {
     String slurm = MINIMAL.replace("- type: local", "- type: slurm\n    url: http://127.0.0.1:6820\n    jwt-key: /etc/slurm/jwt.key"
         + "\n    scontrol: [/opt/slurm/bin/scontrol-wrapper, --quiet]") + "pilots:\n  command: [/usr/bin/java, -jar, /opt/coalition.jar, pilot]\n";
     SiteConfig c = SiteConfigReader.parse("east.yaml", slurm);
-    assertEquals(List.of("/opt/slurm/bin/scontrol-wrapper", "--quiet"), ((SiteConfig.Slurm) c.handlers().get(0)).scontrol());
+    assertEquals(List.of("/opt/slurm/bin/scontrol-wrapper", "--quiet"), ((SlurmSettings) c.handlers().get(0)).scontrol());
     assertEquals(List.of("/usr/bin/java", "-jar", "/opt/coalition.jar", "pilot"), c.pilots().command());
     String oneWord = slurm.replace("[/opt/slurm/bin/scontrol-wrapper, --quiet]", "scontrol");
-    assertEquals(List.of("scontrol"), ((SiteConfig.Slurm) SiteConfigReader.parse("east.yaml", oneWord).handlers().get(0)).scontrol());
+    assertEquals(List.of("scontrol"), ((SlurmSettings) SiteConfigReader.parse("east.yaml", oneWord).handlers().get(0)).scontrol());
     List<String> p = problems(slurm.replace("[/usr/bin/java,", "[bin/java,").replace("[/opt/slurm/bin/scontrol-wrapper, --quiet]",
         "{path: /x}"));
     assertEquals(2, p.size(), p.toString());
@@ -164,7 +169,7 @@ class SiteConfigReaderTest {
             url: http://127.0.0.1:6830
             jwt-key: /etc/slurm/b.key""");
     SiteConfig c = SiteConfigReader.parse("east.yaml", two);
-    assertEquals(List.of("clustera", "slurm-1"), c.handlers().stream().map(SiteConfig.Handler::name).toList());
+    assertEquals(List.of("clustera", "slurm-1"), c.handlers().stream().map(HandlerSettings::name).toList());
     assertEquals(List.of("east.yaml:12: handlers[1].name: 'clustera' names two handlers; give each its own name"),
         problems(two.replace("url: http://127.0.0.1:6830", "name: clustera\n    url: http://127.0.0.1:6830")));
     assertTrue(problems(two.replace("name: clustera", "name: Cluster.A")).get(0)

@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.coalition.handler.Accounts;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 
@@ -77,7 +77,6 @@ public abstract sealed class SlurmCredentials permits SlurmCredentials.TokenFile
   }
 
   static final class Key extends SlurmCredentials {
-    private static final Pattern USER = Pattern.compile("[a-z_][a-z0-9_-]{0,31}");
     private final byte[] key;
     private final Duration lifespan;
     private final Clock clock;
@@ -104,7 +103,7 @@ public abstract sealed class SlurmCredentials permits SlurmCredentials.TokenFile
 
     @Override
     public Token forUser(String user) {
-      if (user == null || !USER.matcher(user).matches()) {
+      if (!Accounts.isName(user)) {
         throw new HandlerException(Category.REJECTED, "'" + user + "' is not a valid local user name");
       }
       long now = clock.millis();

@@ -8,11 +8,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
-import org.coalition.bench.Ensemble;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.periodic.BalancingPeriod;
 import org.coalition.periodic.PeriodicScheduler;
+import org.coalition.testbed.zookeeper.Ensemble;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,7 +52,8 @@ class ZkLeadershipIT {
           waitFor("the same leader publishes newer periods", () -> follower.allowances().period() > before + 2
               && follower.allowances().leader().equals(leader.site()));
 
-          Ensemble.expireSession(leader.curator(), server.getConnectString());
+          ZkCoordination.Session session = leader.session();
+          Ensemble.expireSession(session.id(), session.password(), server.getConnectString());
           waitFor("leadership moves when the session is lost", () -> {
             try {
               return follower.isLeader() && follower.allowances().leader().equals(follower.site());

@@ -1,0 +1,190 @@
+package org.coalition.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.coalition.api.DaemonApi;
+import org.coalition.config.ConfigException;
+import org.coalition.config.SiteConfig;
+import org.coalition.config.SiteConfigReader;
+import org.coalition.coordination.zookeeper.ZkCoordination;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.daemon.Broker;
+import org.coalition.daemon.BrokerSettings;
+import org.coalition.daemon.PilotAgent;
+import org.coalition.daemon.RunOutputs;
+import org.coalition.daemon.SiteDaemon;
+import org.coalition.handler.HandlerContext;
+import org.coalition.handler.HandlerFactories;
+import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.HomeQueue;
+import org.coalition.handler.InProcessPilots;
+import org.coalition.handler.ResourceHandler;
+import org.coalition.handler.ScriptRunner;
+import org.coalition.handler.SiteHandlers;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code coalition daemon --config FILE}: one site's daemon, until SIGTERM. Reads the site file,
+ * joins the federation, drives the batch system, serves the API.
+ */
+@Command(name = "daemon", mixinStandardHelpOptions = true,
+    description = {"Run the federation daemon of one site until stopped (SIGTERM or Ctrl-C).",
+        "Check the site file first with 'coalition config check FILE'."})
+final class DaemonCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--config", required = true, paramLabel = "FILE", description = "The site file (docs/site-file.md).")
+  Path config;
+
+  @Option(names = "--tick", defaultValue = "1s", paramLabel = "DURATION", description = "How often the broker looks at the batch system (default ${DEFAULT-VALUE}).")
+  String tick;
+
+  private final CountDownLatch stop = new CountDownLatch(1);
+
+  @Override
+  public Integer call() throws Exception {
+    SiteConfig c;
+    try {
+      c = SiteConfigReader.read(config);
+    } catch (ConfigException e) {
+      e.problems().forEach(spec.commandLine().getErr()::println);
+      spec.commandLine().getErr().flush();
+      return ExitCodes.BAD_INPUT;
+    }
+    String secret = secret(c.federation().secretFile(), "the site's ZooKeeper secret");
+    byte[] operator = secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
+    Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get())) : Optional.empty();
+    Duration tickEvery = parseTick();
+
+    Files.createDirectories(c.spool());
+    Files.setPosixFilePermissions(c.spool(), PosixFilePermissions.fromString("rwx--x--x"));
+    Path scratch = Files.createDirectories(c.spool().resolve("scratch"));
+    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
+    ScriptRunner runner = new ScriptRunner(scratch);
+
+    String scheme = tls.isPresent() ? "https://" : "http://";
+    String endpoint = scheme + c.http().bind() + ":" + c.http().port() + "/";
+    try (ZkCoordination coordination = ZkFederation.connect(c.federation().zookeeper(), c.federation().name(), c.site(), secret,
+        Clock.systemUTC(), new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(10)));
+        ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {
+      BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
+          c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
+              .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)),
+          c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
+          c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command());
+      Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
+          new RunOutputs(c.spool().resolve("outputs"), endpoint));
+      if (handler instanceof InProcessPilots in) {
+        in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
+      }
+      try (SiteDaemon daemon = SiteDaemon.start(broker, tickEvery, c.sharing().balancingPeriod());
+          DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator, new DaemonApi.Health() {
+            @Override
+            public boolean zookeeperConnected() {
+              return coordination.connected();
+            }
+
+            @Override
+            public String handler() {
+              return handler.describe();
+            }
+          })) {
+        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "coalition-stop"));
+        spec.commandLine().getErr().println("coalition daemon: site " + daemon.broker().settings().site() + " joined federation " + c.federation().name()
+            + "; API at " + api.uri() + "; stop with SIGTERM");
+        spec.commandLine().getErr().flush();
+        stop.await();
+      }
+    }
+    return ExitCodes.OK;
+  }
+
+  /**
+   * The batch systems the site file names, each connected by its factory: one handler as it is,
+   * several as {@link SiteHandlers}.
+   */
+  private static ResourceHandler connect(SiteConfig c, HandlerContext context) {
+    HandlerFactories factories = HandlerFactories.installed();
+    List<SiteHandlers.Member> members = new ArrayList<>();
+    try {
+      for (HandlerSettings h : c.handlers()) {
+        ResourceHandler handler = factories.find(h.type()).orElseThrow().connect(h, context);
+        members.add(new SiteHandlers.Member(h.name(), handler, h.publishesHomeJobs() ? Optional.of((HomeQueue) handler) : Optional.empty()));
+      }
+    } catch (RuntimeException e) {
+      members.forEach(m -> m.handler().close());
+      throw e;
+    }
+    return members.size() == 1 ? members.get(0).handler() : new SiteHandlers(members);
+  }
+
+  /** Where the site's own users' jobs come from, if any of its systems publishes them. */
+  private static Optional<HomeQueue> home(ResourceHandler handler, List<HandlerSettings> handlers) {
+    if (handler instanceof SiteHandlers several) {
+      return several.hasHomeQueue() ? Optional.of(several) : Optional.empty();
+    }
+    return handlers.get(0).publishesHomeJobs() ? Optional.of((HomeQueue) handler) : Optional.empty();
+  }
+
+  /** Stops a daemon started by {@link #call()} in this process (tests). */
+  void stop() {
+    stop.countDown();
+  }
+
+  private Duration parseTick() {
+    if (!tick.matches("[0-9]+(ms|s)")) {
+      throw new IllegalArgumentException("--tick must be like 500ms or 2s, was '" + tick + "'");
+    }
+    Duration d = tick.endsWith("ms") ? Duration.ofMillis(Long.parseLong(tick.replace("ms", ""))) : Duration.ofSeconds(Long.parseLong(tick.replace("s", "")));
+    if (d.toMillis() < 100) {
+      throw new IllegalArgumentException("--tick must be at least 100ms");
+    }
+    return d;
+  }
+
+  /** A secret's file: must exist, be readable by its owner only, and hold the secret on its first line. */
+  static String secret(Path file, String what) throws IOException {
+    if (!Files.isRegularFile(file)) {
+      throw new IOException(file + ": " + what + " is missing; create it (one line, mode 0600)");
+    }
+    var perms = Files.getPosixFilePermissions(file);
+    if (perms.contains(PosixFilePermission.OTHERS_READ) || perms.contains(PosixFilePermission.GROUP_READ)) {
+      throw new IOException(file + ": " + what + " is readable by others; chmod 600 " + file);
+    }
+    String s = Files.readString(file, StandardCharsets.UTF_8).lines().findFirst().orElse("").trim();
+    if (s.length() < 16) {
+      throw new IOException(file + ": " + what + " must be at least 16 characters on its first line");
+    }
+    return s;
+  }
+
+  private static SSLContext tls(SiteConfig.Tls t) throws Exception {
+    char[] password = secret(t.passwordFile(), "the keystore password").toCharArray();
+    KeyStore ks = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(t.keystore())) {
+      ks.load(in, password);
+    }
+    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    kmf.init(ks, password);
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(kmf.getKeyManagers(), null, null);
+    return ctx;
+  }
+}

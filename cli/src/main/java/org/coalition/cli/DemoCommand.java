@@ -1,0 +1,253 @@
+package org.coalition.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import org.coalition.coordination.SiteLedger;
+import org.coalition.coordination.zookeeper.EmbeddedZooKeeper;
+import org.coalition.coordination.zookeeper.ZkCoordination;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.daemon.Broker;
+import org.coalition.daemon.BrokerSettings;
+import org.coalition.daemon.PilotAgent;
+import org.coalition.daemon.RunOutputs;
+import org.coalition.daemon.SiteDaemon;
+import org.coalition.handler.ScriptRunner;
+import org.coalition.local.LocalSite;
+import org.coalition.policy.fairness.Utility;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code coalition demo}: a whole federation in this process with nothing installed. A real
+ * ZooKeeper server (in-process), three sites whose batch system runs jobs as local processes
+ * ({@link LocalSite}), each with the real broker and balancing period; an uneven workload of
+ * short shell jobs; at the end, where jobs ran, their waits, and the ledger.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run a federation of three embedded sites on this machine, no cluster needed: an in-process ZooKeeper,",
+      "the real broker per site, jobs as local processes. Site north gets most of the work, south some, west",
+      "almost none; north's jobs run as pilots at the others. Ends with where jobs ran, waits and the ledger."
+    })
+final class DemoCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--jobs", defaultValue = "40", description = "Jobs submitted in all (default ${DEFAULT-VALUE}).")
+  int jobs;
+
+  @Option(names = "--seconds", defaultValue = "2", description = "Mean run time of a job in seconds (default ${DEFAULT-VALUE}).")
+  double seconds;
+
+  @Option(names = "--seed", defaultValue = "1", description = "Random seed of the workload (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--utility", defaultValue = "SIMPL", description = "DirectContr utility: ORIG, REL or SIMPL (default ${DEFAULT-VALUE}).")
+  Utility utility;
+
+  @Option(names = "--timeout", defaultValue = "600", description = "Give up after this many seconds (default ${DEFAULT-VALUE}).")
+  int timeout;
+
+  @Option(names = "--log", paramLabel = "FILE", description = "Write the sites' decision log here (default: a file in the demo's temporary folder).")
+  Path log;
+
+  @Option(names = "--json", description = "Print the result as JSON on stdout (for scripts).")
+  boolean json;
+
+  @Option(names = "--no-progress", description = "Do not show the progress bar on stderr.")
+  boolean noProgress;
+
+  /** The demo's sites: name, cores, share of the workload. */
+  private record SiteShape(String name, int cores, double share) {}
+
+  private static final List<SiteShape> SITES = List.of(
+      new SiteShape("north", 4, 0.75), new SiteShape("south", 4, 0.2), new SiteShape("west", 4, 0.05));
+
+  /** One job of the result. */
+  record JobRow(String home, String id, int cores, String ranAt, double waitSeconds, double runSeconds, int exitCode) {}
+
+  /** One site of the result. */
+  record SiteRow(String site, int cores, int submitted, int ranHere, int ranForOthers, double meanWait, double contribution,
+      double utility, double priority) {}
+
+  record Result(String utility, List<SiteRow> sites, List<JobRow> jobs, String log) {}
+
+  @Override
+  public Integer call() throws Exception {
+    if (jobs < 1 || jobs > 1000) {
+      throw new IllegalArgumentException("--jobs must be 1-1000, was " + jobs);
+    }
+    if (!(seconds > 0) || seconds > 60) {
+      throw new IllegalArgumentException("--seconds must be in (0, 60], was " + seconds);
+    }
+    Path dir = Files.createTempDirectory("coalition-demo-");
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+    Path logFile = log != null ? log.toAbsolutePath() : dir.resolve("decisions.log");
+    // slf4j-simple reads its settings once, at the first logger: no logger exists yet in this process
+    System.setProperty("org.slf4j.simpleLogger.logFile", logFile.toString());
+    var err = spec.commandLine().getErr();
+    var out = spec.commandLine().getOut();
+    if (!noProgress) {
+      err.println("coalition demo: an embedded ZooKeeper and 3 sites (" + SITES.stream().map(s -> s.name + " " + s.cores + " cores")
+          .reduce((a, b) -> a + ", " + b).orElse("") + "); " + jobs + " jobs; decisions logged to " + logFile);
+      err.flush();
+    }
+    Map<String, LocalSite> sites = new LinkedHashMap<>();
+    Map<String, SiteDaemon> daemons = new LinkedHashMap<>();
+    List<ZkCoordination> handles = new ArrayList<>();
+    Clock clock = Clock.systemUTC();
+    ScriptRunner runner = new ScriptRunner(dir.resolve("scratch"));
+    Files.createDirectories(dir.resolve("scratch"));
+    Files.setPosixFilePermissions(dir.resolve("scratch"), PosixFilePermissions.fromString("rwx--x--x"));
+    String account = ScriptRunner.unprivilegedAccount();
+    EmbeddedZooKeeper zk = EmbeddedZooKeeper.start();
+    try {
+      Map<String, String> secrets = new TreeMap<>();
+      SITES.forEach(s -> secrets.put(s.name, "secret-of-" + s.name + "-" + seed));
+      ZkFederation.bootstrap(zk.connectString(), "demo", "operator-secret", secrets, clock);
+      for (SiteShape s : SITES) {
+        ZkCoordination c = ZkFederation.connect(zk.connectString(), "demo", s.name, secrets.get(s.name), clock, ZkFederation.Options.DEFAULT);
+        handles.add(c);
+        LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
+        BrokerSettings settings = new BrokerSettings(s.name, "local:" + s.name, 0.7, 100_000, utility, Map.of(), account,
+            "", Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
+        Broker broker = new Broker(settings, c, site, java.util.Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
+        site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 1000, c::now).run());
+        sites.put(s.name, site);
+        daemons.put(s.name, SiteDaemon.start(broker, Duration.ofMillis(250), Duration.ofSeconds(2)));
+      }
+      submitAndWait(sites, account, err);
+      Thread.sleep(2500); // one more balancing period: every site folds its runs into its ledger
+      Result result = result(sites, daemons, logFile);
+      if (json) {
+        Output.json(out, result);
+      } else {
+        print(out, result);
+      }
+      return ExitCodes.OK;
+    } finally {
+      daemons.values().forEach(SiteDaemon::close);
+      sites.values().forEach(LocalSite::close);
+      handles.forEach(ZkCoordination::close);
+      zk.close(); // last: the sites leave while their server still answers
+    }
+  }
+
+  /** Submits the workload over the first seconds (most of it at north), then waits for every job to end. */
+  private void submitAndWait(Map<String, LocalSite> sites, String account, java.io.PrintWriter err) throws InterruptedException {
+    Random random = new Random(seed);
+    ProgressBar progress = new ProgressBar(err, "jobs done", !noProgress);
+    long deadline = System.nanoTime() + Duration.ofSeconds(timeout).toNanos();
+    int submitted = 0;
+    double spread = jobs * seconds / 16; // arrivals spread so that north stays busy
+    long began = System.nanoTime();
+    while (true) {
+      double elapsed = (System.nanoTime() - began) / 1e9;
+      while (submitted < jobs && submitted * spread / jobs <= elapsed) {
+        SiteShape home = pick(random);
+        int cores = 1 + random.nextInt(2);
+        double run = seconds * (0.5 + random.nextDouble());
+        long limit = Math.max(60, (long) Math.ceil(run * 3));
+        sites.get(home.name).submit(account, cores, limit, String.format(Locale.ROOT,
+            "#!/bin/sh%nsleep %.2f%necho \"job %d of %s ran on $(hostname) as $(id -un)\"%n", run, submitted, home.name));
+        submitted++;
+      }
+      long done = sites.values().stream().flatMap(s -> s.jobs().stream()).filter(LocalSite.Job::done).count();
+      progress.accept((double) done / jobs);
+      if (done == jobs) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("only " + done + " of " + jobs + " jobs ended within " + timeout + " s; see the decision log");
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static SiteShape pick(Random random) {
+    double r = random.nextDouble();
+    for (SiteShape s : SITES) {
+      if (r < s.share) {
+        return s;
+      }
+      r -= s.share;
+    }
+    return SITES.get(SITES.size() - 1);
+  }
+
+  private Result result(Map<String, LocalSite> sites, Map<String, SiteDaemon> daemons, Path logFile) {
+    List<JobRow> rows = new ArrayList<>();
+    for (Map.Entry<String, LocalSite> e : sites.entrySet()) {
+      Broker broker = daemons.get(e.getKey()).broker();
+      for (LocalSite.Job j : e.getValue().jobs()) {
+        var remote = broker.finished(j.id());
+        if (remote.isPresent()) {
+          var f = remote.get();
+          rows.add(new JobRow(e.getKey(), j.id(), j.cores(), f.executor(), f.start() - j.submitted(), f.end() - f.start(), f.exitCode()));
+        } else {
+          rows.add(new JobRow(e.getKey(), j.id(), j.cores(), j.ranAt(), j.start() - j.submitted(), j.end() - j.start(), j.exitCode()));
+        }
+      }
+    }
+    Map<String, SiteLedger> ledgers = daemons.values().iterator().next().broker().coordination().ledgers();
+    double now = daemons.values().iterator().next().broker().coordination().now();
+    List<SiteRow> siteRows = new ArrayList<>();
+    for (String site : sites.keySet()) {
+      List<JobRow> mine = rows.stream().filter(r -> r.home().equals(site)).toList();
+      SiteLedger l = ledgers.getOrDefault(site, SiteLedger.empty(site));
+      siteRows.add(new SiteRow(site, SITES.stream().filter(s -> s.name.equals(site)).findFirst().orElseThrow().cores, mine.size(),
+          (int) mine.stream().filter(r -> r.ranAt().equals(site)).count(),
+          (int) rows.stream().filter(r -> r.ranAt().equals(site) && !r.home().equals(site)).count(),
+          mine.stream().mapToDouble(JobRow::waitSeconds).average().orElse(0),
+          l.contribution().get(utility).at(now), l.utility().get(utility).at(now), l.priority(utility, now)));
+    }
+    return new Result(utility.name(), siteRows, rows, logFile.toString());
+  }
+
+  private static void print(java.io.PrintWriter out, Result r) {
+    out.println("Where jobs ran (rows: home site; columns: executing site) and their waits:");
+    List<String> names = r.sites().stream().map(SiteRow::site).toList();
+    List<String> header = new ArrayList<>(List.of("home"));
+    header.addAll(names);
+    header.addAll(List.of("jobs", "mean wait s", "max wait s", "failed"));
+    List<List<String>> table = new ArrayList<>();
+    for (String home : names) {
+      List<JobRow> mine = r.jobs().stream().filter(j -> j.home().equals(home)).toList();
+      List<String> row = new ArrayList<>(List.of(home));
+      for (String at : names) {
+        row.add(Long.toString(mine.stream().filter(j -> j.ranAt().equals(at)).count()));
+      }
+      row.add(Integer.toString(mine.size()));
+      row.add(Output.number(mine.stream().mapToDouble(JobRow::waitSeconds).average().orElse(0), 1));
+      row.add(Output.number(mine.stream().mapToDouble(JobRow::waitSeconds).max().orElse(0), 1));
+      row.add(Long.toString(mine.stream().filter(j -> j.exitCode() != 0).count()));
+      table.add(row);
+    }
+    Output.table(out, header, table);
+    out.println();
+    out.println("Ledger (DirectContr, utility " + r.utility() + "; priority = contribution - utility; the highest is served first):");
+    List<List<String>> ledger = new ArrayList<>();
+    for (SiteRow s : r.sites()) {
+      ledger.add(List.of(s.site(), Integer.toString(s.cores()), Integer.toString(s.ranForOthers()), Output.number(s.contribution(), 1),
+          Output.number(s.utility(), 1), Output.number(s.priority(), 1)));
+    }
+    Output.table(out, List.of("site", "cores", "ran for others", "contribution", "utility", "priority"), ledger);
+    out.println();
+    out.println("Every decision, with its reason: " + r.log());
+    out.flush();
+  }
+}

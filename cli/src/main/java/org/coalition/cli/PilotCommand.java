@@ -1,0 +1,48 @@
+package org.coalition.cli;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.coalition.api.HttpPilotClient;
+import org.coalition.daemon.PilotAgent;
+import org.coalition.handler.ScriptRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code coalition pilot}: what a pilot job runs on a compute node. The daemon puts its address,
+ * the pilot's id and its capability token in the job's environment.
+ */
+@Command(name = "pilot", mixinStandardHelpOptions = true,
+    description = {"Run as a pilot job: ask the daemon for work, run it, heartbeat, report, exit.",
+        "Reads COALITION_DAEMON, COALITION_PILOT_ID and COALITION_PILOT_TOKEN, which the daemon sets."})
+final class PilotCommand implements Callable<Integer> {
+  @Option(names = "--scratch", paramLabel = "DIR", description = "Where the job's working folder goes (default: $TMPDIR or /tmp).")
+  Path scratch;
+
+  @Override
+  public Integer call() throws Exception {
+    String daemon = env(PilotAgent.DAEMON);
+    String id = env(PilotAgent.ID);
+    String token = env(PilotAgent.TOKEN);
+    Path dir = scratch != null ? scratch : Path.of(System.getenv().getOrDefault("TMPDIR", "/tmp"));
+    return new PilotAgent(new HttpPilotClient(URI.create(daemon.endsWith("/") ? daemon : daemon + "/")), id, token,
+        new ScriptRunner(dir), heartbeatMillis(), () -> System.currentTimeMillis() / 1000.0).run();
+  }
+
+  private static long heartbeatMillis() {
+    String v = System.getenv(PilotAgent.HEARTBEAT);
+    if (v == null || !v.matches("[0-9]{3,9}")) {
+      return 30_000;
+    }
+    return Long.parseLong(v);
+  }
+
+  private static String env(String name) {
+    String v = System.getenv(name);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException(name + " is not set; 'coalition pilot' runs inside a pilot job the daemon submitted");
+    }
+    return v;
+  }
+}

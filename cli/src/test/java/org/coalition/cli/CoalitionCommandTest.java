@@ -1,0 +1,70 @@
+package org.coalition.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class CoalitionCommandTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    CommandLine cli = CoalitionCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    return cli.execute(args);
+  }
+
+  @Test
+  void helpListsEverySubcommand() {
+    assertEquals(ExitCodes.OK, run("--help"));
+    for (String name : new String[] {"daemon", "demo", "simulate", "status", "participation", "help"}) {
+      assertTrue(out.toString().contains(name), () -> name + " missing from:\n" + out);
+    }
+  }
+
+  @Test
+  void configCheckPrintsEveryExampleSiteFileAsJson() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    try (var files = java.nio.file.Files.list(java.nio.file.Path.of("..", "docs", "examples"))) {
+      for (java.nio.file.Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+        CliRun r = CliRun.of("config", "check", file.toString(), "--json");
+        assertEquals(ExitCodes.OK, r.exit(), file + ": " + r.err());
+        var tree = json.readTree(r.out());
+        assertTrue(tree.path("valid").asBoolean(), r.out());
+        assertEquals("15s", tree.path("config").path("federation").path("sessionTimeout").asText(), file + ": " + r.out());
+        assertTrue(tree.path("config").path("handlers").get(0).path("name").isTextual(), r.out());
+      }
+    }
+    CliRun ge = CliRun.of("config", "check", "../docs/examples/site-gridengine.yaml", "--json");
+    var handler = json.readTree(ge.out()).path("config").path("handlers").get(0);
+    assertEquals("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0", handler.path("library").asText(), ge.out());
+    assertEquals("1h", handler.path("defaultTimeLimit").asText(), ge.out());
+    assertTrue(json.readTree(CliRun.of("config", "check", "../docs/examples/site-local.yaml", "--json").out()).path("config")
+        .path("http").path("tls").isNull(), "an empty Optional is null");
+  }
+
+  @Test
+  void noArgumentsPrintsHelp() {
+    assertEquals(ExitCodes.OK, run());
+    assertTrue(out.toString().startsWith("Usage: coalition"), out::toString);
+  }
+
+  @Test
+  void aClientCommandWithNoDaemonSaysWhereItLooked() {
+    assertEquals(ExitCodes.UNAVAILABLE, run("status", "--url", "http://127.0.0.1:9"));
+    assertTrue(err.toString().contains("no daemon answers at http://127.0.0.1:9/"), err::toString);
+    assertEquals("", out.toString(), "nothing on stdout: scripts must not mistake it for output");
+  }
+
+  @Test
+  void unknownSubcommandIsAUsageErrorWithASuggestion() {
+    assertEquals(ExitCodes.USAGE, run("simulat"));
+    assertTrue(err.toString().lines().count() == 1, () -> "one line: " + err);
+    assertTrue(err.toString().contains("simulate"), err::toString);
+  }
+}

@@ -1,0 +1,31 @@
+package org.coalition.cli;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The jar {@code bin/coalition} runs ships no test harness: no JUnit, no curator-test's in-process
+ * servers, no testbed. Runs after {@code package} (failsafe), on the file that is shipped.
+ */
+class ShippedJarIT {
+  @Test
+  void coalitionJarHoldsNoJUnitNoCuratorTestNoTestbed() throws Exception {
+    Path jar = Path.of("target", "coalition.jar");
+    assertTrue(Files.isRegularFile(jar), jar.toAbsolutePath() + " is missing: this test runs after 'mvn package'");
+    try (JarFile file = new JarFile(jar.toFile())) {
+      List<String> entries = file.stream().map(e -> e.getName()).toList();
+      assertTrue(entries.contains("org/coalition/cli/Main.class"), "the jar is the command line");
+      assertTrue(entries.stream().anyMatch(n -> n.startsWith("org/apache/curator/framework/")), "Curator itself ships");
+      for (String banned : List.of("org/junit/", "junit/", "org/apache/curator/test/", "org/coalition/testbed/", "org/coalition/bench/")) {
+        List<String> found = entries.stream().filter(n -> n.startsWith(banned)).limit(3).toList();
+        assertFalse(!found.isEmpty(), () -> "the shipped jar holds " + banned + ": " + found);
+      }
+    }
+  }
+}

@@ -1,0 +1,604 @@
+package org.coalition.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.testbed.Command;
+import org.coalition.testbed.Eventually;
+import org.coalition.testbed.Instance;
+import org.coalition.testbed.Testbed;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The product end to end: three real Slurm clusters of the testbed (two 22.05, one 24.11 in the
+ * Debian 13 chroot), a three-server ZooKeeper ensemble, and one {@code coalition daemon} process
+ * per cluster, started from a site file. Users' {@code sbatch} jobs at the overloaded site run as
+ * pilots at the others and end at home with the remote exit code and output, while a daemon is
+ * killed with SIGKILL, the ZooKeeper leader restarts and slurmrestd stops for a minute. The
+ * daemons' logs are kept in {@code target/e2e/SITE.log}.
+ */
+class SlurmFederationIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String FEDERATION = "e2e";
+  /** Site name and testbed instance; the first is the overloaded home site. */
+  private static final Map<String, String> SITES = new LinkedHashMap<>();
+
+  static {
+    SITES.put("north", "slurm22-c2"); // keeps accounting in the testbed's slurmdbd (testbed/up slurmdbd:c2 ...)
+    SITES.put("south", "slurm24-c1");
+    SITES.put("west", "slurm22-c1");
+  }
+
+  private static final int JOBS = 24;
+  private static final int JOB_SECONDS = 8;
+  private static final Duration OUTAGE = Duration.ofSeconds(60);
+
+  @TempDir Path tmp;
+  private Ensemble zk;
+  private final Map<String, Instance> clusters = new LinkedHashMap<>();
+  private final Map<String, Process> daemons = new HashMap<>();
+  private final Map<String, Integer> ports = new HashMap<>();
+  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+  @AfterEach
+  void stop() throws Exception {
+    for (Process p : daemons.values()) {
+      p.destroy();
+    }
+    for (Process p : daemons.values()) {
+      p.onExit().get();
+    }
+    for (Instance slurm : clusters.values()) {
+      Command.of(slurm.tool("scancel"), "-u", slurm.get("user")).run();
+    }
+    if (zk != null) {
+      zk.close();
+    }
+  }
+
+  @Test
+  void usersJobsRunElsewhereAndEndAtHomeExactlyOnceThroughFaults() throws Exception {
+    SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
+    Instance north = clusters.get("north");
+    assertEquals("slurmdbd", north.get("accounting"),
+        "north must keep accounting in slurmdbd so that sacct can be checked: testbed/up slurmdbd:c2 slurm22 slurm22:c2 slurm24");
+    zk = Ensemble.start(3);
+    Path jar = nodeVisibleJar();
+    Map<String, String> secrets = new TreeMap<>();
+    SITES.keySet().forEach(s -> secrets.put(s, "e2e-secret-of-" + s + "-0123456789"));
+    for (String site : SITES.keySet()) {
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+    }
+    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    for (String site : SITES.keySet()) {
+      secret(tmp.resolve(site + ".secret"), secrets.get(site));
+      ports.put(site, freePort());
+      startDaemon(site, jar);
+    }
+    for (String site : SITES.keySet()) {
+      Eventually.waitFor(site + "'s daemon answers with all three sites live", Duration.ofSeconds(60), () -> liveSites(site) == 3);
+    }
+
+    // A user at north submits more than north can run soon; one job depends on the first.
+    Path jobs = Files.createDirectories(north.path("jobs.dir").resolve("e2e-" + System.nanoTime()));
+    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+    long started = System.nanoTime();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < JOBS; i++) {
+      Path script = jobs.resolve("job" + i + ".sh");
+      Files.writeString(script, "#!/bin/bash\nsleep " + JOB_SECONDS + "\necho \"job " + i + " output\"\necho \"job " + i + " errors\" >&2\nexit "
+          + expectedExit(i) + "\n");
+      script.toFile().setReadable(true, false);
+      ids.add(sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-o",
+          jobs + "/%j.out", script.toString()));
+    }
+    // An opted-in job that waits for another is published only once it is ready, wherever it runs.
+    String chained = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5",
+        "--dependency=afterok:" + ids.get(1), "-o", jobs + "/%j.out", "--wrap", "echo chained ran");
+    String dependent = sbatch(north, "--parsable", "-p", north.get("partition"), "--dependency=afterok:" + ids.get(0), "-o",
+        jobs + "/%j.out", "--wrap", "echo dependent ran");
+
+    // Fault 1: kill -9 west's daemon while it has a pilot running, then start it again.
+    Eventually.waitFor("a job running at west", Duration.ofMinutes(3), () -> ids.stream().anyMatch(id -> "west".equals(
+        job("north", id).path("executor").asText()) && "running".equals(job("north", id).path("state").asText())));
+    daemons.get("west").destroyForcibly().waitFor();
+    System.out.println("[e2e] killed west's daemon (SIGKILL) with a pilot running");
+    Thread.sleep(3000);
+    startDaemon("west", jar);
+
+    // Fault 2: the ZooKeeper leader restarts.
+    System.out.println("[e2e] restarted ZooKeeper leader, server " + zk.restartLeader());
+
+    // Fault 3: north's slurmrestd stops for a minute, then starts again.
+    Eventually.waitFor("west's daemon back", Duration.ofSeconds(60), () -> liveSites("west") == 3);
+    long restd = Long.parseLong(Files.readString(north.path("jobs.dir").getParent().resolve("slurmrestd.pid")).trim());
+    // SIGTERM, as testbed/down does; slurmrestd may wait for its open connections, so SIGKILL after 10 s.
+    ProcessHandle rest = ProcessHandle.of(restd).orElseThrow(() -> new IllegalStateException("north's slurmrestd (pid " + restd + ") is not running"));
+    rest.destroy();
+    try {
+      rest.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      rest.destroyForcibly();
+      rest.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    System.out.println("[e2e] stopped north's slurmrestd for " + OUTAGE.toSeconds() + " s");
+    Thread.sleep(OUTAGE.toMillis());
+    Command.of(Path.of("..", "testbed", "up").toAbsolutePath().normalize(), "slurm22:" + north.get("cluster")).timeout(Duration.ofMinutes(2))
+        .run().requireSuccess();
+    System.out.println("[e2e] north's slurmrestd is back");
+
+    // Every job ends at home exactly once, with the outcome of its one run.
+    Map<String, Map<String, String>> ended = new LinkedHashMap<>();
+    Eventually.waitFor(() -> "all " + JOBS + " jobs ended at north; ended: " + ended.keySet(), Duration.ofMinutes(8), Duration.ofSeconds(2),
+        () -> {
+          for (String id : ids) {
+            if (!ended.containsKey(id)) {
+              Map<String, String> f = fields(north, id);
+              if (Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(f.get("JobState"))) {
+                ended.put(id, f);
+              }
+            }
+          }
+          return ended.size() == JOBS;
+        });
+    double wall = (System.nanoTime() - started) / 1e9;
+    Map<String, Integer> ranAt = new TreeMap<>();
+    List<Double> latencies = new ArrayList<>();
+    for (int i = 0; i < JOBS; i++) {
+      String id = ids.get(i);
+      Map<String, String> f = ended.get(id);
+      String where = "north";
+      JsonNode view = jobOrNull("north", id);
+      if (view != null) {
+        assertEquals("replayed", view.path("state").asText(), "job " + id + " at north: " + view);
+        where = view.path("executor").asText();
+        latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
+      }
+      ranAt.merge(where, 1, Integer::sum);
+      String expectedState = expectedExit(i) == 0 ? "COMPLETED" : "FAILED";
+      assertEquals(expectedState, f.get("JobState"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+      assertEquals(expectedExit(i) + ":0", f.get("ExitCode"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+      String out = Files.readString(jobs.resolve(id + ".out"));
+      assertEquals("job " + i + " output\njob " + i + " errors\n", out, "job " + i + " (" + id + ", ran at " + where + ") wrote its output once");
+    }
+    // Slurm's accounting agrees: each job has one record (no requeue), with the remote run's state and exit code.
+    Map<String, List<String>> accounted = new LinkedHashMap<>();
+    Eventually.waitFor(() -> "slurmdbd to record the end of all " + JOBS + " jobs; recorded: " + accounted, Duration.ofSeconds(90),
+        Duration.ofSeconds(2), () -> {
+          accounted.clear();
+          accounted.putAll(sacct(north, ids));
+          return ids.stream().allMatch(id -> accounted.containsKey(id)
+              && accounted.get(id).stream().noneMatch(r -> r.startsWith("PENDING") || r.startsWith("RUNNING")));
+        });
+    for (int i = 0; i < JOBS; i++) {
+      String id = ids.get(i);
+      String expected = (expectedExit(i) == 0 ? "COMPLETED" : "FAILED") + "|" + expectedExit(i) + ":0";
+      assertEquals(List.of(expected), accounted.get(id), "sacct of job " + i + " (" + id + ")");
+    }
+    System.out.println("[e2e] sacct at north: all " + JOBS + " jobs have one record each with the remote run's state and exit code");
+    Eventually.waitFor("the dependent job ran after job " + ids.get(0), Duration.ofMinutes(2),
+        () -> "COMPLETED".equals(fields(north, dependent).get("JobState")));
+    assertEquals("dependent ran\n", Files.readString(jobs.resolve(dependent + ".out")));
+    Eventually.waitFor("the chained job ran after job " + ids.get(1), Duration.ofMinutes(2),
+        () -> "COMPLETED".equals(fields(north, chained).get("JobState")));
+    assertEquals("chained ran\n", Files.readString(jobs.resolve(chained + ".out")));
+    JsonNode chainedRun = jobOrNull("north", chained);
+    double dependencyEnd = jobOrNull("north", ids.get(1)) == null ? 0 : jobOrNull("north", ids.get(1)).path("end").asDouble();
+    if (chainedRun != null && dependencyEnd > 0) {
+      assertTrue(chainedRun.path("release").asDouble() >= dependencyEnd,
+          "the chained job was published (" + chainedRun + ") only after its dependency ended (" + dependencyEnd + ")");
+    }
+    System.out.println("[e2e] chained job " + chained + " ran " + (chainedRun == null ? "at north" : "at " + chainedRun.path("executor").asText())
+        + " after job " + ids.get(1));
+    System.out.println("[e2e] where the " + JOBS + " jobs of north ran: " + ranAt + ", wall " + String.format("%.0f", wall) + " s");
+    assertTrue(ranAt.getOrDefault("south", 0) > 0 && ranAt.getOrDefault("west", 0) > 0, "jobs ran at south and west: " + ranAt);
+
+    // Contribution and priority move as DESIGN.md says: the sites that ran north's jobs gain.
+    int remote = JOBS - ranAt.getOrDefault("north", 0);
+    Eventually.waitFor(() -> "north's ledger to count the " + remote + " remote runs: " + ledger("north"), Duration.ofSeconds(90),
+        Duration.ofSeconds(1), () -> executed(ledger("north")) >= remote);
+    assertEquals(remote, executed(ledger("north")), "each remote run is counted once: " + ledger("north"));
+    Map<String, JsonNode> rows = ledger("north");
+    System.out.println("[e2e] ledger at north: " + rows);
+    for (String executor : List.of("south", "west")) {
+      assertTrue(rows.get(executor).path("contribution").asDouble() > 0, executor + " contributed: " + rows.get(executor));
+      assertTrue(rows.get(executor).path("priority").asDouble() > rows.get("north").path("priority").asDouble(),
+          executor + " is ahead of north: " + rows);
+    }
+    latencies.sort(Double::compare);
+    System.out.printf("[e2e] publish-to-start latency over %d remote runs: p50 %.1f s, p99 %.1f s, max %.1f s; %.3f jobs/s through the"
+        + " federation (%d remote jobs in %.0f s, faults included)%n", latencies.size(), percentile(latencies, 0.50),
+        percentile(latencies, 0.99), latencies.get(latencies.size() - 1), latencies.size() / wall, latencies.size(), wall);
+  }
+
+  /**
+   * A site of two clusters (one daemon, two Slurm handlers): its load is the sum of both, and a
+   * job waiting on its full cluster is published (and parked there) although the other is idle,
+   * under an id that names its cluster; it runs at another site and ends on its own cluster.
+   */
+  @Test
+  void aSiteOfTwoClustersSendsOutWhatItsFullClusterCannotRunSoon() throws Exception {
+    Instance a = Testbed.require("slurm22-c1");
+    Instance b = Testbed.require("slurm22-c2");
+    clusters.put("a", a);
+    clusters.put("b", b);
+    clusters.put("south", Testbed.require(SITES.get("south")));
+    zk = Ensemble.start(1);
+    Map<String, String> secrets = Map.of("duo", "e2e-secret-of-duo-0123456789", "south", "e2e-secret-of-south-0123456789");
+    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    Path jar = nodeVisibleJar();
+    for (String site : List.of("duo", "south")) {
+      secret(tmp.resolve(site + ".secret"), secrets.get(site));
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+    }
+    startDaemon("duo", jar, List.of(a, b));
+    startDaemon("south", jar);
+    Eventually.waitFor("duo's daemon observes both clusters (16 cores) and sees south", Duration.ofSeconds(60),
+        () -> status("duo").path("totalCores").asInt() == 16 && liveSites("duo") == 2);
+    String handler = status("duo").path("handler").asText();
+    assertTrue(handler.startsWith(a.get("cluster") + ": slurm 22.05") && handler.contains("; " + b.get("cluster") + ": slurm 22.05"), handler);
+
+    String filler = sbatch(b, "--parsable", "-p", b.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+    Eventually.waitFor("the filler job runs on " + b.get("cluster"), Duration.ofSeconds(30), () -> "RUNNING".equals(fields(b, filler).get("JobState")));
+    Path jobs = Files.createDirectories(b.path("jobs.dir").resolve("e2e-duo-" + System.nanoTime()));
+    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+    String waiting = sbatch(b, "--parsable", "-p", b.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5",
+        "-o", jobs.resolve("%j.out").toString(), "--wrap", "sleep 10; echo ran at $SLURM_CLUSTER_NAME");
+    String federated = b.get("cluster") + "." + waiting;
+    Eventually.waitFor("job " + federated + " is published", Duration.ofSeconds(60), () -> !job("duo", federated).isEmpty());
+    Map<String, String> parked = fields(b, waiting);
+    assertEquals("JobHeldAdmin", parked.get("Reason"), "parked on its own cluster while " + a.get("cluster") + " is idle: " + parked);
+
+    Eventually.waitFor("job " + federated + " ran at south and came back", Duration.ofMinutes(2),
+        () -> "replayed".equals(job("duo", federated).path("state").asText()));
+    assertEquals("south", job("duo", federated).path("executor").asText());
+    Command.of(b.tool("scancel"), filler).run().requireSuccess();
+    Eventually.waitFor("job " + waiting + " ends on " + b.get("cluster"), Duration.ofSeconds(60),
+        () -> "COMPLETED".equals(fields(b, waiting).get("JobState")));
+    assertEquals("0:0", fields(b, waiting).get("ExitCode"));
+    assertEquals("ran at " + clusters.get("south").get("cluster") + "\n", Files.readString(jobs.resolve(waiting + ".out")),
+        "the output of the run at south, replayed on " + b.get("cluster"));
+    System.out.println("[e2e] site of two clusters: " + handler + "; job " + federated + " ran at south while " + a.get("cluster")
+        + " was idle, and ended on " + b.get("cluster"));
+  }
+
+  /**
+   * A Slurm site's users' jobs run at a Grid Engine site (through DRMAA) and an HTCondor site
+   * (through its tools), each daemon started from its site file: the pilots run as the mapped
+   * account, never root, and every job ends at home with the remote run's exit code and output.
+   */
+  @Test
+  void gridEngineAndHtcondorSitesRunASlurmSitesJobs() throws Exception {
+    Instance home = Testbed.require("slurm22-c1");
+    Instance sge = Testbed.require("sge");
+    Instance condor = Testbed.require("condor");
+    clusters.put("north", home);
+    zk = Ensemble.start(1);
+    Map<String, String> secrets = new TreeMap<>();
+    List.of("north", "east", "central").forEach(site -> secrets.put(site, "e2e-secret-of-" + site + "-0123456789"));
+    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    for (String site : secrets.keySet()) {
+      secret(tmp.resolve(site + ".secret"), secrets.get(site));
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+    }
+    Path jar = nodeVisibleJar(condor);
+    try {
+      startDaemon("north", jar, List.of(home));
+      startDaemon("east", jar, String.format("""
+            - type: gridengine
+              library: %s
+              qstat: %s
+          """, sge.path("drmaa.library"), sge.tool("qstat")), sge.get("user"), "",
+          Map.of("SGE_ROOT", sge.get("sge.root"), "SGE_CELL", sge.get("sge.cell"), "LD_PRELOAD", sge.path("drmaa.library").toString()));
+      // The testbed's HTCondor tools run in the chroot, as the user COALITION_TESTBED_USER names.
+      startDaemon("central", jar, String.format("""
+            - type: htcondor
+              bin: %s
+              as-user: [env, "COALITION_TESTBED_USER={user}"]
+          """, condor.path("bin")), condor.get("user"), "", Map.of());
+      for (String site : secrets.keySet()) {
+        Eventually.waitFor(site + "'s daemon answers with all three sites live", Duration.ofSeconds(60), () -> liveSites(site) == 3);
+      }
+      String east = status("east").path("handler").asText();
+      String central = status("central").path("handler").asText();
+      assertTrue(east.startsWith("Grid Engine ") && east.contains("DRMAA 1.0"), east);
+      assertTrue(central.startsWith("HTCondor " + condor.get("condor.version")), central);
+
+      // North is full, so its users' jobs cannot run soon there.
+      String filler = sbatch(home, "--parsable", "-p", home.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+      Path jobs = Files.createDirectories(home.path("jobs.dir").resolve("e2e-mixed-" + System.nanoTime()));
+      Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+      int count = 8;
+      List<String> ids = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        Path script = jobs.resolve("job" + i + ".sh");
+        Files.writeString(script, "#!/bin/bash\nsleep 20\necho \"job " + i + " ran as $(id -un)\"\nexit " + expectedExit(i) + "\n");
+        script.toFile().setReadable(true, false);
+        ids.add(sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
+            jobs + "/%j.out", script.toString()));
+      }
+      // A replay at home waits for the cores the job asked for (federation-daemon/README.md, "Known
+      // gaps"): the filler goes once every job has run elsewhere and come back.
+      Map<String, String> states = new TreeMap<>();
+      Eventually.waitFor(() -> "all " + count + " jobs ran elsewhere and came back to north; states: " + states, Duration.ofMinutes(4),
+          Duration.ofSeconds(2), () -> {
+            ids.forEach(id -> states.put(id, job("north", id).path("state").asText("not published")));
+            return states.values().stream().allMatch("replayed"::equals);
+          });
+      Command.of(home.tool("scancel"), filler).run().requireSuccess();
+      Map<String, Map<String, String>> ended = new LinkedHashMap<>();
+      Eventually.waitFor(() -> "all " + count + " jobs ended at north; ended: " + ended.keySet(), Duration.ofMinutes(2), Duration.ofSeconds(2),
+          () -> {
+            for (String id : ids) {
+              Map<String, String> f = fields(home, id);
+              if (!ended.containsKey(id) && Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(f.get("JobState"))) {
+                ended.put(id, f);
+              }
+            }
+            return ended.size() == count;
+          });
+      Map<String, Integer> ranAt = new TreeMap<>();
+      List<Double> latencies = new ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        String id = ids.get(i);
+        JsonNode view = jobOrNull("north", id);
+        String where = view == null ? "north" : view.path("executor").asText();
+        ranAt.merge(where, 1, Integer::sum);
+        if (view != null) {
+          latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
+        }
+        Map<String, String> f = ended.get(id);
+        assertEquals(expectedExit(i) == 0 ? "COMPLETED" : "FAILED", f.get("JobState"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+        assertEquals(expectedExit(i) + ":0", f.get("ExitCode"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+        assertEquals("job " + i + " ran as " + home.get("user") + "\n", Files.readString(jobs.resolve(id + ".out")),
+            "job " + i + " (" + id + ", ran at " + where + ") ran once, as the mapped account");
+      }
+      System.out.println("[e2e] Grid Engine site east (" + east + ") and HTCondor site central (" + central + "); where north's "
+          + count + " jobs ran: " + ranAt);
+      latencies.sort(Double::compare);
+      System.out.printf("[e2e] publish-to-start latency at east and central over %d runs: p50 %.1f s, max %.1f s%n", latencies.size(),
+          percentile(latencies, 0.50), latencies.isEmpty() ? 0 : latencies.get(latencies.size() - 1));
+      assertEquals(count, ranAt.getOrDefault("east", 0) + ranAt.getOrDefault("central", 0), "every job ran at east or central: " + ranAt);
+      assertTrue(ranAt.getOrDefault("east", 0) > 0 && ranAt.getOrDefault("central", 0) > 0, "both sites ran jobs: " + ranAt);
+    } finally {
+      Command.of(sge.tool("qdel"), "-u", sge.get("user")).run();
+      Command.of(condor.tool("condor_rm"), "-all").run();
+    }
+  }
+
+  /** The daemon's status, or an empty object while it does not answer. */
+  private JsonNode status(String site) {
+    try {
+      JsonNode s = get(site, "v1/status");
+      return s == null ? JSON.createObjectNode() : s;
+    } catch (IOException | InterruptedException e) {
+      return JSON.createObjectNode();
+    }
+  }
+
+  private static int executed(Map<String, JsonNode> rows) {
+    return rows.get("south").path("jobsExecuted").asInt() + rows.get("west").path("jobsExecuted").asInt();
+  }
+
+  private static int expectedExit(int i) {
+    return i % 5 == 4 ? 3 : 0;
+  }
+
+  static double percentile(List<Double> sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.size());
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+  }
+
+  /** The jar, copied where every cluster's node sees it at the same path (the chroot sees the testbed's run folder). */
+  private Path nodeVisibleJar() throws IOException {
+    return nodeVisibleJar(clusters.get("south"));
+  }
+
+  /** As {@link #nodeVisibleJar()}, in the jobs folder of {@code inChroot}, a testbed instance in the chroot. */
+  private static Path nodeVisibleJar(Instance inChroot) throws IOException {
+    Path built = Path.of("target", "coalition.jar").toAbsolutePath();
+    if (!Files.isRegularFile(built)) {
+      throw new IllegalStateException(built + " is missing: this test runs after 'mvn package' (failsafe's integration-test phase)");
+    }
+    Path dir = Files.createDirectories(inChroot.path("jobs.dir").resolve("coalition-e2e"));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path jar = dir.resolve("coalition.jar");
+    Files.copy(built, jar, StandardCopyOption.REPLACE_EXISTING);
+    Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
+    return jar;
+  }
+
+  private void startDaemon(String site, Path jar) throws IOException {
+    startDaemon(site, jar, List.of(clusters.get(site)));
+  }
+
+  /** A daemon process for {@code site}, driving the Slurm clusters {@code systems} (one handler each, named after its cluster). */
+  private void startDaemon(String site, Path jar, List<Instance> systems) throws IOException {
+    Instance first = systems.get(0);
+    StringBuilder handlers = new StringBuilder();
+    for (Instance slurm : systems) {
+      handlers.append(String.format("""
+            - type: slurm
+              name: %s
+              url: %s
+              observer: %s
+              jwt-key: %s
+              results: %s
+              scontrol: %s
+          """, slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
+          slurm.tool("scontrol")));
+    }
+    startDaemon(site, jar, handlers.toString(), first.get("user"), first.get("partition"), Map.of());
+  }
+
+  /**
+   * A daemon process for {@code site} with the site file's {@code handlers} section, foreign jobs
+   * run as {@code account}, pilots sent to {@code partition}, and {@code environment} added to its own.
+   */
+  private void startDaemon(String site, Path jar, String handlers, String account, String partition, Map<String, String> environment)
+      throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path file = tmp.resolve(site + ".yaml");
+    Files.writeString(file, String.format("""
+        site: %s
+        federation:
+          name: %s
+          zookeeper: %s
+          secret-file: %s
+          session-timeout: 6s
+        handlers:
+        %saccounts:
+          "*": %s
+        sharing:
+          exposure-threshold: 0.7
+          participation: 1000000
+          balancing-period: 2s
+          utility: simpl
+          publish-after: 2s
+        pilots:
+          partition: %s
+          pending-limit: 2m
+          heartbeat: 2s
+          max-pending: 4
+          command: [%s, -Xmx96m, -XX:+UseSerialGC, -XX:TieredStopAtLevel=1, -XX:-UsePerfData, -jar, %s, pilot]
+        http:
+          port: %d
+          operator-token-file: %s
+        spool: %s
+        """, site, FEDERATION, zk.connectString(), tmp.resolve(site + ".secret"), handlers, account, partition, java,
+        jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
+    Path log = Files.createDirectories(Path.of("target", "e2e")).resolve(site + ".log");
+    ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
+        "--config", file.toString(), "--tick", "500ms");
+    daemon.environment().putAll(environment);
+    daemons.put(site, daemon.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+  }
+
+  private JsonNode get(String site, String path) throws IOException, InterruptedException {
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports.get(site) + "/" + path))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() == 404) {
+      return null;
+    }
+    if (r.statusCode() != 200) {
+      throw new IOException(path + " at " + site + ": HTTP " + r.statusCode() + " " + r.body());
+    }
+    return JSON.readTree(r.body());
+  }
+
+  private int liveSites(String site) {
+    try {
+      JsonNode sites = get(site, "v1/sites");
+      int live = 0;
+      for (JsonNode s : sites.path("sites")) {
+        live += s.path("live").asBoolean() ? 1 : 0;
+      }
+      return live;
+    } catch (IOException | InterruptedException e) {
+      return -1;
+    }
+  }
+
+  private JsonNode jobOrNull(String site, String id) throws IOException, InterruptedException {
+    return get(site, "v1/jobs/" + id);
+  }
+
+  private JsonNode job(String site, String id) {
+    try {
+      JsonNode j = get(site, "v1/jobs/" + id);
+      return j == null ? JSON.createObjectNode() : j;
+    } catch (IOException | InterruptedException e) {
+      return JSON.createObjectNode();
+    }
+  }
+
+  private Map<String, JsonNode> ledger(String site) {
+    Map<String, JsonNode> rows = new TreeMap<>();
+    try {
+      for (JsonNode row : get(site, "v1/ledger").path("sites")) {
+        rows.put(row.path("site").asText(), row);
+      }
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError("ledger of " + site + ": " + e.getMessage(), e);
+    }
+    SITES.keySet().forEach(s -> rows.putIfAbsent(s, JSON.createObjectNode()));
+    return rows;
+  }
+
+  private static String sbatch(Instance slurm, String... args) {
+    return Command.of(slurm.tool("sbatch"), args).asUser(slurm.get("user")).run().requireSuccess().stdout().trim().split(";")[0];
+  }
+
+  /**
+   * Each job's records in Slurm's accounting, requeued runs included ({@code sacct --duplicates}):
+   * "STATE|EXIT:SIGNAL" per record, oldest first.
+   */
+  private static Map<String, List<String>> sacct(Instance slurm, List<String> ids) {
+    Command.Result r = Command.of(slurm.tool("sacct"), "--duplicates", "-X", "-n", "-P", "--format=JobID,State,ExitCode", "-j",
+        String.join(",", ids)).run().requireSuccess();
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    for (String line : r.stdout().split("\n")) {
+      String[] f = line.trim().split("\\|");
+      if (f.length == 3) {
+        out.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f[1].split(" ")[0] + "|" + f[2]);
+      }
+    }
+    return out;
+  }
+
+  /** A job's fields from {@code scontrol show job -o}. */
+  private static Map<String, String> fields(Instance slurm, String id) {
+    Command.Result r = Command.of(slurm.tool("scontrol"), "show", "job", "-o", id).run();
+    Map<String, String> f = new HashMap<>();
+    if (r.exitCode() == 0) {
+      for (String word : r.stdout().trim().split(" ")) {
+        int eq = word.indexOf('=');
+        if (eq > 0) {
+          f.put(word.substring(0, eq), word.substring(eq + 1));
+        }
+      }
+    }
+    return f;
+  }
+
+  private static void secret(Path file, String value) throws IOException {
+    Files.writeString(file, value + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}

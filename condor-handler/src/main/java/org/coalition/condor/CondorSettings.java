@@ -1,0 +1,25 @@
+package org.coalition.condor;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.coalition.handler.HandlerSettings;
+
+/**
+ * A site file's {@code type: condor} entry: HTCondor's tools in {@code bin} or on the PATH;
+ * {@code asUser} is the command before {@code condor_submit} that submits as a pilot's account
+ * ({@code {user}} replaced); {@code defaultTimeLimit} bounds pilots that ask for none.
+ */
+public record CondorSettings(String name, Optional<Path> bin, List<String> asUser, Duration defaultTimeLimit)
+    implements HandlerSettings {
+  @Override
+  public String type() {
+    return CondorHandlerFactory.TYPE;
+  }
+
+  @Override
+  public String partitionRefused() {
+    return "HTCondor has no partitions";
+  }
+}

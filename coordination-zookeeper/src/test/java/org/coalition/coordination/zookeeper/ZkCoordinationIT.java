@@ -1,0 +1,43 @@
+package org.coalition.coordination.zookeeper;
+
+import java.util.List;
+import org.apache.curator.test.TestingServer;
+import org.coalition.coordination.Coordination;
+import org.coalition.coordination.CoordinationContract;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The coordination contract against a real ZooKeeper server (Curator's TestingServer). */
+class ZkCoordinationIT extends CoordinationContract {
+  private static TestingServer server;
+  private ZkTestFederation federation;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = new TestingServer(true);
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @Override
+  protected Coordination newHandle(String site) {
+    if (federation == null) {
+      federation = new ZkTestFederation(server.getConnectString(), clock, List.of("a", "b", "c"));
+    }
+    return federation.connect(site);
+  }
+
+  @Override
+  protected void expireSession(Coordination handle) {
+    try {
+      ZkCoordination.Session session = ((ZkCoordination) handle).session();
+      Ensemble.expireSession(session.id(), session.password(), server.getConnectString());
+    } catch (Exception e) {
+      throw new AssertionError("could not expire the session of " + handle.site(), e);
+    }
+  }
+}

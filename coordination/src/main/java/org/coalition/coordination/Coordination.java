@@ -1,0 +1,150 @@
+package org.coalition.coordination;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One site's handle on the federation's shared state (DESIGN.md, "Coordination in ZooKeeper").
+ * Two implementations pass the same contract tests: {@code zookeeper.ZkCoordination} (the real
+ * one, Curator) and {@code memory.InMemoryCoordination} (for fast unit tests of the daemon).
+ *
+ * <p>Every write is conditional (a create that fails if the node exists, a delete that fails if
+ * it has children, or a write at a known version): there is no read-then-write race. The life
+ * of a federated job:
+ *
+ * <pre>
+ *   home: publish ──► queue ──► executor: claim ──► start ──► heartbeat* ──► finish (result accepted once)
+ *           │                      │                                              │
+ *           └── withdraw (only while unclaimed; a withdrawal and a claim never both succeed)
+ *                                  └── executor's session ends: home requeues ──► queue
+ *   home: results() ──► act (release the user's job) ──► acknowledge (fold into the ledger)
+ * </pre>
+ *
+ * Methods throw {@link CoordinationException}; its kind says whether to retry, drop or fix.
+ */
+public interface Coordination extends AutoCloseable {
+  /** This handle's site. */
+  String site();
+
+  // --- membership --------------------------------------------------------------------------
+
+  /** Records the site's static facts and announces it live with {@code status}. */
+  void join(SiteInfo info, SiteStatus status);
+
+  /** Replaces the live status (queue length, ratio, participation). */
+  void updateStatus(SiteStatus status);
+
+  /** Live sites and their statuses, by site id. */
+  Map<String, SiteStatus> liveSites();
+
+  /** Every site that ever joined (persistent records), live or not. */
+  Map<String, SiteInfo> knownSites();
+
+  // --- federation queue --------------------------------------------------------------------
+
+  /** Most jobs one {@link #publish(List)} call takes (a ZooKeeper multi stays well under its 1 MB request bound). */
+  int MAX_PUBLISH_BATCH = 10;
+
+  /** Publishes one of this site's jobs; fails INVALID if it is another site's or already published. */
+  default void publish(JobSpec job) {
+    publish(List.of(job));
+  }
+
+  /**
+   * Publishes up to {@link #MAX_PUBLISH_BATCH} of this site's jobs in one step, all or none:
+   * fails INVALID, publishing none, if one is another site's, already published, or listed twice.
+   */
+  void publish(List<JobSpec> jobs);
+
+  /** Withdraws an unclaimed job of this site; false if it was claimed (or already gone). */
+  boolean withdraw(String jobId);
+
+  /** Unclaimed jobs whose home is live, oldest release first. */
+  List<JobSpec> queue();
+
+  /**
+   * The jobs {@code home} has in the federation (queued, claimed or finished, not yet
+   * acknowledged), oldest release first. Any site may look: it is how the home site recovers after
+   * a restart and how the API answers a job lookup.
+   */
+  List<FederatedJob> jobs(String home);
+
+  /** Calls {@code listener} (on a coordination thread) whenever the queue may have changed. */
+  void watchQueue(Runnable listener);
+
+  // --- claims ------------------------------------------------------------------------------
+
+  /** Claims a queued job for this site; empty if another site holds it, it was withdrawn, or its home is gone. */
+  Optional<Claim> claim(JobRef job);
+
+  /**
+   * Called before the run starts: STALE if the claim was lost (do not start). A fenced check;
+   * the start time itself travels in the {@link RunResult}.
+   */
+  void start(Claim claim, double startTime);
+
+  /** Called while the run goes on: STALE if the claim was lost (kill the run). */
+  void heartbeat(Claim claim);
+
+  /**
+   * Hands in the run's result. Accepted at most once per job, and only with the job's current
+   * claim token: STALE otherwise. Calling it again after an ambiguous failure is safe.
+   */
+  void finish(Claim claim, RunResult result);
+
+  /** Whether {@code claim} is still the job's claim (a site that comes back kills runs where it is not). */
+  boolean holds(Claim claim);
+
+  /** Gives a claim up without a result (the run could not start); the job goes back to the queue. */
+  void release(Claim claim);
+
+  // --- home side ---------------------------------------------------------------------------
+
+  /**
+   * Puts this site's jobs whose executor's session ended back in the queue, released now (event
+   * 5). Returns how many. Called on membership changes and periodically.
+   */
+  int requeueLost();
+
+  /** Results accepted for this site's jobs, not yet acknowledged. */
+  List<Completed> results();
+
+  /**
+   * Folds the given results into this site's ledger (as utility) and removes the jobs, in one
+   * atomic write: a result is counted exactly once even if the site crashes around this call.
+   * Returns how many were folded now (already acknowledged ones are skipped).
+   */
+  int acknowledge(List<Completed> done);
+
+  // --- ledger ------------------------------------------------------------------------------
+
+  /**
+   * Folds this site's finished-run records (jobs it executed) into its ledger as contribution,
+   * in atomic batches (compaction). Returns how many were folded.
+   */
+  int compact();
+
+  /** Every site's folded ledger, by site id. */
+  Map<String, SiteLedger> ledgers();
+
+  // --- leadership and balancing --------------------------------------------------------------
+
+  /** Whether this handle currently leads the federation (runs the BILB period). */
+  boolean isLeader();
+
+  /** Publishes the allowances of a balancing period; only the leader may. */
+  void publishAllowances(Allowances allowances);
+
+  /** The allowances the current leader published last ({@link Allowances#NONE} if none yet). */
+  Allowances allowances();
+
+  /** Seconds since the federation's epoch, on this handle's clock. */
+  double now();
+
+  /** Whether the store answers now (the daemon's health endpoint and metrics). */
+  boolean connected();
+
+  @Override
+  void close();
+}
