@@ -43,7 +43,7 @@ final class BenchCoordinationCommand implements Callable<Integer> {
   @Option(names = "--in-flight", defaultValue = "16", description = "Published, unfinished jobs per home at most (default ${DEFAULT-VALUE}).")
   int inFlight;
 
-  @Option(names = "--timeout", defaultValue = "PT10M", description = "Give up after this long (ISO-8601, default ${DEFAULT-VALUE}).")
+  @Option(names = "--timeout", defaultValue = "10m", paramLabel = "DURATION", description = "Give up after this long (default ${DEFAULT-VALUE}).")
   Duration timeout;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the fault schedule and the workers' choices (default ${DEFAULT-VALUE}).")

@@ -2,6 +2,7 @@ package org.coalition.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import org.coalition.simulator.swf.SwfFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -44,7 +45,8 @@ public final class CoalitionCommand implements Runnable {
             e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.INTERNAL)
         .setParameterExceptionHandler(CoalitionCommand::usageError)
         .setExecutionExceptionHandler(CoalitionCommand::failed)
-        .setCaseInsensitiveEnumValuesAllowed(true);
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .registerConverter(Duration.class, new DurationConverter());
   }
 
   /** A wrong command line: one line naming what is wrong, with where to read more. */

@@ -36,6 +36,7 @@ import org.coalition.handler.InProcessPilots;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.handler.SiteHandlers;
+import org.coalition.handler.config.Durations;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,7 +55,7 @@ final class DaemonCommand implements Callable<Integer> {
   Path config;
 
   @Option(names = "--tick", defaultValue = "1s", paramLabel = "DURATION", description = "How often the broker looks at the batch system (default ${DEFAULT-VALUE}).")
-  String tick;
+  Duration tick;
 
   private final CountDownLatch stop = new CountDownLatch(1);
 
@@ -71,7 +72,10 @@ final class DaemonCommand implements Callable<Integer> {
     String secret = secret(c.federation().secretFile(), "the site's ZooKeeper secret");
     byte[] operator = secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
     Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get())) : Optional.empty();
-    Duration tickEvery = parseTick();
+    Duration tickEvery = tick;
+    if (tickEvery.toMillis() < 100) {
+      throw new IllegalArgumentException("--tick must be at least 100ms, was " + Durations.format(tickEvery));
+    }
 
     Files.createDirectories(c.spool());
     Files.setPosixFilePermissions(c.spool(), PosixFilePermissions.fromString("rwx--x--x"));
@@ -146,17 +150,6 @@ final class DaemonCommand implements Callable<Integer> {
   /** Stops a daemon started by {@link #call()} in this process (tests). */
   void stop() {
     stop.countDown();
-  }
-
-  private Duration parseTick() {
-    if (!tick.matches("[0-9]+(ms|s)")) {
-      throw new IllegalArgumentException("--tick must be like 500ms or 2s, was '" + tick + "'");
-    }
-    Duration d = tick.endsWith("ms") ? Duration.ofMillis(Long.parseLong(tick.replace("ms", ""))) : Duration.ofSeconds(Long.parseLong(tick.replace("s", "")));
-    if (d.toMillis() < 100) {
-      throw new IllegalArgumentException("--tick must be at least 100ms");
-    }
-    return d;
   }
 
   /** A secret's file: must exist, be readable by its owner only, and hold the secret on its first line. */

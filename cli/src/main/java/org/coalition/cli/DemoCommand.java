@@ -24,6 +24,7 @@ import org.coalition.daemon.PilotAgent;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.handler.ScriptRunner;
+import org.coalition.handler.config.Durations;
 import org.coalition.local.LocalSite;
 import org.coalition.policy.fairness.Utility;
 import picocli.CommandLine;
@@ -59,8 +60,8 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--utility", defaultValue = "SIMPL", description = "DirectContr utility: ORIG, REL or SIMPL (default ${DEFAULT-VALUE}).")
   Utility utility;
 
-  @Option(names = "--timeout", defaultValue = "600", description = "Give up after this many seconds (default ${DEFAULT-VALUE}).")
-  int timeout;
+  @Option(names = "--timeout", defaultValue = "10m", paramLabel = "DURATION", description = "Give up after this long (default ${DEFAULT-VALUE}).")
+  Duration timeout;
 
   @Option(names = "--log", paramLabel = "FILE", description = "Write the sites' decision log here (default: a file in the demo's temporary folder).")
   Path log;
@@ -93,6 +94,9 @@ final class DemoCommand implements Callable<Integer> {
     }
     if (!(seconds > 0) || seconds > 60) {
       throw new IllegalArgumentException("--seconds must be in (0, 60], was " + seconds);
+    }
+    if (timeout.isZero()) {
+      throw new IllegalArgumentException("--timeout must be longer than 0s");
     }
     Path dir = Files.createTempDirectory("coalition-demo-");
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
@@ -151,7 +155,7 @@ final class DemoCommand implements Callable<Integer> {
   private void submitAndWait(Map<String, LocalSite> sites, String account, java.io.PrintWriter err) throws InterruptedException {
     Random random = new Random(seed);
     ProgressBar progress = new ProgressBar(err, "jobs done", !noProgress);
-    long deadline = System.nanoTime() + Duration.ofSeconds(timeout).toNanos();
+    long deadline = System.nanoTime() + timeout.toNanos();
     int submitted = 0;
     double spread = jobs * seconds / 16; // arrivals spread so that north stays busy
     long began = System.nanoTime();
@@ -172,7 +176,7 @@ final class DemoCommand implements Callable<Integer> {
         return;
       }
       if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("only " + done + " of " + jobs + " jobs ended within " + timeout + " s; see the decision log");
+        throw new IllegalStateException("only " + done + " of " + jobs + " jobs ended within " + Durations.format(timeout) + "; see the decision log");
       }
       Thread.sleep(200);
     }

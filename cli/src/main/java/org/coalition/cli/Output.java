@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.coalition.handler.config.Durations;
 
 /** How commands print results: JSON for scripts, aligned tables for people. */
 public final class Output {
@@ -60,15 +61,7 @@ public final class Output {
 
   /** A duration in the site file's form: the largest of d, h, m, s, ms that writes it whole. */
   public static String duration(Duration d) {
-    long ms = d.toMillis();
-    long[] units = {86_400_000, 3_600_000, 60_000, 1_000};
-    String[] names = {"d", "h", "m", "s"};
-    for (int i = 0; i < units.length; i++) {
-      if (ms != 0 && ms % units[i] == 0) {
-        return ms / units[i] + names[i];
-      }
-    }
-    return ms + "ms";
+    return Durations.format(d);
   }
 
   /** A table with a header row; columns are left-aligned and padded to their widest cell. */

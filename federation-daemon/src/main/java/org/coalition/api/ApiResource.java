@@ -37,12 +37,14 @@ public final class ApiResource {
   private final Coordination coordination;
   private final byte[] operatorToken;
   private final DaemonApi.Health health;
+  private final Metrics metrics;
 
   ApiResource(Broker broker, byte[] operatorToken, DaemonApi.Health health) {
     this.broker = broker;
     this.coordination = broker.coordination();
     this.operatorToken = operatorToken.clone();
     this.health = health;
+    this.metrics = new Metrics(broker, health);
   }
 
   // --- views -----------------------------------------------------------------------------
@@ -202,7 +204,7 @@ public final class ApiResource {
   @Path("metrics")
   @Produces("text/plain; version=0.0.4; charset=utf-8")
   public String metrics() {
-    return Metrics.render(broker, health);
+    return metrics.scrape();
   }
 
   @GET

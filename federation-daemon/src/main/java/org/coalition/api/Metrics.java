@@ -1,77 +1,96 @@
 package org.coalition.api;
 
-import java.util.Locale;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Info;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.daemon.Broker;
 import org.coalition.handler.QueueObservation;
+import org.coalition.policy.fairness.Utility;
 
-/** The Prometheus text exposition (format 0.0.4) of one daemon. */
+/**
+ * One daemon's metrics in a registry of the Prometheus Java client, served as the text exposition
+ * (format 0.0.4): gauges read from the broker when scraped, the broker's histograms, JVM and
+ * process metrics, and {@code coalition_build_info}. docs/api.md lists them.
+ */
 final class Metrics {
-  private Metrics() {}
+  private final PrometheusRegistry registry = new PrometheusRegistry();
+  private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
-  static String render(Broker broker, DaemonApi.Health health) {
-    StringBuilder out = new StringBuilder();
+  Metrics(Broker broker, DaemonApi.Health health) {
     String site = broker.settings().site();
     Coordination c = broker.coordination();
-    broker.lastObservation().ifPresent(o -> observation(out, site, o));
-    gauge(out, "coalition_participation_level", "Declared participation level l, core-seconds per period.", label("site", site),
-        broker.participation());
-    help(out, "coalition_pilots", "gauge", "Pilots of this daemon by state.");
-    for (Map.Entry<String, Integer> e : broker.pilotsByState().entrySet()) {
-      sample(out, "coalition_pilots", label("site", site) + "," + label("state", e.getKey()), e.getValue());
+    observation(site, broker, "coalition_queue_jobs", "Jobs waiting in the local queue.", QueueObservation::pendingJobs);
+    observation(site, broker, "coalition_queue_core_seconds", "Work waiting in the local queue, core-seconds of time limits.",
+        QueueObservation::pendingCoreSeconds);
+    observation(site, broker, "coalition_reservation_ratio", "Allocated cores over total cores of usable nodes.",
+        QueueObservation::reservationRatio);
+    observation(site, broker, "coalition_cores", "Cores of usable nodes.", QueueObservation::totalCores);
+    gauge("coalition_participation_level", "Declared participation level l, core-seconds per period.", cb -> cb.call(broker.participation(),
+        site), "site");
+    gauge("coalition_pilots", "Pilots of this daemon by state.", cb -> broker.pilotsByState().forEach((state, n) -> cb.call(n, site, state)),
+        "site", "state");
+    gauge("coalition_jobs_in_federation", "This site's published jobs still in the federation, by state.", cb -> {
+      var jobs = c.jobs(site);
+      cb.call(jobs.stream().filter(j -> j.claimed() && !j.finished()).count(), site, "claimed");
+      cb.call(jobs.size(), site, "all");
+    }, "site", "state");
+    registry.register(CounterWithCallback.builder().name("coalition_decisions_total").help("Decisions of the broker by kind and reason.")
+        .labelNames("site", "decision", "reason").callback(cb -> {
+          for (Map.Entry<String, Long> e : broker.decisions().counts().entrySet()) {
+            String[] kindReason = e.getKey().split(" ", 2);
+            cb.call(e.getValue(), site, kindReason[0], kindReason[1]);
+          }
+        }).build());
+    Utility u = broker.settings().utility();
+    gauge("coalition_ledger", "DirectContr ledger per site (" + u + " utility): contribution, utility, priority.", cb -> {
+      double now = c.now();
+      for (Map.Entry<String, SiteLedger> e : c.ledgers().entrySet()) {
+        SiteLedger l = e.getValue();
+        cb.call(l.contribution().get(u).at(now), e.getKey(), "contribution");
+        cb.call(l.utility().get(u).at(now), e.getKey(), "utility");
+        cb.call(l.priority(u, now), e.getKey(), "priority");
+      }
+    }, "site", "value");
+    gauge("coalition_zookeeper_connected", "1 while the ZooKeeper session is connected.", cb -> cb.call(health.zookeeperConnected() ? 1 : 0,
+        site), "site");
+    gauge("coalition_leader", "1 while this daemon leads the federation (runs BILB).", cb -> cb.call(c.isLeader() ? 1 : 0, site), "site");
+    broker.metrics().registerInto(registry);
+    Info build = Info.builder().name("coalition_build_info").help("The running build of Coalition.").labelNames("version").build();
+    build.addLabelValues(Optional.ofNullable(Broker.class.getPackage().getImplementationVersion()).orElse("development"));
+    registry.register(build);
+    JvmMetrics.builder().register(registry);
+  }
+
+  private void gauge(String name, String help, Consumer<GaugeWithCallback.Callback> callback, String... labels) {
+    registry.register(GaugeWithCallback.builder().name(name).help(help).labelNames(labels).callback(callback).build());
+  }
+
+  /** A gauge of the last observation of the batch system; absent before the first one. */
+  private void observation(String site, Broker broker, String name, String help, ToDoubleFunction<QueueObservation> value) {
+    gauge(name, help, cb -> broker.lastObservation().ifPresent(o -> cb.call(value.applyAsDouble(o), site)), "site");
+  }
+
+  /** The text exposition of every metric now. */
+  String scrape() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      writer.write(out, registry.scrape());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    long running = c.jobs(site).stream().filter(j -> j.claimed() && !j.finished()).count();
-    help(out, "coalition_jobs_in_federation", "gauge", "This site's published jobs still in the federation, by state.");
-    sample(out, "coalition_jobs_in_federation", label("site", site) + "," + label("state", "claimed"), running);
-    sample(out, "coalition_jobs_in_federation", label("site", site) + "," + label("state", "all"), c.jobs(site).size());
-    help(out, "coalition_decisions_total", "counter", "Decisions of the broker by kind and reason.");
-    for (Map.Entry<String, Long> e : broker.decisions().counts().entrySet()) {
-      String[] kr = e.getKey().split(" ", 2);
-      sample(out, "coalition_decisions_total", label("site", site) + "," + label("decision", kr[0]) + "," + label("reason", kr[1]), e.getValue());
-    }
-    double now = c.now();
-    var u = broker.settings().utility();
-    help(out, "coalition_ledger", "gauge", "DirectContr ledger per site (" + u + " utility): contribution, utility, priority.");
-    for (Map.Entry<String, SiteLedger> e : c.ledgers().entrySet()) {
-      SiteLedger l = e.getValue();
-      String s = label("site", e.getKey());
-      sample(out, "coalition_ledger", s + "," + label("value", "contribution"), l.contribution().get(u).at(now));
-      sample(out, "coalition_ledger", s + "," + label("value", "utility"), l.utility().get(u).at(now));
-      sample(out, "coalition_ledger", s + "," + label("value", "priority"), l.priority(u, now));
-    }
-    gauge(out, "coalition_zookeeper_connected", "1 while the ZooKeeper session is connected.", label("site", site),
-        health.zookeeperConnected() ? 1 : 0);
-    gauge(out, "coalition_leader", "1 while this daemon leads the federation (runs BILB).", label("site", site), c.isLeader() ? 1 : 0);
-    return out.toString();
-  }
-
-  private static void observation(StringBuilder out, String site, QueueObservation o) {
-    String s = label("site", site);
-    gauge(out, "coalition_queue_jobs", "Jobs waiting in the local queue.", s, o.pendingJobs());
-    gauge(out, "coalition_queue_core_seconds", "Work waiting in the local queue, core-seconds of time limits.", s, o.pendingCoreSeconds());
-    gauge(out, "coalition_reservation_ratio", "Allocated cores over total cores of usable nodes.", s, o.reservationRatio());
-    gauge(out, "coalition_cores", "Cores of usable nodes.", s, o.totalCores());
-  }
-
-  private static void gauge(StringBuilder out, String name, String help, String labels, double value) {
-    help(out, name, "gauge", help);
-    sample(out, name, labels, value);
-  }
-
-  private static void help(StringBuilder out, String name, String type, String help) {
-    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-    out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
-  }
-
-  private static void sample(StringBuilder out, String name, String labels, double value) {
-    out.append(name).append('{').append(labels).append("} ");
-    out.append(value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : String.format(Locale.ROOT, "%.6g", value));
-    out.append('\n');
-  }
-
-  private static String label(String name, String value) {
-    return name + "=\"" + value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    return out.toString(StandardCharsets.UTF_8);
   }
 }

@@ -150,9 +150,11 @@ class DaemonApiIT {
     assertEquals(1, status.path("decisions").path("claim directcontr").asInt(), status.toString());
 
     String metrics = send(exec.broker(), "GET", "metrics", null, null).body();
-    assertTrue(metrics.contains("coalition_reservation_ratio{site=\"exec\"} "), metrics);
-    assertTrue(metrics.contains("coalition_decisions_total{site=\"exec\",decision=\"claim\",reason=\"directcontr\"} 1"), metrics);
-    assertTrue(metrics.contains("coalition_ledger{site=\"exec\",value=\"priority\"} "), metrics);
+    // samples by name and label set (the Prometheus client writes labels in its own order)
+    Exposition.value(metrics, "coalition_reservation_ratio", Map.of("site", "exec"));
+    assertEquals(1.0, Exposition.value(metrics, "coalition_decisions_total", Map.of("site", "exec", "decision", "claim", "reason",
+        "directcontr")), metrics);
+    Exposition.value(metrics, "coalition_ledger", Map.of("site", "exec", "value", "priority"));
     assertTrue(send(exec.broker(), "GET", "openapi.yaml", null, null).body().startsWith("openapi: 3.0.3"));
   }
 

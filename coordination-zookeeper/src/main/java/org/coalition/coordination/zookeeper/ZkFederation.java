@@ -87,7 +87,7 @@ public final class ZkFederation {
     } catch (CoordinationException e) {
       throw e;
     } catch (Exception e) {
-      throw ZkCoordination.translate("bootstrap of federation " + federation + " at " + connectString, e);
+      throw ZkSite.translate("bootstrap of federation " + federation + " at " + connectString, e);
     }
   }
 
@@ -96,7 +96,7 @@ public final class ZkFederation {
     JobSpec.requireId("site", site);
     CuratorFramework client = client(connectString, site, secret, options);
     try {
-      return new ZkCoordination(client, new ZkPaths(federation), site, digest(site, secret), clock);
+      return new ZkCoordination(client, new ZkPaths(federation), site, digest(site, secret), clock).start();
     } catch (RuntimeException e) {
       client.close();
       throw e;

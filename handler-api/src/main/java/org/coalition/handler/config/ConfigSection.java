@@ -9,8 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads one mapping of a site file: each typed getter records a problem (with file, line and
@@ -18,7 +16,6 @@ import java.util.regex.Pattern;
  * nobody asked for are reported as unknown, with the closest known key as a suggestion.
  */
 public final class ConfigSection {
-  private static final Pattern DURATION = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
 
   private final String file;
   private final String prefix;
@@ -156,19 +153,13 @@ public final class ConfigSection {
     if (s == null) {
       return fallback;
     }
-    Matcher m = DURATION.matcher(s.trim());
-    if (!m.matches()) {
-      problem(k, "must be a duration such as 500ms, 30s, 10m, 2h or 1d, was '" + s + "'");
+    Duration d;
+    try {
+      d = Durations.parse(s);
+    } catch (IllegalArgumentException e) {
+      problem(k, e.getMessage());
       return fallback;
     }
-    long n = Long.parseLong(m.group(1));
-    Duration d = switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofDays(n);
-    };
     if (d.compareTo(min) < 0) {
       problem(k, "must be at least " + min.toMillis() + " ms, was " + s);
       return fallback;

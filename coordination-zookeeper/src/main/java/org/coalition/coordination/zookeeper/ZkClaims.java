@@ -1,0 +1,260 @@
+package org.coalition.coordination.zookeeper;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.CreateOptions;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.data.Stat;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.JobRef;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.RunResult;
+import org.coalition.coordination.zookeeper.ZkQueueView.CachedJob;
+import org.coalition.coordination.zookeeper.ZkRecords.ClaimRecord;
+import org.coalition.coordination.zookeeper.ZkRecords.DoneRecord;
+import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
+
+/**
+ * Claims with fencing. A claim is a node created in one multi with a check that the job's home is
+ * live; its creation zxid is the token. Start, heartbeat and result go through the raw ZooKeeper
+ * handle of the session that made the claim, never through Curator's retry on a new session: if
+ * that session ended they fail, so a run whose claim may have been handed to another site can
+ * never write. The result is created in one multi with a check of the claim's version, so it is
+ * accepted at most once and only from the current claim.
+ */
+final class ZkClaims {
+  private final ZkSite zk;
+  private final ZkQueueView view;
+  private final Map<Long, Fence> fences = new ConcurrentHashMap<>();
+
+  /** The session handle and claim-node version a fenced operation must use. */
+  private record Fence(ZooKeeper zk, long session, int version) {}
+
+  ZkClaims(ZkSite zk, ZkQueueView view) {
+    this.zk = zk;
+    this.view = view;
+  }
+
+  /**
+   * One multi: the home is live, the job is the version the cache holds (so the claim carries
+   * exactly that spec, with no read), and the claim node is created with its stat returned (its
+   * creation zxid is the token). Only when the outcome is unknown (the connection broke) or the
+   * cache has not seen the job yet does it read.
+   */
+  Optional<Claim> claim(JobRef ref) {
+    ZooKeeper handle = zk.handle();
+    long session = handle.getSessionId();
+    String claimPath = zk.paths.claim(ref);
+    CachedJob cached = view.cached(ref).orElse(null);
+    byte[] claimData = ZkRecords.write(ClaimRecord.fresh(zk.site, session));
+    try {
+      for (int attempt = 0; ; attempt++) {
+        List<Op> ops = new ArrayList<>();
+        ops.add(Op.check(zk.paths.live(ref.home()), -1));
+        if (cached != null) {
+          ops.add(Op.check(zk.paths.job(ref), cached.version()));
+        }
+        ops.add(Op.create(claimPath, claimData, CreateOptions.newBuilder(claimAcl(ref.home()), CreateMode.PERSISTENT).build()));
+        try {
+          List<OpResult> done = ZkSite.fenced(handle, () -> handle.multi(ops));
+          Stat stat = ((OpResult.CreateResult) done.get(done.size() - 1)).getStat();
+          if (cached != null && stat != null) {
+            return Optional.of(held(cached.job(), handle, session, stat));
+          }
+          break; // the job was not cached yet: read it with the claim below
+        } catch (KeeperException.BadVersionException e) {
+          if (attempt > 0) {
+            return Optional.empty(); // the job keeps changing (requeued): leave it to the next wake-up
+          }
+          // requeued since the cache saw it (the event may still be on its way): read it once, then again
+          Stat jobStat = new Stat();
+          byte[] data = ZkSite.fenced(handle, () -> handle.getData(zk.paths.job(ref), false, jobStat));
+          cached = new CachedJob(ZkRecords.read(zk.paths.job(ref), data, JobSpec.class), jobStat.getVersion());
+        }
+      }
+    } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException e) {
+      return Optional.empty(); // withdrawn, home gone, or claimed by someone else
+    } catch (CoordinationException e) {
+      if (e.kind() != Kind.UNAVAILABLE) {
+        throw e;
+      }
+      // fall through: the multi may have been applied before the connection broke
+    } catch (KeeperException e) {
+      throw ZkSite.translate("claiming " + ref, e);
+    }
+    try {
+      Stat stat = new Stat();
+      byte[] data = ZkSite.fenced(handle, () -> handle.getData(claimPath, false, stat));
+      ClaimRecord record = ZkRecords.read(claimPath, data, ClaimRecord.class);
+      if (!record.executor().equals(zk.site) || record.session() != session) {
+        return Optional.empty();
+      }
+      JobSpec job = ZkRecords.read(zk.paths.job(ref), ZkSite.fenced(handle, () -> handle.getData(zk.paths.job(ref), false, null)),
+          JobSpec.class);
+      return Optional.of(held(job, handle, session, stat));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    } catch (KeeperException e) {
+      throw ZkSite.translate("reading the claim on " + ref, e);
+    }
+  }
+
+  private Claim held(JobSpec job, ZooKeeper handle, long session, Stat claimStat) {
+    fences.put(claimStat.getCzxid(), new Fence(handle, session, claimStat.getVersion()));
+    view.claimedHere(job.ref());
+    return new Claim(job, zk.site, claimStat.getCzxid());
+  }
+
+  /**
+   * A fenced check, not a write: the claim must still be this session's. The start time travels
+   * in the result ({@link RunResult#start()}); ZooKeeper's session already proves the run's
+   * executor alive, so neither start nor heartbeat costs a write.
+   */
+  void checkHeld(Claim claim) {
+    Fence fence = fence(claim);
+    String path = zk.paths.claim(claim.ref());
+    try {
+      Stat stat = new Stat();
+      byte[] data = ZkSite.fenced(fence.zk(), () -> fence.zk().getData(path, false, stat));
+      ClaimRecord record = ZkRecords.read(path, data, ClaimRecord.class);
+      if (stat.getCzxid() != claim.token() || record.session() != fence.session() || record.released()) {
+        throw CoordinationException.stale(claim, "the job's claim is now " + stat.getCzxid());
+      }
+    } catch (KeeperException.NoNodeException e) {
+      throw CoordinationException.stale(claim, "the job has no claim any more");
+    } catch (CoordinationException e) {
+      throw staleIfSessionEnded(claim, fence, e);
+    } catch (KeeperException e) {
+      throw ZkSite.translate("checking the claim on " + claim.ref(), e);
+    }
+  }
+
+  boolean holds(Claim claim) {
+    Fence fence = fences.get(claim.token());
+    if (fence == null || !fence.zk().getState().isAlive()) {
+      return false;
+    }
+    String path = zk.paths.claim(claim.ref());
+    try {
+      Stat stat = new Stat();
+      byte[] data = ZkSite.fenced(fence.zk(), () -> fence.zk().getData(path, false, stat));
+      ClaimRecord record = ZkRecords.read(path, data, ClaimRecord.class);
+      return stat.getCzxid() == claim.token() && record.session() == fence.session() && !record.released();
+    } catch (KeeperException.NoNodeException e) {
+      return false;
+    } catch (CoordinationException e) {
+      if (e.kind() == Kind.UNAVAILABLE) {
+        return false;
+      }
+      throw e;
+    } catch (KeeperException e) {
+      throw ZkSite.translate("checking the claim on " + claim.ref(), e);
+    }
+  }
+
+  /** The result and this site's finished-run record, in one multi checked against the claim's version. */
+  void finish(Claim claim, RunResult result) {
+    JobRef ref = claim.ref();
+    Fence fence = fences.get(claim.token());
+    if (fence == null) {
+      if (acceptedWith(null, ref, claim.token())) {
+        return; // a repeated call: already accepted
+      }
+      throw CoordinationException.stale(claim, "it was not made by this handle (or it was given up)");
+    }
+    List<Op> ops = List.of(
+        Op.check(zk.paths.claim(ref), fence.version()),
+        Op.create(zk.paths.result(ref), ZkRecords.write(new ResultRecord(zk.site, claim.token(), result)), zk.ownAcl, CreateMode.PERSISTENT),
+        Op.create(zk.paths.doneRecord(zk.site, ref, claim.token()), ZkRecords.write(DoneRecord.of(claim.job(), result)),
+            zk.ownAcl, CreateMode.PERSISTENT));
+    try {
+      ZkSite.fenced(fence.zk(), () -> fence.zk().multi(ops));
+      fences.remove(claim.token());
+    } catch (KeeperException.NodeExistsException e) {
+      if (!acceptedWith(fence.zk(), ref, claim.token())) {
+        throw CoordinationException.stale(claim, "the job already has a result from another run");
+      }
+      fences.remove(claim.token());
+    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+      throw CoordinationException.stale(claim, "the claim node changed or is gone");
+    } catch (CoordinationException e) {
+      if (e.kind() == Kind.UNAVAILABLE && acceptedWith(null, ref, claim.token())) {
+        fences.remove(claim.token());
+        return; // applied before the connection broke
+      }
+      throw staleIfSessionEnded(claim, fence, e);
+    } catch (KeeperException e) {
+      throw ZkSite.translate("finishing " + ref, e);
+    }
+  }
+
+  /** Gives the claim up: marked released, so the home requeues the job. */
+  void release(Claim claim) {
+    Fence fence = fence(claim);
+    String path = zk.paths.claim(claim.ref());
+    byte[] data = ZkRecords.write(new ClaimRecord(zk.site, fence.session(), -1, true));
+    try {
+      ZkSite.fenced(fence.zk(), () -> fence.zk().setData(path, data, fence.version()));
+      fences.remove(claim.token());
+    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+      throw CoordinationException.stale(claim, "the claim node changed or is gone");
+    } catch (CoordinationException e) {
+      throw staleIfSessionEnded(claim, fence, e);
+    } catch (KeeperException e) {
+      throw ZkSite.translate("releasing " + claim.ref(), e);
+    }
+  }
+
+  private Fence fence(Claim claim) {
+    Fence fence = fences.get(claim.token());
+    if (fence == null) {
+      throw CoordinationException.stale(claim, "it was not made by this handle (or it was already finished or given up)");
+    }
+    return fence;
+  }
+
+  /** A fenced operation that failed because its session ended: the claim is lost with it. */
+  private static CoordinationException staleIfSessionEnded(Claim claim, Fence fence, CoordinationException e) {
+    if (e.kind() == Kind.UNAVAILABLE && !fence.zk().getState().isAlive()) {
+      return CoordinationException.stale(claim, "the session that made it (0x" + Long.toHexString(fence.session()) + ") has ended");
+    }
+    return e;
+  }
+
+  /** Whether the job's result is the one of claim {@code token} (read on {@code handle}, or through Curator when null). */
+  private boolean acceptedWith(ZooKeeper handle, JobRef ref, long token) {
+    try {
+      byte[] data = handle != null ? handle.getData(zk.paths.result(ref), false, null) : zk.client.getData().forPath(zk.paths.result(ref));
+      return ZkRecords.read(zk.paths.result(ref), data, ResultRecord.class).token() == token;
+    } catch (KeeperException.NoNodeException e) {
+      return false;
+    } catch (Exception e) {
+      throw ZkSite.translate("reading the result of " + ref, e);
+    }
+  }
+
+  /**
+   * A claim node: all rights to the claimer; the home may delete its result (once acknowledged)
+   * and no one else may write it or add a result under it.
+   */
+  private List<ACL> claimAcl(String home) {
+    List<ACL> acl = new ArrayList<>(zk.ownAcl);
+    String homeId = zk.members.get(home);
+    if (homeId != null && !home.equals(zk.site)) {
+      acl.add(new ACL(Perms.DELETE | Perms.READ, new Id("digest", homeId)));
+    }
+    return acl;
+  }
+}

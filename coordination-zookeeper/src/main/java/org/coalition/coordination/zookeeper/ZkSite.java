@@ -1,0 +1,167 @@
+package org.coalition.coordination.zookeeper;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs.Ids;
+import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One site's footing in a federation's ZooKeeper tree, shared by the parts of
+ * {@link ZkCoordination}: the Curator client, the tree's paths, who the site is and who the
+ * members are, the ACLs it writes with, the federation's clock, and the ways to call ZooKeeper
+ * (a fenced call on one session's raw handle, errors translated to {@link CoordinationException}).
+ */
+final class ZkSite {
+  private static final Logger LOG = LoggerFactory.getLogger(ZkSite.class);
+
+  final CuratorFramework client;
+  final ZkPaths paths;
+  final String site;
+  final Clock clock;
+  final long epochMillis;
+  /** A job node: everything for its home, CREATE (a claim) and READ for the other members, READ for all. */
+  final List<ACL> jobAcl;
+  /** A node only this site may change. */
+  final List<ACL> ownAcl;
+  /** The members' digest ids, by site. */
+  final Map<String, String> members;
+
+  /** Reads the federation's record; refuses a site that is not a member with this secret. */
+  ZkSite(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock) {
+    this.client = client;
+    this.paths = paths;
+    this.site = site;
+    this.clock = clock;
+    FederationRecord fed;
+    try {
+      if (client.checkExists().forPath(paths.root) == null) {
+        throw new CoordinationException(Kind.INVALID, "no federation at " + paths.root + "; the operator creates it with ZkFederation.bootstrap");
+      }
+      fed = ZkRecords.read(paths.root, client.getData().forPath(paths.root), FederationRecord.class);
+    } catch (Exception e) {
+      throw translate("reading federation " + paths.root, e);
+    }
+    if (!self.getId().equals(fed.members().get(site))) {
+      throw new CoordinationException(Kind.FORBIDDEN, "site " + site + " is not a member of " + paths.root
+          + " with this secret; the operator adds it by bootstrapping the federation again with the site's secret");
+    }
+    this.epochMillis = fed.epochMillis();
+    this.members = Map.copyOf(fed.members());
+    List<ACL> acl = new ArrayList<>();
+    acl.add(new ACL(Perms.ALL, self));
+    fed.members().forEach((member, id) -> {
+      if (!member.equals(site)) {
+        acl.add(new ACL(Perms.CREATE | Perms.READ, new Id("digest", id)));
+      }
+    });
+    acl.add(new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE));
+    this.jobAcl = Collections.unmodifiableList(acl);
+    this.ownAcl = new OwnNodesAclProvider(self).getDefaultAcl();
+  }
+
+  /** Seconds since the federation's epoch: every site's clock for release, start and end times. */
+  double now() {
+    return (clock.millis() - epochMillis) / 1000.0;
+  }
+
+  void requireOwn(String owner) {
+    CoordinationException.requireOwn(site, owner);
+  }
+
+  /** The current session's raw handle. */
+  ZooKeeper handle() {
+    try {
+      return client.getZookeeperClient().getZooKeeper();
+    } catch (Exception e) {
+      throw translate("getting a ZooKeeper session", e);
+    }
+  }
+
+  /** Every child of {@code parent} read as {@code type}, by name; unreadable ones skipped with a warning. */
+  <T> Map<String, T> readAll(String parent, Class<T> type) {
+    Map<String, T> out = new HashMap<>();
+    try {
+      for (String name : client.getChildren().forPath(parent)) {
+        String path = parent + "/" + name;
+        try {
+          out.put(name, ZkRecords.read(path, client.getData().forPath(path), type));
+        } catch (CoordinationException e) {
+          LOG.warn("skipping a {}: {}", type.getSimpleName(), e.getMessage());
+        }
+      }
+    } catch (Exception e) {
+      throw translate("reading " + parent, e);
+    }
+    return out;
+  }
+
+  /** One operation on the raw handle of a session: retried across connection loss, never across sessions. */
+  static <T> T fenced(ZooKeeper zk, ZkCall<T> call) throws KeeperException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (true) {
+      try {
+        return call.run();
+      } catch (KeeperException.ConnectionLossException | KeeperException.OperationTimeoutException e) {
+        if (!zk.getState().isAlive() || System.nanoTime() > deadline) {
+          throw new CoordinationException(Kind.UNAVAILABLE, "session 0x" + Long.toHexString(zk.getSessionId()) + " lost: " + e.getMessage(), e);
+        }
+        sleep(50);
+      } catch (KeeperException.SessionExpiredException | KeeperException.SessionMovedException e) {
+        throw new CoordinationException(Kind.UNAVAILABLE, "session 0x" + Long.toHexString(zk.getSessionId()) + " ended: " + e.getMessage(), e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CoordinationException(Kind.UNAVAILABLE, "interrupted", e);
+      }
+    }
+  }
+
+  /** A call on a raw ZooKeeper handle. */
+  @FunctionalInterface
+  interface ZkCall<T> {
+    T run() throws KeeperException, InterruptedException;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CoordinationException(Kind.UNAVAILABLE, "interrupted", e);
+    }
+  }
+
+  /** {@code e} as a {@link CoordinationException} whose kind says whether to retry. */
+  static CoordinationException translate(String what, Exception e) {
+    if (e instanceof CoordinationException ce) {
+      return ce;
+    }
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+      return new CoordinationException(Kind.UNAVAILABLE, what + ": interrupted", e);
+    }
+    if (e instanceof KeeperException ke) {
+      Kind kind = switch (ke.code()) {
+        case CONNECTIONLOSS, SESSIONEXPIRED, SESSIONMOVED, OPERATIONTIMEOUT -> Kind.UNAVAILABLE;
+        case NOAUTH, AUTHFAILED -> Kind.FORBIDDEN;
+        default -> Kind.INTERNAL;
+      };
+      return new CoordinationException(kind, what + ": " + ke.getMessage(), e);
+    }
+    return new CoordinationException(Kind.INTERNAL, what + ": " + e, e);
+  }
+}

@@ -1,0 +1,46 @@
+package org.coalition.daemon;
+
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+
+/**
+ * The broker's timings as Prometheus histograms (the Prometheus Java client): how long observing
+ * the batch system takes, how long a pilot's claim takes, and how long a foreign job waited from
+ * its publication to its start here. Registered into the API's registry by {@link #registerInto}.
+ */
+public final class BrokerMetrics {
+  private final String site;
+  private final Histogram observation = Histogram.builder().name("coalition_observation_seconds")
+      .help("Time to observe the local batch system (queue, cores, pilots), seconds.").labelNames("site").classicOnly()
+      .classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30).build();
+  private final Histogram claim = Histogram.builder().name("coalition_claim_latency_seconds")
+      .help("Time from a pilot's request for work to its job claimed and started in ZooKeeper, seconds.").labelNames("site").classicOnly()
+      .classicUpperBounds(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5).build();
+  private final Histogram publishToStart = Histogram.builder().name("coalition_publish_to_start_seconds")
+      .help("Time from a foreign job's publication to its start at this site, on the federation clock, seconds.").labelNames("site")
+      .classicOnly().classicUpperBounds(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600).build();
+
+  BrokerMetrics(String site) {
+    this.site = site;
+    // known from the start: scraped with zero counts before the first observation
+    for (Histogram h : new Histogram[] {observation, claim, publishToStart}) {
+      h.initLabelValues(site);
+    }
+  }
+
+  void observed(double seconds) {
+    observation.labelValues(site).observe(seconds);
+  }
+
+  void claimed(double claimSeconds, double waitedSeconds) {
+    claim.labelValues(site).observe(claimSeconds);
+    publishToStart.labelValues(site).observe(Math.max(0, waitedSeconds));
+  }
+
+  /** Adds the histograms to {@code registry} (the one {@code /metrics} serves). */
+  public void registerInto(PrometheusRegistry registry) {
+    registry.register(observation);
+    registry.register(claim);
+    registry.register(publishToStart);
+  }
+}

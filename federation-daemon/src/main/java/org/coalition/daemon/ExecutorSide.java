@@ -1,0 +1,268 @@
+package org.coalition.daemon;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.Coordination;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.JobRef;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.RunResult;
+import org.coalition.coordination.SiteLedger;
+import org.coalition.daemon.PilotLifecycle.Effect;
+import org.coalition.daemon.PilotLifecycle.Event;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotStatus;
+import org.coalition.handler.QueueObservation;
+import org.coalition.handler.ResourceHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The executor side of a site (events 2 and 3 of DESIGN.md, and the pilot protocol): while the
+ * site has idle capacity and receive allowance, a pilot shaped like a waiting foreign job goes
+ * into the local queue; when it starts it asks for work and DirectContr picks the job then (late
+ * binding); it heartbeats and reports the end. Pilots move through {@link PilotLifecycle}.
+ */
+final class ExecutorSide implements PilotService {
+  private static final Logger LOG = LoggerFactory.getLogger(ExecutorSide.class);
+
+  private final BrokerSettings settings;
+  private final Coordination coordination;
+  private final ResourceHandler handler;
+  private final RunOutputs outputs;
+  private final Decisions decisions;
+  private final PeriodBudget budget;
+  private final Pilots pilots;
+  private final BrokerMetrics metrics;
+  private final Clock clock;
+
+  ExecutorSide(BrokerSettings settings, Coordination coordination, ResourceHandler handler, RunOutputs outputs, Decisions decisions,
+      PeriodBudget budget, BrokerMetrics metrics, Clock clock) {
+    this.settings = settings;
+    this.coordination = coordination;
+    this.handler = handler;
+    this.outputs = outputs;
+    this.decisions = decisions;
+    this.budget = budget;
+    this.pilots = new Pilots(settings.site());
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  Pilots pilots() {
+    return pilots;
+  }
+
+  /** Follows the submitted pilots in the batch system: ended ones are forgotten, ones pending too long cancelled. */
+  void pilotsRound() {
+    List<Pilot> submitted = pilots.all().stream().filter(p -> p.handle != null).toList();
+    if (submitted.isEmpty()) {
+      return;
+    }
+    Map<PilotHandle, PilotStatus> states = handler.statuses(submitted.stream().map(p -> p.handle).toList());
+    for (Pilot p : submitted) {
+      PilotStatus s = states.get(p.handle);
+      Optional<Event> event = s == null ? Optional.of(Event.BATCH_ENDED) : switch (s.state()) {
+        case FAILED -> Optional.of(Event.BATCH_FAILED);
+        case COMPLETED, CANCELLED, UNKNOWN -> Optional.of(Event.BATCH_ENDED);
+        default -> p.waiting() && clock.millis() - p.submittedMillis > settings.pilotPendingLimit().toMillis()
+            ? Optional.of(Event.PENDING_TOO_LONG) : Optional.empty();
+      };
+      if (event.isPresent()) {
+        apply(p, p.fire(event.get()), s);
+      }
+    }
+  }
+
+  /** Carries out the effects of a pilot's transition. */
+  private void apply(Pilot p, List<Effect> effects, PilotStatus s) {
+    for (Effect effect : effects) {
+      switch (effect) {
+        case FORGET -> pilots.forget(p);
+        case CANCEL_BATCH_JOB -> handler.cancel(p.handle);
+        case RECORD_PENDING_TOO_LONG -> decisions.record("cancel-pilot", "pilot=" + p.id, "pending-too-long",
+            "waited over " + settings.pilotPendingLimit().toSeconds() + " s in the local queue");
+        case RECORD_DIED_BEFORE_ASKING -> decisions.record("pilot-failed", "pilot=" + p.id, "died-before-asking", "the pilot job ended "
+            + s.detail() + " without asking for work; check that pilots.command runs on the nodes (its output is in the pilot's working folder)");
+        case RELEASE_CLAIM -> release(p, s);
+      }
+    }
+  }
+
+  private void release(Pilot p, PilotStatus s) {
+    Claim c = p.claim;
+    if (c == null) {
+      return; // asked, but no claim was handed to it
+    }
+    decisions.record("release", job(c.ref()), "pilot-ended", "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state())
+        + ") without reporting; the job goes back to the queue");
+    try {
+      coordination.release(c);
+    } catch (CoordinationException e) {
+      LOG.info("claim of {} already gone: {}", c.ref(), e.getMessage());
+    }
+  }
+
+  /** Submits pilots for foreign jobs while the site is under its exposure threshold and has cores and receive allowance. */
+  void submitRound(QueueObservation obs) {
+    double ratio = obs.reservationRatio();
+    if (ratio >= settings.exposureThreshold()) {
+      return;
+    }
+    List<Pilot> waiting = pilots.waiting();
+    int free = obs.totalCores() - obs.allocatedCores() - waiting.stream().mapToInt(p -> p.cores).sum();
+    Set<JobRef> targeted = new HashSet<>();
+    waiting.forEach(p -> targeted.add(p.target));
+    double room = budget.receiveLeft(waiting.stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum());
+    List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
+        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores()).toList();
+    int pending = waiting.size();
+    for (Candidates order = candidates(fitting); order.hasNext() && pending < settings.maxPendingPilots(); ) {
+      Candidates.Pick pick = order.next();
+      JobSpec j = pick.job();
+      double cs = PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds());
+      if (j.cores() > free || room <= 0) {
+        continue; // jobs are not divisible: the last one may go past the allowance, by less than one job
+      }
+      Optional<Pilot> pilot = submit(j);
+      if (pilot.isEmpty()) {
+        break;
+      }
+      free -= j.cores();
+      room -= cs;
+      pending++;
+      decisions.record("pilot", "pilot=" + pilot.get().id + " for=" + j.ref(), "free-capacity", String.format(
+          "ratio %.2f < %.2f, %d cores free, %s core-seconds of receive allowance left; %s", ratio, settings.exposureThreshold(),
+          free + j.cores(), Decisions.fmt(room + cs), pick.reason()));
+    }
+  }
+
+  /** Submits a pilot shaped like {@code j}; empty (and recorded) when the batch system refuses it. */
+  private Optional<Pilot> submit(JobSpec j) {
+    String account = settings.accountFor(j.home()).orElseThrow();
+    Pilot p = pilots.create(account, j, clock.millis());
+    try {
+      p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb(),
+          Math.max(60, j.walltimeSeconds() + 60), settings.pilotPartition(), settings.pilotCommand(),
+          Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, p.token, PilotAgent.DAEMON, settings.endpoint(),
+              PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis())), "/tmp", false));
+    } catch (HandlerException | IllegalArgumentException e) {
+      apply(p, p.fire(Event.SUBMIT_FAILED), null);
+      decisions.record("no-pilot", job(j.ref()), "submit-failed", e.getMessage());
+      return Optional.empty();
+    }
+    p.fire(Event.SUBMITTED);
+    return Optional.of(p);
+  }
+
+  // --- the pilot protocol --------------------------------------------------------------------
+
+  @Override
+  public Optional<Assignment> work(String pilotId, String token) {
+    Pilot p = pilots.check(pilotId, token);
+    p.fire(Event.ASKED);
+    List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site())
+        && settings.accountFor(j.home()).map(p.account::equals).orElse(false) && j.cores() <= p.cores && j.walltimeSeconds() <= p.walltime)
+        .toList();
+    for (Candidates order = candidates(fitting); order.hasNext(); ) {
+      Candidates.Pick pick = order.next();
+      JobSpec j = pick.job();
+      long claiming = System.nanoTime();
+      Optional<Claim> claim = coordination.claim(j.ref());
+      if (claim.isEmpty()) {
+        continue; // another site was faster, or the home withdrew it
+      }
+      try {
+        coordination.start(claim.get(), coordination.now());
+      } catch (CoordinationException e) {
+        decisions.record("skip", job(j.ref()), "claim-lost", e.getMessage());
+        continue;
+      }
+      p.startedAt = coordination.now();
+      p.claim = claim.get();
+      metrics.claimed((System.nanoTime() - claiming) / 1e9, p.startedAt - j.release());
+      p.fire(Event.CLAIMED);
+      budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
+      decisions.record("claim", job(j.ref()) + " pilot=" + p.id, "directcontr", pick.reason());
+      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload()));
+    }
+    p.fire(Event.NO_WORK);
+    decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores and "
+        + p.walltime + " s for account " + p.account);
+    return Optional.empty();
+  }
+
+  @Override
+  public boolean heartbeat(String pilotId, String token) {
+    Pilot p = pilots.check(pilotId, token);
+    Claim c = p.claim;
+    if (c == null) {
+      throw new PilotRefused("pilot " + pilotId + " has no job to heartbeat for");
+    }
+    try {
+      coordination.heartbeat(c);
+      return true;
+    } catch (CoordinationException e) {
+      if (e.kind() == CoordinationException.Kind.STALE) {
+        decisions.record("kill-run", job(c.ref()) + " pilot=" + pilotId, "claim-lost", e.getMessage());
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public void finish(String pilotId, String token, RunOutcome outcome) {
+    Pilot p = pilots.check(pilotId, token);
+    Claim c = p.claim;
+    if (c == null) {
+      throw new PilotRefused("pilot " + pilotId + " has no job to finish");
+    }
+    String ref = outputs.store(c.ref().home() + "-" + c.ref().jobId() + "-" + c.token(), outcome.stdout(), outcome.stderr());
+    // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
+    double end = Math.max(p.startedAt, coordination.now());
+    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), ref));
+    p.fire(Event.REPORTED);
+    decisions.record("finish", job(c.ref()) + " pilot=" + pilotId, "ran-here", String.format("exit %d after %s s",
+        outcome.exitCode(), Decisions.fmt(end - p.startedAt)));
+  }
+
+  /** Cancels the pilots that have not asked for work yet (a clean stop). */
+  void cancelPendingPilots() {
+    for (Pilot p : pilots.all()) {
+      if (p.waiting() && p.handle != null) {
+        try {
+          handler.cancel(p.handle);
+        } catch (HandlerException e) {
+          LOG.info("cannot cancel pilot {}: {}", p.id, e.getMessage());
+        }
+      }
+    }
+  }
+
+  /** Core-seconds the pilots still waiting in the local queue would take, and their count: not this site's own load. */
+  double waitingCoreSeconds() {
+    return pilots.waiting().stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum();
+  }
+
+  private Candidates candidates(List<JobSpec> fitting) {
+    double now = coordination.now();
+    Map<String, Double> priorities = new HashMap<>();
+    for (Map.Entry<String, SiteLedger> e : coordination.ledgers().entrySet()) {
+      priorities.put(e.getKey(), e.getValue().priority(settings.utility(), now));
+    }
+    return new Candidates(fitting, settings.utility() + "_DIRECT", priorities);
+  }
+
+  private static String job(JobRef ref) {
+    return "job=" + ref;
+  }
+}

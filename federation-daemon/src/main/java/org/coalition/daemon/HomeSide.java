@@ -1,0 +1,278 @@
+package org.coalition.daemon;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.coalition.coordination.Completed;
+import org.coalition.coordination.Coordination;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.FederatedJob;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.RunResult;
+import org.coalition.daemon.PublishedJobLifecycle.Effect;
+import org.coalition.daemon.PublishedJobLifecycle.Event;
+import org.coalition.daemon.PublishedJobLifecycle.Phase;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HomeJob;
+import org.coalition.handler.HomeQueue;
+import org.coalition.handler.QueueObservation;
+import org.coalition.handler.RemoteRun;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The home side of a site (events 1 and 4 of DESIGN.md): an opted-in local job stays home while
+ * there is room; once it has waited {@code publishAfter} with no room it is parked and published,
+ * as far as the period's send allowance goes; a published job still unclaimed when room appears
+ * here is withdrawn and runs at home; a run that comes back is replayed in the user's parked job.
+ * Each job moves through {@link PublishedJobLifecycle}. Touched only by the broker's tick.
+ */
+final class HomeSide {
+  private static final Logger LOG = LoggerFactory.getLogger(HomeSide.class);
+  private static final int HISTORY = 10_000;
+
+  private final BrokerSettings settings;
+  private final Coordination coordination;
+  private final Optional<HomeQueue> home;
+  private final Decisions decisions;
+  private final PeriodBudget budget;
+  private final Clock clock;
+
+  private final Map<String, Long> firstSeenMillis = new HashMap<>();
+  private final Map<String, JobSpec> published = new HashMap<>();
+  private final Set<String> keptLogged = new HashSet<>();
+  private final Map<String, Broker.Finished> history = new LinkedHashMap<>(16, 0.75f, false) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Broker.Finished> eldest) {
+      return size() > HISTORY;
+    }
+  };
+
+  HomeSide(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, PeriodBudget budget,
+      Clock clock) {
+    this.settings = settings;
+    this.coordination = coordination;
+    this.home = home;
+    this.decisions = decisions;
+    this.budget = budget;
+    this.clock = clock;
+  }
+
+  /** How many of this site's jobs are published now. */
+  int publishedCount() {
+    return published.size();
+  }
+
+  synchronized Optional<Broker.Finished> finished(String jobId) {
+    return Optional.ofNullable(history.get(jobId));
+  }
+
+  /**
+   * After a (re)start: this site's jobs still in the federation are tracked again, and a job
+   * parked here but not published (a crash between the two) is released to run at home.
+   */
+  void recover() {
+    for (FederatedJob f : coordination.jobs(settings.site())) {
+      fire(f.job().jobId(), Event.FOUND_PUBLISHED, f.job());
+    }
+    if (home.isPresent()) {
+      for (HomeJob j : home.get().federable()) {
+        if (j.parked() && !published.containsKey(j.id())) {
+          fire(j.id(), Event.FOUND_PARKED, null);
+          decisions.record("unpark", job(j.id()), "parked-not-published", "found parked at start but not in the federation; it runs at home");
+        }
+      }
+    }
+  }
+
+  private Phase phase(String jobId) {
+    return published.containsKey(jobId) ? Phase.PUBLISHED : Phase.LOCAL;
+  }
+
+  /** Moves job {@code jobId} on {@code event} and carries out the effects; {@code spec} is what TRACK remembers. */
+  private void fire(String jobId, Event event, JobSpec spec) {
+    Transition<Phase, Effect> t = PublishedJobLifecycle.on(phase(jobId), event).orElseThrow(() -> new IllegalStateException(
+        "job " + jobId + " is " + phase(jobId) + ": " + event + " is out of order"));
+    for (Effect effect : t.effects()) {
+      switch (effect) {
+        case UNPARK -> home.orElseThrow().unpark(jobId);
+        case TRACK -> published.put(jobId, spec);
+        case FORGET -> published.remove(jobId);
+        case REMEMBER_RESULT -> { } // the caller knows how it ended: see results()
+      }
+    }
+  }
+
+  /** Event 1: publishes what has no room here, withdraws what found room. */
+  void round(QueueObservation obs) {
+    if (home.isEmpty()) {
+      return;
+    }
+    HomeQueue h = home.get();
+    List<HomeJob> jobs = h.federable();
+    Map<String, HomeJob> waiting = new HashMap<>();
+    jobs.forEach(j -> waiting.put(j.id(), j));
+    Map<String, FederatedJob> inFederation = new HashMap<>();
+    coordination.jobs(settings.site()).forEach(f -> inFederation.put(f.job().jobId(), f));
+    firstSeenMillis.keySet().retainAll(waiting.keySet());
+    keptLogged.retainAll(waiting.keySet());
+
+    // published jobs gone from the local queue: cancelled by their user (or replayed already)
+    for (String id : new ArrayList<>(published.keySet())) {
+      FederatedJob f = inFederation.get(id);
+      if (f == null) {
+        fire(id, Event.LEFT_FEDERATION, null);
+      } else if (!waiting.containsKey(id) && !f.claimed() && coordination.withdraw(id)) {
+        fire(id, Event.WITHDRAWN_GONE, null);
+        decisions.record("withdraw", job(id), "gone-at-home", "the user's job left the local queue before any site claimed it");
+      }
+    }
+    Map<String, Integer> free = new HashMap<>(); // by part of the site (one entry unless it has several batch systems)
+    List<JobSpec> batch = new ArrayList<>();
+    for (HomeJob j : jobs) {
+      FederatedJob f = inFederation.get(j.id());
+      if (j.parked()) {
+        if (f == null && !published.containsKey(j.id())) {
+          // parked here but in the federation no more: its withdrawal's release failed (the batch system was down)
+          fire(j.id(), Event.FOUND_PARKED, null);
+          decisions.record("unpark", job(j.id()), "parked-not-published", "parked here but no longer in the federation; it runs at home");
+          continue;
+        }
+        HomeQueue.Room room = h.room(j.id(), obs);
+        int there = free.computeIfAbsent(room.system(), k -> room.freeCores());
+        if (f != null && !f.claimed() && !f.finished() && j.cpus() <= there && coordination.withdraw(j.id())) {
+          fire(j.id(), Event.WITHDRAWN_FOR_ROOM, null);
+          free.put(room.system(), there - j.cpus());
+          decisions.record("withdraw", job(j.id()), "local-room", j.cpus() + " cores free here before any site claimed it; it runs at home");
+        }
+        continue;
+      }
+      if (f != null) {
+        continue; // published, parking it failed last round: the next round sees it parked or it ran
+      }
+      if (!j.ready()) {
+        firstSeenMillis.remove(j.id());
+        continue; // waits for a dependency, a begin time or a hold, or replays a run: it must not run anywhere (again)
+      }
+      long seen = firstSeenMillis.computeIfAbsent(j.id(), k -> clock.millis());
+      HomeQueue.Room room = h.room(j.id(), obs);
+      if (clock.millis() - seen < settings.publishAfter().toMillis() || j.cpus() <= free.computeIfAbsent(room.system(), k -> room.freeCores())) {
+        continue; // local room may still come, or is here: the local scheduler starts it
+      }
+      if (!budget.trySend(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()))) {
+        if (keptLogged.add(j.id())) {
+          decisions.record("keep", job(j.id()), "send-allowance", String.format(
+              "this period's send allowance is used up (%s of %s core-seconds sent)", Decisions.fmt(budget.sent()),
+              Decisions.fmt(budget.sendAllowance())));
+        }
+        continue;
+      }
+      long limit = j.timeLimitSeconds() > 0 ? j.timeLimitSeconds() : PeriodBudget.NO_LIMIT_SECONDS;
+      try {
+        batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), 0, limit, coordination.now(), h.payload(j.id())));
+      } catch (IllegalArgumentException | HandlerException e) {
+        decisions.record("keep", job(j.id()), "not-publishable", e.getMessage());
+        keptLogged.add(j.id());
+      }
+      if (batch.size() == Coordination.MAX_PUBLISH_BATCH) {
+        publish(h, batch, obs);
+        batch.clear();
+      }
+    }
+    if (!batch.isEmpty()) {
+      publish(h, batch, obs);
+    }
+  }
+
+  /** Parks, then publishes: a job is never claimable while it can also start here. */
+  private void publish(HomeQueue h, List<JobSpec> batch, QueueObservation obs) {
+    List<JobSpec> parked = new ArrayList<>();
+    for (JobSpec j : batch) {
+      try {
+        h.park(j.jobId());
+        parked.add(j);
+      } catch (HandlerException e) {
+        decisions.record("keep", job(j.jobId()), "park-failed", e.getMessage());
+      }
+    }
+    if (parked.isEmpty()) {
+      return;
+    }
+    try {
+      coordination.publish(parked);
+    } catch (CoordinationException e) {
+      for (JobSpec j : parked) {
+        fire(j.jobId(), Event.PUBLISH_FAILED, null);
+        decisions.record("keep", job(j.jobId()), "publish-failed", e.getMessage());
+      }
+      return;
+    }
+    long now = clock.millis();
+    for (JobSpec j : parked) {
+      fire(j.jobId(), Event.PUBLISHED, j);
+      decisions.record("publish", job(j.jobId()), "no-local-room", String.format(
+          "needs %d cores, %d of %d free, waited %s s", j.cores(), obs.totalCores() - obs.allocatedCores(), obs.totalCores(),
+          Decisions.fmt((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));
+    }
+  }
+
+  /** Event 4 at home: runs that ended elsewhere are replayed in the users' parked jobs, then acknowledged. */
+  void results() {
+    List<Completed> results = coordination.results();
+    if (results.isEmpty()) {
+      return;
+    }
+    List<Completed> done = new ArrayList<>();
+    for (Completed c : results) {
+      String id = c.job().jobId();
+      RunResult r = c.result();
+      RemoteRun run;
+      try {
+        RunOutputs.Captured out = RunOutputs.fetch(r.output());
+        run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), 0);
+      } catch (RuntimeException e) {
+        run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage() + "\n",
+            clampExit(r.exitCode()));
+      }
+      String outcome;
+      try {
+        if (home.isEmpty()) {
+          throw new HandlerException(HandlerException.Category.REJECTED, "this site has no home queue");
+        }
+        home.get().replay(id, run);
+        outcome = "replayed";
+        decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, exit %d, waited %s s, ran %s s",
+            c.executor(), r.exitCode(), Decisions.fmt(r.start() - c.job().release()), Decisions.fmt(r.end() - r.start())));
+      } catch (HandlerException e) {
+        if (e.category() == HandlerException.Category.UNAVAILABLE) {
+          LOG.warn("site {}: cannot replay {} now ({}); retrying next round", settings.site(), id, e.getMessage());
+          continue;
+        }
+        outcome = "dropped";
+        decisions.record("drop-result", job(id), "home-job-gone", e.getMessage());
+      }
+      done.add(c);
+      synchronized (this) {
+        history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), outcome));
+      }
+    }
+    coordination.acknowledge(done);
+    done.forEach(c -> fire(c.job().jobId(), Event.RESULT_HANDLED, null));
+  }
+
+  private static int clampExit(int code) {
+    return code >= 0 && code <= 255 ? code : 255;
+  }
+
+  private String job(String localId) {
+    return "job=" + settings.site() + "/" + localId;
+  }
+}

@@ -1,0 +1,173 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.coalition.coordination.MutableClock;
+import org.coalition.coordination.memory.InMemoryCoordination;
+import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.PilotService.Assignment;
+import org.coalition.daemon.PilotService.PilotRefused;
+import org.coalition.daemon.PilotService.RunOutcome;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotState;
+import org.coalition.periodic.BalancingPeriod;
+import org.coalition.policy.fairness.Utility;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The broker's rounds on the in-memory coordination and a hand-written batch system, with time
+ * moved by hand: no processes, no sleeps. Two sites: {@code home} publishes, {@code exec} runs.
+ */
+class BrokerTest {
+  private static final Duration PUBLISH_AFTER = Duration.ofSeconds(30);
+  private static final Duration PENDING_LIMIT = Duration.ofMinutes(10);
+
+  @TempDir Path tmp;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private FakeBatch homeBatch;
+  private FakeBatch execBatch;
+  private Broker home;
+  private Broker exec;
+  private BalancingPeriod homePeriod;
+  private BalancingPeriod execPeriod;
+
+  @BeforeEach
+  void sites() {
+    InMemoryFederation fed = new InMemoryFederation(clock);
+    homeBatch = new FakeBatch(4);
+    homeBatch.allocatedCores = 4; // full: its users' jobs have no room
+    execBatch = new FakeBatch(8);
+    InMemoryCoordination hc = fed.connect("home");
+    InMemoryCoordination ec = fed.connect("exec");
+    home = new Broker(settings("home"), hc, homeBatch, Optional.of(homeBatch), new RunOutputs(tmp.resolve("home")), clock);
+    exec = new Broker(settings("exec"), ec, execBatch, Optional.empty(), new RunOutputs(tmp.resolve("exec")), clock);
+    home.start();
+    exec.start();
+    homePeriod = new BalancingPeriod(hc);
+    execPeriod = new BalancingPeriod(ec);
+  }
+
+  private static BrokerSettings settings(String site) {
+    return new BrokerSettings(site, "local:" + site, 0.7, 1_000_000, Utility.SIMPL, Map.of(), "fed", "", PUBLISH_AFTER, PENDING_LIMIT,
+        Duration.ofSeconds(1), 4, List.of("coalition", "pilot"));
+  }
+
+  /** One balancing period (allowances), then one round of each broker. */
+  private void round() {
+    homePeriod.run();
+    execPeriod.run();
+    home.tick();
+    exec.tick();
+  }
+
+  @Test
+  void aJobIsPublishedOnlyAfterWaitingPublishAfterWithNoRoomAndThenRunsElsewhere() {
+    homeBatch.userJob("7", 2);
+    round();
+    assertFalse(homeBatch.jobs.get("7").parked(), "waited 0 s of 30 s: stays home");
+    assertEquals(List.of(), execBatch.submitted);
+
+    clock.advance(PUBLISH_AFTER.minusSeconds(1));
+    round();
+    assertFalse(homeBatch.jobs.get("7").parked(), "waited 29 s of 30 s: stays home");
+
+    clock.advance(Duration.ofSeconds(2));
+    home.tick();
+    assertTrue(homeBatch.jobs.get("7").parked(), "waited 31 s with no room: parked before it is published");
+    exec.tick();
+    assertEquals(1, execBatch.submitted.size(), "the executor submits a pilot shaped like the job");
+    assertEquals(2, execBatch.submitted.get(0).cores());
+    assertEquals("fed", execBatch.submitted.get(0).account());
+
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    String pilot = env.get(PilotAgent.ID);
+    String token = env.get(PilotAgent.TOKEN);
+    Assignment a = exec.work(pilot, token).orElseThrow();
+    assertEquals("home/7", a.job());
+    assertEquals("#!/bin/sh\necho 7\n", a.script());
+    assertEquals(Map.of("running", 1), nonZero(exec.pilotsByState()));
+
+    clock.advance(Duration.ofSeconds(5));
+    exec.finish(pilot, token, new RunOutcome(0, 5, 3, "seven\n".getBytes(StandardCharsets.UTF_8), new byte[0]));
+    home.tick();
+    assertEquals(3, homeBatch.replayed.get("7").exitCode(), "the home replays the remote run with its exit code");
+    assertEquals("seven\n", new String(homeBatch.replayed.get("7").stdout(), StandardCharsets.UTF_8));
+    Broker.Finished f = home.finished("7").orElseThrow();
+    assertEquals("exec", f.executor());
+    assertEquals("replayed", f.outcome());
+  }
+
+  @Test
+  void aPilotRunsOneJobAndAWrongTokenIsRefused() {
+    Map<String, String> env = publishAndSubmitOnePilot();
+    String pilot = env.get(PilotAgent.ID);
+    assertThrows(PilotRefused.class, () -> exec.work(pilot, "0".repeat(48)), "someone else's token");
+    exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
+    PilotRefused again = assertThrows(PilotRefused.class, () -> exec.work(pilot, env.get(PilotAgent.TOKEN)));
+    assertTrue(again.getMessage().contains("already asked for work"), again::getMessage);
+  }
+
+  @Test
+  void aRunningPilotWhoseBatchJobEndsUnreportedGivesItsJobBack() {
+    Map<String, String> env = publishAndSubmitOnePilot();
+    exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
+    assertTrue(exec.coordination().queue().isEmpty(), "claimed: out of the queue");
+    execBatch.pilots.put(execBatch.lastPilot(), PilotState.FAILED);
+    exec.tick();
+    assertEquals(List.of("home/7"), exec.coordination().queue().stream().map(j -> j.ref().toString()).toList(),
+        "released: back in the queue for another pilot");
+    assertEquals(Map.of(), nonZero(exec.pilotsByState()), "the pilot is forgotten");
+  }
+
+  @Test
+  void aPilotStillPendingAfterItsLimitIsCancelledAndAnotherTakesItsPlace() {
+    publishAndSubmitOnePilot();
+    PilotHandle first = execBatch.lastPilot();
+    clock.advance(PENDING_LIMIT.minusSeconds(1));
+    exec.tick();
+    assertEquals(List.of(), execBatch.cancelled, "not yet past the limit");
+    clock.advance(Duration.ofSeconds(2));
+    exec.tick();
+    assertEquals(List.of(first), execBatch.cancelled);
+    assertEquals(2, execBatch.submitted.size(), "the job still waits: a new pilot goes into the queue");
+  }
+
+  @Test
+  void aPublishedJobIsWithdrawnWhenRoomAppearsAtHomeBeforeAnyClaim() {
+    publishAndSubmitOnePilot();
+    assertTrue(homeBatch.jobs.get("7").parked());
+    homeBatch.allocatedCores = 0;
+    home.tick();
+    assertFalse(homeBatch.jobs.get("7").parked(), "unparked: it runs at home");
+    assertTrue(home.coordination().queue().isEmpty(), "withdrawn from the federation");
+  }
+
+  /** Publishes home's job 7 and lets exec submit one pilot for it; the pilot's environment. */
+  private Map<String, String> publishAndSubmitOnePilot() {
+    homeBatch.userJob("7", 2);
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    assertEquals(1, execBatch.submitted.size());
+    return execBatch.submitted.get(0).environment();
+  }
+
+  private static Map<String, Integer> nonZero(Map<String, Integer> counts) {
+    Map<String, Integer> out = new TreeMap<>(counts);
+    out.values().removeIf(v -> v == 0);
+    return out;
+  }
+}

@@ -1,0 +1,128 @@
+package org.coalition.daemon;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.coalition.handler.HomeJob;
+import org.coalition.handler.HomeQueue;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
+import org.coalition.handler.PilotStatus;
+import org.coalition.handler.QueueObservation;
+import org.coalition.handler.RemoteRun;
+import org.coalition.handler.RequestCost;
+import org.coalition.handler.ResourceHandler;
+
+/**
+ * A hand-written batch system for the broker's unit tests: no processes, nothing runs. The test
+ * sets its cores, its users' jobs and its pilots' states, and reads what the broker did to it.
+ */
+public final class FakeBatch implements ResourceHandler, HomeQueue {
+  public int totalCores;
+  public int allocatedCores;
+  final Map<String, HomeJob> jobs = new LinkedHashMap<>();
+  final Map<String, String> scripts = new HashMap<>();
+  final Map<String, RemoteRun> replayed = new LinkedHashMap<>();
+  final List<PilotSpec> submitted = new ArrayList<>();
+  final Map<PilotHandle, PilotState> pilots = new LinkedHashMap<>();
+  final List<PilotHandle> cancelled = new ArrayList<>();
+
+  public FakeBatch(int totalCores) {
+    this.totalCores = totalCores;
+  }
+
+  /** A user's opted-in job, ready to run, of {@code cpus} cores and a one-hour limit. */
+  public void userJob(String id, int cpus) {
+    jobs.put(id, new HomeJob(id, "alice", "", cpus, 3600, false, true));
+    scripts.put(id, "#!/bin/sh\necho " + id + "\n");
+  }
+
+  PilotHandle lastPilot() {
+    return new ArrayList<>(pilots.keySet()).get(pilots.size() - 1);
+  }
+
+  @Override
+  public String describe() {
+    return "fake batch system";
+  }
+
+  /** The users' jobs not parked are its queue. */
+  @Override
+  public QueueObservation observe() {
+    List<HomeJob> queued = jobs.values().stream().filter(j -> !j.parked()).toList();
+    return new QueueObservation(0, queued.size(), queued.stream().mapToDouble(j -> (double) j.cpus() * j.timeLimitSeconds()).sum(), List.of(),
+        allocatedCores, totalCores, RequestCost.NONE);
+  }
+
+  @Override
+  public PilotHandle submit(PilotSpec spec) {
+    submitted.add(spec);
+    PilotHandle h = new PilotHandle("fake", Integer.toString(submitted.size()));
+    pilots.put(h, PilotState.PENDING);
+    return h;
+  }
+
+  @Override
+  public void hold(PilotHandle pilot) {
+    pilots.put(pilot, PilotState.HELD);
+  }
+
+  @Override
+  public void release(PilotHandle pilot) {
+    pilots.put(pilot, PilotState.PENDING);
+  }
+
+  @Override
+  public void cancel(PilotHandle pilot) {
+    cancelled.add(pilot);
+    pilots.put(pilot, PilotState.CANCELLED);
+  }
+
+  @Override
+  public PilotStatus status(PilotHandle pilot) {
+    return new PilotStatus(pilot, pilots.getOrDefault(pilot, PilotState.UNKNOWN), OptionalInt.empty(), "");
+  }
+
+  @Override
+  public Map<PilotHandle, PilotStatus> statuses(Collection<PilotHandle> handles) {
+    Map<PilotHandle, PilotStatus> out = new HashMap<>();
+    handles.forEach(h -> out.put(h, status(h)));
+    return out;
+  }
+
+  @Override
+  public List<HomeJob> federable() {
+    return List.copyOf(jobs.values());
+  }
+
+  @Override
+  public String payload(String jobId) {
+    return scripts.get(jobId);
+  }
+
+  @Override
+  public void park(String jobId) {
+    HomeJob j = jobs.get(jobId);
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), true, j.ready()));
+  }
+
+  @Override
+  public void unpark(String jobId) {
+    HomeJob j = jobs.get(jobId);
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), false, j.ready()));
+  }
+
+  @Override
+  public void replay(String jobId, RemoteRun run) {
+    replayed.put(jobId, run);
+    jobs.remove(jobId);
+  }
+
+  @Override
+  public void close() {}
+}
