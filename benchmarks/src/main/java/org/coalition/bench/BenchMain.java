@@ -1,6 +1,7 @@
 package org.coalition.bench;
 
 import org.coalition.cli.CoalitionCommand;
+import org.coalition.cli.Logging;
 import picocli.CommandLine;
 
 /**
@@ -16,6 +17,7 @@ public final class BenchMain {
   }
 
   public static void main(String[] args) {
+    Logging.configure(System.getenv("COALITION_LOG_FORMAT"));
     System.exit(commandLine().execute(args));
   }
 }

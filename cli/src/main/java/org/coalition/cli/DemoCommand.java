@@ -1,6 +1,5 @@
 package org.coalition.cli;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -101,8 +100,7 @@ final class DemoCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("coalition-demo-");
     Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
     Path logFile = log != null ? log.toAbsolutePath() : dir.resolve("decisions.log");
-    // slf4j-simple reads its settings once, at the first logger: no logger exists yet in this process
-    System.setProperty("org.slf4j.simpleLogger.logFile", logFile.toString());
+    Logging.toFile(logFile);
     var err = spec.commandLine().getErr();
     var out = spec.commandLine().getOut();
     if (!noProgress) {

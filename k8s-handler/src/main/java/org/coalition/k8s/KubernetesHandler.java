@@ -1,8 +1,6 @@
 package org.coalition.k8s;
 
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -16,25 +14,17 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.http.HttpResponse;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotHandle;
@@ -63,10 +53,10 @@ public final class KubernetesHandler implements ResourceHandler {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "kubernetes";
   private static final String BY_PILOT = "pilot";
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   private final KubernetesConfig config;
   private final KubernetesClient client;
+  private final ApiReads api;
   private final Clock clock;
   private final String description;
   private final SharedIndexInformer<Job> jobs;
@@ -77,10 +67,11 @@ public final class KubernetesHandler implements ResourceHandler {
   private KubernetesHandler(KubernetesConfig config, KubernetesClient client, Clock clock) {
     this.config = config;
     this.client = client;
+    this.api = new ApiReads(client, config.pageSize());
     this.clock = clock;
     String version;
     try { // into a Map, not fabric8's VersionInfo: servers add fields of their own (platform, emulationMajor...)
-      var v = client.getKubernetesSerialization().unmarshal(get(base() + "/version", "connect to the Kubernetes API server"), Map.class);
+      var v = client.getKubernetesSerialization().unmarshal(api.get(api.base() + "/version", "connect to the Kubernetes API server"), Map.class);
       version = v.get("gitVersion") != null ? v.get("gitVersion").toString() : v.get("major") != null ? "v" + v.get("major") + "." + v.get("minor")
           : null;
     } catch (RuntimeException e) {
@@ -106,7 +97,7 @@ public final class KubernetesHandler implements ResourceHandler {
     } catch (KubernetesClientException e) {
       jobs.close();
       pods.close();
-      throw error("watch pilot Jobs and pods in namespace " + config.namespace(), e);
+      throw ApiReads.error("watch pilot Jobs and pods in namespace " + config.namespace(), e);
     }
   }
 
@@ -149,9 +140,9 @@ public final class KubernetesHandler implements ResourceHandler {
   public QueueObservation observe() {
     double at = clock.millis() / 1000.0;
     long[] cost = new long[2];
-    List<Node> nodes = list("/api/v1/nodes", NodeList.class, cost);
-    List<Pod> all = list("/api/v1/pods", PodList.class, cost);
-    List<Job> allJobs = list("/apis/batch/v1/jobs", JobList.class, cost);
+    List<Node> nodes = api.list("/api/v1/nodes", NodeList.class, cost);
+    List<Pod> all = api.list("/api/v1/pods", PodList.class, cost);
+    List<Job> allJobs = api.list("/apis/batch/v1/jobs", JobList.class, cost);
     ClusterLoad.Load load = ClusterLoad.of(at, nodes, all, allJobs, config.defaultTimeLimit().toSeconds(),
         new RequestCost((int) cost[0], cost[1]));
     largestNodeCores = load.largestNodeCores();
@@ -180,14 +171,14 @@ public final class KubernetesHandler implements ResourceHandler {
     try {
       client.secrets().inNamespace(config.namespace()).resource(PilotJobs.secret(config, name, spec)).create();
     } catch (KubernetesClientException e) {
-      throw error(what + " (its Secret)", e);
+      throw ApiReads.error(what + " (its Secret)", e);
     }
     Job job;
     try {
       job = client.batch().v1().jobs().inNamespace(config.namespace()).resource(PilotJobs.job(config, name, spec, id)).create();
     } catch (KubernetesClientException e) {
       deleteQuietly(name);
-      throw error(what, e);
+      throw ApiReads.error(what, e);
     }
     try { // the Secret, which holds the claim token, goes when its Job goes, even if this daemon is not there to sweep
       client.secrets().inNamespace(config.namespace()).withName(name).edit(s -> {
@@ -197,7 +188,7 @@ public final class KubernetesHandler implements ResourceHandler {
       });
     } catch (KubernetesClientException e) {
       deleteQuietly(name);
-      throw error(what + " (tying its Secret to the Job)", e);
+      throw ApiReads.error(what + " (tying its Secret to the Job)", e);
     }
     return new PilotHandle(KIND, name);
   }
@@ -266,7 +257,7 @@ public final class KubernetesHandler implements ResourceHandler {
       return Optional.of(new Pilot(job, client.pods().inNamespace(config.namespace()).withLabel(PilotJobs.PILOT, pilot.nativeId()).list()
           .getItems()));
     } catch (KubernetesClientException e) {
-      throw error("read pilot " + pilot, e);
+      throw ApiReads.error("read pilot " + pilot, e);
     }
   }
 
@@ -383,7 +374,7 @@ public final class KubernetesHandler implements ResourceHandler {
         throw new HandlerException(Category.UNAVAILABLE, what + " " + pilot + ": the Job changed meanwhile (its pod started, or it ended);"
             + " nothing was done: read its state and decide again", e);
       }
-      throw error(what + " " + pilot, e);
+      throw ApiReads.error(what + " " + pilot, e);
     }
   }
 
@@ -396,87 +387,7 @@ public final class KubernetesHandler implements ResourceHandler {
     }
   }
 
-  /** Lists a cluster-wide collection page by page, counting requests and bytes. */
-  private <T extends HasMetadata> List<T> list(String path, Class<? extends KubernetesResourceList<T>> type, long[] cost) {
-    List<T> items = new ArrayList<>();
-    String next = null;
-    do {
-      String url = base() + path + "?limit=" + config.pageSize()
-          + (next == null ? "" : "&continue=" + URLEncoder.encode(next, StandardCharsets.UTF_8));
-      String body = get(url, "list " + path);
-      cost[0]++;
-      cost[1] += body.getBytes(StandardCharsets.UTF_8).length;
-      KubernetesResourceList<T> page;
-      try {
-        page = client.getKubernetesSerialization().unmarshal(body, type);
-      } catch (RuntimeException e) {
-        throw new HandlerException(Category.PROTOCOL, "list " + path + ": the API server's answer is not a " + type.getSimpleName() + ": "
-            + e.getMessage(), e);
-      }
-      if (page == null || page.getItems() == null) {
-        throw new HandlerException(Category.PROTOCOL, "list " + path + ": the API server's answer has no items: " + abbreviate(body));
-      }
-      items.addAll(page.getItems());
-      next = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-    } while (next != null && !next.isEmpty());
-    return items;
-  }
-
-  private String base() {
-    return client.getMasterUrl().toString().replaceAll("/+$", "");
-  }
-
-  private String get(String url, String what) {
-    var http = client.getHttpClient();
-    HttpResponse<String> r;
-    try {
-      r = http.sendAsync(http.newHttpRequestBuilder().uri(url).build(), String.class).get(REQUEST_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new HandlerException(Category.UNAVAILABLE, what + ": interrupted", e);
-    } catch (ExecutionException | TimeoutException e) {
-      Throwable why = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-      throw new HandlerException(Category.UNAVAILABLE, what + ": the API server at " + client.getMasterUrl() + " did not answer: " + why, e);
-    }
-    if (!r.isSuccessful()) {
-      throw new HandlerException(category(r.code(), r.body()), what + ": HTTP " + r.code() + ": " + abbreviate(r.body()));
-    }
-    return r.body();
-  }
-
-  static HandlerException error(String what, KubernetesClientException e) {
-    String status = e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage();
-    if (e.getCode() > 0) {
-      return new HandlerException(category(e.getCode(), status), what + ": HTTP " + e.getCode() + ": " + status, e);
-    }
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    boolean io = root instanceof java.io.IOException;
-    return new HandlerException(io ? Category.UNAVAILABLE : Category.PROTOCOL, what + ": " + (io ? "" : "the answer cannot be read: ") + root, e);
-  }
-
-  /** 401 and 403 are credentials, except a ResourceQuota's refusal (403 "exceeded quota"), which is the request's fault. */
-  static Category category(int code, String message) {
-    if ((code == 401 || code == 403) && !(message != null && message.contains("exceeded quota"))) {
-      return Category.AUTHENTICATION;
-    }
-    if (code == 404) {
-      return Category.NOT_FOUND;
-    }
-    if (code == 0 || code == 410 || code == 429 || code >= 500) { // 410: a list's continue token expired; list again
-      return Category.UNAVAILABLE;
-    }
-    return Category.REJECTED;
-  }
-
   private static String label(Map<String, String> labels, String key) {
     return labels == null || labels.get(key) == null ? "" : labels.get(key);
-  }
-
-  private static String abbreviate(String s) {
-    String t = s == null ? "" : s.strip();
-    return t.length() > 300 ? t.substring(0, 300) + "..." : t;
   }
 }

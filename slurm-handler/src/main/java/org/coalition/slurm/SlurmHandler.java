@@ -23,8 +23,8 @@ import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
-import org.coalition.handler.RemoteRun;
 import org.coalition.handler.QueueObservation;
+import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
 
@@ -242,7 +242,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     if (known == null || !known.state().equals("PENDING")) {
       known = rest.job(id).orElse(null);  // only for the few replayed jobs not seen pending
     }
-    return known == null || switch (status(new PilotHandle("slurm", id), known).state()) {
+    return known == null || switch (SlurmPilots.status(new PilotHandle("slurm", id), known).state()) {
       case COMPLETED, FAILED, CANCELLED -> true;
       default -> false;
     };
@@ -337,7 +337,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
 
   @Override
   public PilotHandle submit(PilotSpec spec) {
-    return new PilotHandle("slurm", rest.submit(spec, script(spec)));
+    return new PilotHandle("slurm", rest.submit(spec, SlurmPilots.script(spec)));
   }
 
   @Override
@@ -357,7 +357,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
 
   @Override
   public PilotStatus status(PilotHandle pilot) {
-    return rest.job(id(pilot)).map(j -> status(pilot, j))
+    return rest.job(id(pilot)).map(j -> SlurmPilots.status(pilot, j))
         .orElseGet(() -> PilotStatus.unknown(pilot, "Slurm does not know job " + pilot.nativeId() + " (ended longer ago than MinJobAge?)"));
   }
 
@@ -372,7 +372,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     all.items().forEach(j -> byId.put(j.id(), j));
     for (PilotHandle p : pilots) {
       SlurmJob j = byId.get(id(p));
-      result.put(p, j == null ? PilotStatus.unknown(p, "Slurm does not know job " + p.nativeId()) : status(p, j));
+      result.put(p, j == null ? PilotStatus.unknown(p, "Slurm does not know job " + p.nativeId()) : SlurmPilots.status(p, j));
     }
     return result;
   }
@@ -382,56 +382,10 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     // HTTP clients hold no resources that outlive their requests.
   }
 
-  static PilotStatus status(PilotHandle pilot, SlurmJob j) {
-    PilotState state = switch (j.state()) {
-      case "PENDING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED" -> j.reason().startsWith("JobHeld") ? PilotState.HELD : PilotState.PENDING;
-      case "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "STAGE_OUT", "SIGNALING", "RESIZING" -> PilotState.RUNNING;
-      case "COMPLETED" -> PilotState.COMPLETED;
-      case "FAILED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE" -> PilotState.FAILED;
-      case "CANCELLED", "PREEMPTED", "REVOKED" -> PilotState.CANCELLED;
-      default -> PilotState.UNKNOWN;
-    };
-    return new PilotStatus(pilot, state, j.exitCode(), j.state() + (j.reason().isEmpty() || j.reason().equals("None") ? "" : " (" + j.reason() + ")"));
-  }
-
   private static String id(PilotHandle pilot) {
     if (!pilot.system().equals("slurm") || !pilot.nativeId().matches("[0-9]+")) {
       throw new HandlerException(Category.REJECTED, "not a Slurm job: " + pilot);
     }
     return pilot.nativeId();
-  }
-
-  /** The pilot's environment: what the spec sets, with a PATH when it sets none (Slurm requires an environment). */
-  static Map<String, String> environment(PilotSpec spec) {
-    Map<String, String> env = new TreeMap<>(spec.environment());
-    env.putIfAbsent("PATH", "/usr/local/bin:/usr/bin:/bin");
-    env.put("COALITION_PILOT", spec.name());
-    return env;
-  }
-
-  /** The same as {@code NAME=value} lines, as v0.0.40 and later take it. */
-  static List<String> environmentLines(PilotSpec spec) {
-    List<String> lines = new ArrayList<>();
-    environment(spec).forEach((k, v) -> lines.add(k + "=" + v));
-    return lines;
-  }
-
-  /** Exit code of a pilot that Slurm requeued: it ends at once, the federation requeues the work. */
-  public static final int REQUEUED_EXIT = 75;
-
-  /**
-   * A batch script that execs the pilot's command, every word single-quoted. A run after a Slurm
-   * requeue ends at once with {@link #REQUEUED_EXIT}: REST v0.0.38 (22.05) ignores
-   * {@code requeue: false}, and the payload must never run twice.
-   */
-  static String script(PilotSpec spec) {
-    StringBuilder s = new StringBuilder("#!/bin/sh\n# Coalition pilot ").append(spec.name()).append('\n')
-        .append("if [ \"${SLURM_RESTART_COUNT:-0}\" -gt 0 ]; then\n")
-        .append("  echo 'coalition: this pilot was requeued by Slurm; the federation requeues its work instead' >&2\n")
-        .append("  exit ").append(REQUEUED_EXIT).append("\nfi\nexec");
-    for (String word : spec.command()) {
-      s.append(" '").append(word.replace("'", "'\\''")).append('\'');
-    }
-    return s.append('\n').toString();
   }
 }

@@ -142,7 +142,7 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     job.setOpenMode(null);
     job.setHold(spec.held());
     job.setCurrentWorkingDirectory(spec.workingDirectory());
-    job.setEnvironment(new LinkedHashMap<>(SlurmHandler.environment(spec)));
+    job.setEnvironment(new LinkedHashMap<>(SlurmPilots.environment(spec)));
     V0038JobSubmission submission = new V0038JobSubmission();
     submission.setJob(job);
     submission.setScript(script);

@@ -146,7 +146,7 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     job.setRequeue(false);
     job.setHold(spec.held());
     job.setCurrentWorkingDirectory(spec.workingDirectory());
-    job.setEnvironment(SlurmHandler.environmentLines(spec));
+    job.setEnvironment(SlurmPilots.environmentLines(spec));
     V0040JobSubmitReq submission = new V0040JobSubmitReq();
     submission.setJob(job);
     submission.setScript(script);

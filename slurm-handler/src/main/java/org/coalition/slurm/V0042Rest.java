@@ -149,7 +149,7 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
     job.setRequeue(false);
     job.setHold(spec.held());
     job.setCurrentWorkingDirectory(spec.workingDirectory());
-    job.setEnvironment(SlurmHandler.environmentLines(spec));
+    job.setEnvironment(SlurmPilots.environmentLines(spec));
     V0042JobSubmitReq submission = new V0042JobSubmitReq();
     submission.setJob(job);
     submission.setScript(script);

@@ -191,7 +191,7 @@ class SlurmHandlerIT {
         });
         PilotStatus status = last.get();
         assertEquals(PilotState.FAILED, status.state(), status.toString());
-        assertEquals(SlurmHandler.REQUEUED_EXIT, status.exitCode().orElseThrow(), status.toString());
+        assertEquals(SlurmPilots.REQUEUED_EXIT, status.exitCode().orElseThrow(), status.toString());
       }
       assertEquals(List.of("run"), Files.readAllLines(runs));
     } finally {

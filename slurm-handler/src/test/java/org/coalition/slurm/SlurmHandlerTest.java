@@ -157,25 +157,25 @@ class SlurmHandlerTest {
   @Test
   void slurmStatesMapToPilotStates() {
     PilotHandle p = new PilotHandle("slurm", "7");
-    assertEquals(PilotState.HELD, SlurmHandler.status(p, job("PENDING", "JobHeldUser")).state());
-    assertEquals(PilotState.HELD, SlurmHandler.status(p, job("PENDING", "JobHeldAdmin")).state());
-    assertEquals(PilotState.PENDING, SlurmHandler.status(p, job("PENDING", "Resources")).state());
-    assertEquals(PilotState.RUNNING, SlurmHandler.status(p, job("COMPLETING", "")).state());
-    assertEquals(PilotState.COMPLETED, SlurmHandler.status(p, job("COMPLETED", "")).state());
-    assertEquals(PilotState.FAILED, SlurmHandler.status(p, job("TIMEOUT", "")).state());
-    assertEquals(PilotState.FAILED, SlurmHandler.status(p, job("OUT_OF_MEMORY", "")).state());
-    assertEquals(PilotState.CANCELLED, SlurmHandler.status(p, job("CANCELLED", "")).state());
-    assertEquals(PilotState.UNKNOWN, SlurmHandler.status(p, job("SOMETHING_NEW", "")).state());
+    assertEquals(PilotState.HELD, SlurmPilots.status(p, job("PENDING", "JobHeldUser")).state());
+    assertEquals(PilotState.HELD, SlurmPilots.status(p, job("PENDING", "JobHeldAdmin")).state());
+    assertEquals(PilotState.PENDING, SlurmPilots.status(p, job("PENDING", "Resources")).state());
+    assertEquals(PilotState.RUNNING, SlurmPilots.status(p, job("COMPLETING", "")).state());
+    assertEquals(PilotState.COMPLETED, SlurmPilots.status(p, job("COMPLETED", "")).state());
+    assertEquals(PilotState.FAILED, SlurmPilots.status(p, job("TIMEOUT", "")).state());
+    assertEquals(PilotState.FAILED, SlurmPilots.status(p, job("OUT_OF_MEMORY", "")).state());
+    assertEquals(PilotState.CANCELLED, SlurmPilots.status(p, job("CANCELLED", "")).state());
+    assertEquals(PilotState.UNKNOWN, SlurmPilots.status(p, job("SOMETHING_NEW", "")).state());
   }
 
   @Test
   void theScriptQuotesEveryWordAndEndsARequeuedRun() {
     PilotSpec spec = new PilotSpec("p1", "alice", 1, 0, 60, "", List.of("/bin/echo", "it's", "$HOME"), Map.of(), "/tmp", false);
-    String script = SlurmHandler.script(spec);
+    String script = SlurmPilots.script(spec);
     assertTrue(script.endsWith("exec '/bin/echo' 'it'\\''s' '$HOME'\n"), script);
-    assertTrue(script.contains("SLURM_RESTART_COUNT") && script.contains("exit " + SlurmHandler.REQUEUED_EXIT), script);
-    assertEquals("p1", SlurmHandler.environment(spec).get("COALITION_PILOT"));
-    assertTrue(SlurmHandler.environment(spec).containsKey("PATH"));
+    assertTrue(script.contains("SLURM_RESTART_COUNT") && script.contains("exit " + SlurmPilots.REQUEUED_EXIT), script);
+    assertEquals("p1", SlurmPilots.environment(spec).get("COALITION_PILOT"));
+    assertTrue(SlurmPilots.environment(spec).containsKey("PATH"));
   }
 
   private static SlurmJob job(String state, String reason) {

@@ -1,0 +1,46 @@
+package org.coalition.cli;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.FileAppender;
+import java.nio.file.Path;
+import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+
+/** The application's logging: Logback (configured by {@code logback.xml}), with java.util.logging bridged to it. */
+public final class Logging {
+  private Logging() {}
+
+  /**
+   * Chooses the format before the first logger exists: text ({@code logback.xml}), or one JSON
+   * object per event ({@code logback-json.xml}) when {@code COALITION_LOG_FORMAT=json}; then sends
+   * java.util.logging (Jersey, the JDK's HTTP server) through SLF4J, so every line has one format.
+   */
+  public static void configure(String format) {
+    if ("json".equals(format) && System.getProperty("logback.configurationFile") == null) {
+      System.setProperty("logback.configurationFile", "logback-json.xml");
+    }
+    SLF4JBridgeHandler.removeHandlersForRootLogger();
+    SLF4JBridgeHandler.install();
+  }
+
+  /** From now on every line goes to {@code file} instead of stderr, in the same format (the demo's decision log). */
+  static void toFile(Path file) {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX, UTC} [%thread] [%level] %logger - %msg%n");
+    encoder.start();
+    FileAppender<ILoggingEvent> appender = new FileAppender<>();
+    appender.setContext(context);
+    appender.setName("file");
+    appender.setFile(file.toString());
+    appender.setEncoder(encoder);
+    appender.start();
+    Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.detachAndStopAllAppenders();
+    root.addAppender(appender);
+  }
+}
