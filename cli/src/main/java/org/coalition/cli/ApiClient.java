@@ -3,6 +3,7 @@ package org.coalition.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -85,7 +86,7 @@ final class ApiClient {
     HttpResponse<String> r;
     try {
       r = http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-    } catch (java.net.ConnectException e) {
+    } catch (ConnectException e) {
       throw new Failed("no daemon answers at " + base + " (is it running? is --url right?)");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -82,7 +82,8 @@ final class ClientCommands {
     }
   }
 
-  @Command(name = "sites", mixinStandardHelpOptions = true, description = "Show the federation: sites, loads, reservation ratios, participation levels, allowances.")
+  @Command(name = "sites", mixinStandardHelpOptions = true,
+      description = "Show the federation: sites, loads, reservation ratios, participation levels, allowances.")
   static final class Sites extends Reader {
     @Override
     JsonNode fetch(URI base) throws Exception {

@@ -12,9 +12,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
@@ -54,7 +56,8 @@ final class DaemonCommand implements Callable<Integer> {
   @Option(names = "--config", required = true, paramLabel = "FILE", description = "The site file (docs/site-file.md).")
   Path config;
 
-  @Option(names = "--tick", defaultValue = "1s", paramLabel = "DURATION", description = "How often the broker looks at the batch system (default ${DEFAULT-VALUE}).")
+  @Option(names = "--tick", defaultValue = "1s", paramLabel = "DURATION",
+      description = "How often the broker looks at the batch system (default ${DEFAULT-VALUE}).")
   Duration tick;
 
   private final CountDownLatch stop = new CountDownLatch(1);
@@ -90,7 +93,7 @@ final class DaemonCommand implements Callable<Integer> {
         ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {
       BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
           c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
-              .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue)),
+              .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command());
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),

@@ -1,5 +1,6 @@
 package org.coalition.cli;
 
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -127,7 +129,7 @@ final class DemoCommand implements Callable<Integer> {
         LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
         BrokerSettings settings = new BrokerSettings(s.name, "local:" + s.name, 0.7, 100_000, utility, Map.of(), account,
             "", Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
-        Broker broker = new Broker(settings, c, site, java.util.Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
+        Broker broker = new Broker(settings, c, site, Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
         site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 1000, c::now).run());
         sites.put(s.name, site);
         daemons.put(s.name, SiteDaemon.start(broker, Duration.ofMillis(250), Duration.ofSeconds(2)));
@@ -150,7 +152,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** Submits the workload over the first seconds (most of it at north), then waits for every job to end. */
-  private void submitAndWait(Map<String, LocalSite> sites, String account, java.io.PrintWriter err) throws InterruptedException {
+  private void submitAndWait(Map<String, LocalSite> sites, String account, PrintWriter err) throws InterruptedException {
     Random random = new Random(seed);
     ProgressBar progress = new ProgressBar(err, "jobs done", !noProgress);
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -220,7 +222,7 @@ final class DemoCommand implements Callable<Integer> {
     return new Result(utility.name(), siteRows, rows, logFile.toString());
   }
 
-  private static void print(java.io.PrintWriter out, Result r) {
+  private static void print(PrintWriter out, Result r) {
     out.println("Where jobs ran (rows: home site; columns: executing site) and their waits:");
     List<String> names = r.sites().stream().map(SiteRow::site).toList();
     List<String> header = new ArrayList<>(List.of("home"));

@@ -39,6 +39,7 @@ public final class Logging {
     appender.setFile(file.toString());
     appender.setEncoder(encoder);
     appender.start();
+    // fully qualified: clashes with Logback's Logger, the type of the root here
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.detachAndStopAllAppenders();
     root.addAppender(appender);

@@ -3,8 +3,11 @@ package org.coalition.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -29,9 +32,9 @@ class CoalitionCommandTest {
 
   @Test
   void configCheckPrintsEveryExampleSiteFileAsJson() throws Exception {
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-    try (var files = java.nio.file.Files.list(java.nio.file.Path.of("..", "docs", "examples"))) {
-      for (java.nio.file.Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+    ObjectMapper json = new ObjectMapper();
+    try (var files = Files.list(Path.of("..", "docs", "examples"))) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
         CliRun r = CliRun.of("config", "check", file.toString(), "--json");
         assertEquals(ExitCodes.OK, r.exit(), file + ": " + r.err());
         var tree = json.readTree(r.out());

@@ -16,6 +16,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -211,7 +212,7 @@ class DaemonCommandIT {
   private static JsonNode tree(ObjectMapper json, String text) {
     try {
       return json.readTree(text);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new AssertionError("not JSON: " + text, e);
     }
   }

@@ -109,14 +109,18 @@ class SimulateCommandTest {
         new Case(ExitCodes.USAGE, "--sites must be between 1 and 10000", new String[] {"simulate", "bilb", "--sites", "0", "--participation", "1"}),
         new Case(ExitCodes.USAGE, "'x' is not an int", new String[] {"simulate", "bilb", "--sites", "x", "--participation", "1"}),
         new Case(ExitCodes.USAGE, "Missing required option: '--participation", new String[] {"simulate", "bilb", "--sites", "2"}),
-        new Case(ExitCodes.USAGE, "an overloaded site needs both", new String[] {"simulate", "bilb", "--sites", "2", "--participation", "1", "--overloaded-alpha", "3"}),
+        new Case(ExitCodes.USAGE, "an overloaded site needs both",
+            new String[] {"simulate", "bilb", "--sites", "2", "--participation", "1", "--overloaded-alpha", "3"}),
         new Case(ExitCodes.USAGE, "must end in .svg or .png", new String[] {"simulate", "bilb", "--sites", "2", "--participation", "1", "--plot", "x.jpg"}),
         new Case(ExitCodes.USAGE, "--scenario must be 1, 2, 3 or all", new String[] {"simulate", "traces", "--trace", trace.toString(), "--scenario", "x"}),
-        new Case(ExitCodes.USAGE, "--sites must be between 2 and 12", new String[] {"simulate", "traces", "--trace", trace.toString(), "--scenario", "1", "--sites", "13"}),
+        new Case(ExitCodes.USAGE, "--sites must be between 2 and 12",
+            new String[] {"simulate", "traces", "--trace", trace.toString(), "--scenario", "1", "--sites", "13"}),
         new Case(ExitCodes.USAGE, "expected one of", new String[] {"simulate", "replay", "--trace", trace.toString(), "--policy", "FIFO"}),
         new Case(ExitCodes.USAGE, "name what to simulate", new String[] {"simulate"}),
-        new Case(ExitCodes.BAD_INPUT, "broken.swf:3: expected 18 fields, found 5", new String[] {"simulate", "replay", "--trace", broken.toString(), "--no-progress"}),
-        new Case(ExitCodes.BAD_INPUT, "trace file not found", new String[] {"simulate", "traces", "--trace", dir.resolve("none.swf").toString(), "--scenario", "1"}));
+        new Case(ExitCodes.BAD_INPUT, "broken.swf:3: expected 18 fields, found 5",
+            new String[] {"simulate", "replay", "--trace", broken.toString(), "--no-progress"}),
+        new Case(ExitCodes.BAD_INPUT, "trace file not found",
+            new String[] {"simulate", "traces", "--trace", dir.resolve("none.swf").toString(), "--scenario", "1"}));
     for (Case c : cases) {
       out.getBuffer().setLength(0);
       err.getBuffer().setLength(0);

@@ -24,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
@@ -142,10 +144,10 @@ class SlurmFederationIT {
     ProcessHandle rest = ProcessHandle.of(restd).orElseThrow(() -> new IllegalStateException("north's slurmrestd (pid " + restd + ") is not running"));
     rest.destroy();
     try {
-      rest.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
+      rest.onExit().get(10, TimeUnit.SECONDS);
+    } catch (TimeoutException e) {
       rest.destroyForcibly();
-      rest.onExit().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      rest.onExit().get(10, TimeUnit.SECONDS);
     }
     System.out.println("[e2e] stopped north's slurmrestd for " + OUTAGE.toSeconds() + " s");
     Thread.sleep(OUTAGE.toMillis());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,7 +126,7 @@ public final class CondorSession implements Session {
       d.set("universe", "vanilla").set("executable", SubmitDescription.literal(command)).set("transfer_executable", "false")
           .set("should_transfer_files", "NO").set("+CoalitionDrmaaSession", "\"" + id + "\"")
           .arguments(t.vectors().getOrDefault(JobTemplate.ARGS, List.of()));
-      Map<String, String> env = new java.util.LinkedHashMap<>();
+      Map<String, String> env = new LinkedHashMap<>();
       for (String kv : t.vectors().getOrDefault(JobTemplate.ENVIRONMENT, List.of())) {
         int eq = kv.indexOf('=');
         if (eq < 1) {

@@ -10,6 +10,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Coordination;
@@ -27,6 +29,7 @@ import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.PilotService;
+import org.coalition.daemon.RunOutputs;
 import org.coalition.handler.QueueObservation;
 
 /** The endpoints of docs/api.md; {@code src/main/resources/openapi.yaml} describes them. */
@@ -97,7 +100,7 @@ public final class ApiResource {
     double now = coordination.now();
     var u = broker.settings().utility();
     List<LedgerRow> rows = new ArrayList<>();
-    for (Map.Entry<String, SiteLedger> e : new java.util.TreeMap<>(coordination.ledgers()).entrySet()) {
+    for (Map.Entry<String, SiteLedger> e : new TreeMap<>(coordination.ledgers()).entrySet()) {
       SiteLedger l = e.getValue();
       rows.add(new LedgerRow(e.getKey(), l.contribution().get(u).at(now), l.utility().get(u).at(now), l.priority(u, now), l.jobsExecuted(),
           l.jobsSubmitted()));
@@ -194,9 +197,10 @@ public final class ApiResource {
   @Path("v1/outputs/{name}")
   @Produces(MediaType.APPLICATION_OCTET_STREAM)
   public Response output(@PathParam("name") String name) {
+    // fully qualified: clashes with jakarta.ws.rs.Path, the resource's annotation
     java.nio.file.Path file = broker.outputs().served(name)
         .orElseThrow(() -> new ApiError(ApiError.Code.NOT_FOUND, "no output " + name + " here (outputs are kept "
-            + org.coalition.daemon.RunOutputs.RETENTION.toHours() + " h)"));
+            + RunOutputs.RETENTION.toHours() + " h)"));
     return Response.ok(file.toFile(), MediaType.APPLICATION_OCTET_STREAM).build();
   }
 
@@ -210,7 +214,7 @@ public final class ApiResource {
   @GET
   @Path("openapi.yaml")
   @Produces("application/yaml")
-  public String openapi() throws java.io.IOException {
+  public String openapi() throws IOException {
     try (var in = ApiResource.class.getResourceAsStream("/openapi.yaml")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }

@@ -1,5 +1,6 @@
 package org.coalition.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -27,7 +28,7 @@ final class ErrorMapper implements ExceptionMapper<Throwable> {
     if (e instanceof PilotService.PilotRefused r) {
       return new ApiError(ApiError.Code.FORBIDDEN, r.getMessage());
     }
-    if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+    if (e instanceof JsonProcessingException j) {
       return new ApiError(ApiError.Code.INVALID, "the request body is not the JSON expected: " + j.getOriginalMessage());
     }
     if (e instanceof IllegalArgumentException) {

@@ -1,5 +1,6 @@
 package org.coalition.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -50,7 +51,7 @@ public final class HttpPilotClient implements PilotService {
     try {
       post(pilotId, "finish", token, JSON.writeValueAsString(new ApiResource.Outcome(o.start(), o.end(), o.exitCode(),
           b.encodeToString(o.stdout()), b.encodeToString(o.stderr()))));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }

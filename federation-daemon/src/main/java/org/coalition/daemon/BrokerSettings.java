@@ -1,6 +1,7 @@
 package org.coalition.daemon;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -36,7 +37,7 @@ public record BrokerSettings(
     Duration pilotPendingLimit,
     Duration heartbeat,
     int maxPendingPilots,
-    java.util.List<String> pilotCommand) {
+    List<String> pilotCommand) {
   public BrokerSettings {
     JobSpec.requireId("site", site);
     Objects.requireNonNull(endpoint, "endpoint");
@@ -54,7 +55,7 @@ public record BrokerSettings(
     if (maxPendingPilots < 1) {
       throw new IllegalArgumentException("at most pending pilots must be >= 1, was " + maxPendingPilots);
     }
-    pilotCommand = java.util.List.copyOf(pilotCommand);
+    pilotCommand = List.copyOf(pilotCommand);
     if (pilotCommand.isEmpty()) {
       throw new IllegalArgumentException("the pilot command must not be empty (e.g. [coalition, pilot])");
     }

@@ -1,5 +1,6 @@
 package org.coalition.daemon;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +62,7 @@ public final class PilotAgent {
     } catch (RuntimeException e) {
       LOG.warn("pilot {}: job {} could not start: {}", pilotId, a.job(), e.getMessage());
       service.finish(pilotId, token, new RunOutcome(start, clock.getAsDouble(), 127, new byte[0],
-          ("coalition: the job could not start at the executing site: " + e.getMessage() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+          ("coalition: the job could not start at the executing site: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8)));
       return 0;
     }
     try {

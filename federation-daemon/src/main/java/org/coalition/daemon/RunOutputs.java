@@ -1,16 +1,24 @@
 package org.coalition.daemon;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.coalition.coordination.RunResult;
 import org.coalition.handler.ScriptRunner;
 
@@ -26,11 +34,11 @@ import org.coalition.handler.ScriptRunner;
  */
 public final class RunOutputs {
   /** How long a stored output waits for its home site to fetch it. */
-  public static final java.time.Duration RETENTION = java.time.Duration.ofDays(1);
-  private static final java.util.regex.Pattern SERVED = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,200}-[0-9a-f]{32}");
-  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
-  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newBuilder()
-      .version(java.net.http.HttpClient.Version.HTTP_1_1).connectTimeout(java.time.Duration.ofSeconds(10)).build();
+  public static final Duration RETENTION = Duration.ofDays(1);
+  private static final Pattern SERVED = Pattern.compile("[A-Za-z0-9._-]{1,200}-[0-9a-f]{32}");
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final HttpClient HTTP = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
   private static final String DATA = "data:application/vnd.coalition.output;base64,";
   private static final String HEADER = "coalition-output 1 ";
   /** Largest blob fetched back (two capped streams and a header). */
@@ -63,7 +71,7 @@ public final class RunOutputs {
     try {
       Files.createDirectories(spool);
       sweep();
-      Path target = spool.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + java.util.HexFormat.of().formatHex(random16()));
+      Path target = spool.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + HexFormat.of().formatHex(random16()));
       Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
       Files.write(tmp, blob);
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -132,17 +140,17 @@ public final class RunOutputs {
   }
 
   private static byte[] download(String reference) {
-    java.net.http.HttpResponse<java.io.InputStream> response;
+    HttpResponse<InputStream> response;
     try {
-      response = HTTP.send(java.net.http.HttpRequest.newBuilder(URI.create(reference)).timeout(java.time.Duration.ofSeconds(60)).GET().build(),
-          java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+      response = HTTP.send(HttpRequest.newBuilder(URI.create(reference)).timeout(Duration.ofSeconds(60)).GET().build(),
+          HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot fetch output " + abbreviate(reference) + ": " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while fetching output " + abbreviate(reference), e);
     }
-    try (java.io.InputStream in = response.body()) {
+    try (InputStream in = response.body()) {
       if (response.statusCode() != 200) {
         throw new UncheckedIOException(new IOException("output " + abbreviate(reference) + ": HTTP " + response.statusCode()
             + " from the executing site (its daemon keeps outputs for " + RETENTION.toHours() + " h)"));

@@ -2,6 +2,7 @@ package org.coalition.daemon;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -53,7 +54,7 @@ public final class SiteDaemon implements AutoCloseable {
           wakePending.set(false);
           tick();
         }, 50, TimeUnit.MILLISECONDS);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
+      } catch (RejectedExecutionException e) {
         // closing
       }
     }

@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.URI;
+import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -89,7 +90,7 @@ class DaemonApiIT {
   @Test
   void anOutputTooLargeForZooKeeperIsServedToTheHomeSiteByItsExecutor() throws Exception {
     int port;
-    try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+    try (ServerSocket probe = new ServerSocket(0)) {
       port = probe.getLocalPort();
     }
     Site home = fed.site("home", 1);
@@ -102,7 +103,7 @@ class DaemonApiIT {
     fed.roundsUntil("the job ends at home", () -> LocalFederation.job(home, id).done());
     assertEquals("x".repeat(300_000) + "\n", LocalFederation.job(home, id).stdout());
     assertEquals(5, LocalFederation.job(home, id).exitCode());
-    try (var spool = java.nio.file.Files.list(tmp.resolve("spool-exec"))) {
+    try (var spool = Files.list(tmp.resolve("spool-exec"))) {
       var stored = spool.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith(".")).toList();
       assertEquals(1, stored.size(), "one output in the executor's spool: " + stored);
       assertTrue(stored.get(0).matches("home-" + id + "-.*-[0-9a-f]{32}"), stored.get(0));

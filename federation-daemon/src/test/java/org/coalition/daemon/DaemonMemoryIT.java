@@ -2,8 +2,10 @@ package org.coalition.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -53,9 +55,9 @@ class DaemonMemoryIT {
     try {
       Eventually.waitFor("ZooKeeper answers at " + connect, Duration.ofSeconds(60), () -> {
         try {
-          new java.net.Socket("127.0.0.1", port).close();
+          new Socket("127.0.0.1", port).close();
           return true;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
           return false;
         }
       });
@@ -121,7 +123,7 @@ class DaemonMemoryIT {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
-  private static long rssKb() throws java.io.IOException {
+  private static long rssKb() throws IOException {
     return Files.readAllLines(Path.of("/proc/self/status")).stream().filter(l -> l.startsWith("VmRSS:"))
         .map(l -> Long.parseLong(l.replaceAll("[^0-9]", ""))).findFirst().orElse(-1L);
   }

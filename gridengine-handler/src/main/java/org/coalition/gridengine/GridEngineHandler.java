@@ -5,8 +5,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -85,7 +87,7 @@ public final class GridEngineHandler implements ResourceHandler {
   /** Most ended pilots remembered: a pilot's result is reaped once from the session and kept for later asks. */
   static final int REMEMBERED = 10_000;
   /** Ended pilots, the newest {@link #REMEMBERED} of them. */
-  private final Map<String, PilotStatus> ended = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>() {
+  private final Map<String, PilotStatus> ended = Collections.synchronizedMap(new LinkedHashMap<>() {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -195,7 +197,7 @@ public final class GridEngineHandler implements ResourceHandler {
     try {
       session.control(pilot.nativeId(), action);
     } catch (DrmaaException e) {
-      throw failure(action.name().toLowerCase(java.util.Locale.ROOT) + " pilot " + pilot, e);
+      throw failure(action.name().toLowerCase(Locale.ROOT) + " pilot " + pilot, e);
     }
   }
 

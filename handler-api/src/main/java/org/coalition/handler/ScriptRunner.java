@@ -1,10 +1,12 @@
 package org.coalition.handler;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalLookupService;
@@ -86,7 +88,7 @@ public final class ScriptRunner {
         command.addAll(List.of("/bin/sh", file.toString()));
       }
       ProcessBuilder pb = new ProcessBuilder(command).directory(folder.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
           .redirectOutput(folder.resolve("stdout").toFile())
           .redirectError(folder.resolve("stderr").toFile());
       pb.environment().put("HOME", folder.toString());
@@ -120,7 +122,7 @@ public final class ScriptRunner {
       byte[] note = ("\n[coalition: output cut at " + MAX_STREAM + " bytes]\n").getBytes(StandardCharsets.US_ASCII);
       System.arraycopy(note, 0, data, data.length - note.length, note.length); // the note replaces the last bytes kept
       return data;
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       return new byte[0];
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);

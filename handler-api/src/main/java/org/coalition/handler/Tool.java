@@ -1,6 +1,7 @@
 package org.coalition.handler;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -58,7 +59,7 @@ public record Tool(List<String> argv, Map<String, String> environment, Duration 
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(environment);
     if (stdin == null) {
-      builder.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+      builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     }
     Process p;
     try {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.coalition.testbed.Eventually;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -76,14 +77,14 @@ public abstract class ResourceHandlerContract {
         Map.of("COALITION_TEST", "yes"), dir.toString(), held);
   }
 
-  protected PilotStatus waitFor(PilotHandle pilot, String what, java.util.function.Predicate<PilotStatus> wanted) {
+  protected PilotStatus waitFor(PilotHandle pilot, String what, Predicate<PilotStatus> wanted) {
     AtomicReference<PilotStatus> status = new AtomicReference<>();
     Eventually.waitFor(() -> pilot + " " + what + "; last seen " + status.get(), WAIT, Duration.ofMillis(250),
         () -> wanted.test(status.updateAndGet(s -> handler.status(pilot))));
     return status.get();
   }
 
-  protected QueueObservation observeUntil(String what, java.util.function.Predicate<QueueObservation> wanted) {
+  protected QueueObservation observeUntil(String what, Predicate<QueueObservation> wanted) {
     AtomicReference<QueueObservation> seen = new AtomicReference<>();
     Eventually.waitFor(() -> what + "; last seen " + seen.get(), WAIT, Duration.ofMillis(250),
         () -> wanted.test(seen.updateAndGet(o -> handler.observe())));

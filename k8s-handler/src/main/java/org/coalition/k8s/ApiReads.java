@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -89,7 +90,7 @@ final class ApiReads {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    boolean io = root instanceof java.io.IOException;
+    boolean io = root instanceof IOException;
     return new HandlerException(io ? Category.UNAVAILABLE : Category.PROTOCOL, what + ": " + (io ? "" : "the answer cannot be read: ") + root, e);
   }
 

@@ -54,7 +54,8 @@ public record KubernetesConfig(
       throw new IllegalArgumentException("kubernetes handler: site '" + site + "' must fit a label value: at most 63 letters, digits, '-', '_', '.'");
     }
     if (image == null || image.isBlank() || image.chars().anyMatch(Character::isWhitespace)) {
-      throw new IllegalArgumentException("kubernetes handler: image '" + image + "' must name a container image, e.g. registry.example.org/coalition-pilot:0.1");
+      throw new IllegalArgumentException("kubernetes handler: image '" + image
+          + "' must name a container image, e.g. registry.example.org/coalition-pilot:0.1");
     }
     accounts = Map.copyOf(Objects.requireNonNull(accounts, "accounts"));
     if (accounts.containsKey("root")) {

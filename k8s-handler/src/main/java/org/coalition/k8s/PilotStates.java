@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import java.time.DateTimeException;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -29,8 +31,9 @@ final class PilotStates {
     if (cancelled != null && !endedBefore(job, cancelled)) {
       return new PilotStatus(handle, PilotState.CANCELLED, OptionalInt.empty(), "cancelled " + cancelled);
     }
-    Optional<Pod> pod = pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null || ended(p)).max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp() == null ? ""
-        : p.getMetadata().getCreationTimestamp()));
+    Optional<Pod> pod = pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null || ended(p))
+        .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp() == null ? ""
+            : p.getMetadata().getCreationTimestamp()));
     Optional<ContainerStateTerminated> ended = pod.flatMap(PilotStates::terminated);
     OptionalInt exit = ended.map(t -> OptionalInt.of(t.getExitCode())).orElse(OptionalInt.empty());
     if (condition(job, "Complete").isPresent()) {
@@ -70,10 +73,10 @@ final class PilotStates {
   /** Whether the Job had completed or failed before it was marked cancelled (a cancel that raced with the end). */
   private static boolean endedBefore(Job job, String cancelled) {
     try {
-      java.time.Instant at = java.time.Instant.parse(cancelled.split(" ", 2)[0]);
+      Instant at = Instant.parse(cancelled.split(" ", 2)[0]);
       return condition(job, "Complete").or(() -> condition(job, "Failed")).map(c -> c.getLastTransitionTime())
-          .map(t -> java.time.Instant.parse(t).isBefore(at)).orElse(false);
-    } catch (java.time.DateTimeException e) {
+          .map(t -> Instant.parse(t).isBefore(at)).orElse(false);
+    } catch (DateTimeException e) {
       return false;
     }
   }

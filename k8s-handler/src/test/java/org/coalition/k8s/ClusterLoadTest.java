@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.List;
+import java.util.Map;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
@@ -74,12 +76,12 @@ class ClusterLoadTest {
   @Test
   void initContainersAndOverheadCountAsTheSchedulerCountsThem() {
     Pod p = pod("p", "a", "Running", "500m", null);
-    p.getSpec().setInitContainers(List.of(new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("init").withNewResources()
+    p.getSpec().setInitContainers(List.of(new ContainerBuilder().withName("init").withNewResources()
         .addToRequests("cpu", new Quantity("2")).endResources().build()));
-    p.getSpec().setOverhead(java.util.Map.of("cpu", new Quantity("250m")));
+    p.getSpec().setOverhead(Map.of("cpu", new Quantity("250m")));
     assertEquals(2250, ClusterLoad.cpuMillis(p.getSpec(), p));
-    p.getSpec().setInitContainers(List.of(new io.fabric8.kubernetes.api.model.ContainerBuilder().withName("sidecar").withRestartPolicy("Always")
-        .withNewResources().addToRequests("cpu", new Quantity("1")).endResources().build(), new io.fabric8.kubernetes.api.model.ContainerBuilder()
+    p.getSpec().setInitContainers(List.of(new ContainerBuilder().withName("sidecar").withRestartPolicy("Always")
+        .withNewResources().addToRequests("cpu", new Quantity("1")).endResources().build(), new ContainerBuilder()
         .withName("init").withNewResources().addToRequests("cpu", new Quantity("500m")).endResources().build()));
     assertEquals(1750, ClusterLoad.cpuMillis(p.getSpec(), p), "a sidecar (1) runs beside the containers (0.5) and the later init container (0.5),"
         + " plus 0.25 overhead");

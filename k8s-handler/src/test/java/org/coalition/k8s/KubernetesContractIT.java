@@ -9,19 +9,22 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
@@ -130,7 +133,7 @@ class KubernetesContractIT extends ResourceHandlerContract {
     }
   }
 
-  private PilotStatus await(KubernetesHandler h, PilotHandle p, String what, java.util.function.Predicate<PilotStatus> wanted) {
+  private PilotStatus await(KubernetesHandler h, PilotHandle p, String what, Predicate<PilotStatus> wanted) {
     PilotStatus[] last = new PilotStatus[1];
     Eventually.waitFor(() -> p + " " + what + "; last seen " + last[0] + "; control loop: " + plane.failure(), WAIT, Duration.ofMillis(100),
         () -> wanted.test(last[0] = h.status(p)));
@@ -253,10 +256,10 @@ class KubernetesContractIT extends ResourceHandlerContract {
   @Test
   void anUnreachableApiServerIsUnavailableAndSaysWhere() throws Exception {
     int port;
-    try (var socket = new java.net.ServerSocket(0)) {
+    try (var socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
-    var client = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(new io.fabric8.kubernetes.client.ConfigBuilder()
+    var client = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
         .withMasterUrl("http://127.0.0.1:" + port).withRequestRetryBackoffLimit(0).build()).build();
     HandlerException e = assertThrows(HandlerException.class, () -> KubernetesHandler.connect(config(), client, Clock.systemUTC()));
     assertEquals(HandlerException.Category.UNAVAILABLE, e.category(), e.getMessage());

@@ -13,9 +13,11 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -138,7 +140,7 @@ final class MockControlPlane implements AutoCloseable {
           : "BackoffLimitExceeded";
       client.batch().v1().jobs().inNamespace(ns).withName(job.getMetadata().getName()).editStatus(j -> {
         if (j.getStatus() == null) {
-          j.setStatus(new io.fabric8.kubernetes.api.model.batch.v1.JobStatus());
+          j.setStatus(new JobStatus());
         }
         j.getStatus().setConditions(List.of(new JobConditionBuilder().withType(reason == null ? "Complete" : "Failed").withStatus("True")
             .withReason(reason).withLastTransitionTime(Instant.now().toString()).build()));
@@ -255,7 +257,7 @@ final class MockControlPlane implements AutoCloseable {
 
   private static long uid() {
     try {
-      return (Long) java.nio.file.Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      return (Long) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
     } catch (IOException e) {
       throw new IllegalStateException("cannot read this process's uid", e);
     }

@@ -1,5 +1,6 @@
 package org.coalition.local;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -244,7 +245,7 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
     }
     e.state = State.DONE;
     e.exit = run.signal() == 0 ? run.exitCode() : 128 + run.signal();
-    e.stdout = new String(run.stdout(), java.nio.charset.StandardCharsets.UTF_8);
+    e.stdout = new String(run.stdout(), StandardCharsets.UTF_8);
     e.end = clock.getAsDouble();
   }
 
@@ -310,7 +311,7 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
             run.process().destroyForcibly().waitFor();
           }
           exit = run.process().exitValue();
-          out = new String(run.stdout(), java.nio.charset.StandardCharsets.UTF_8);
+          out = new String(run.stdout(), StandardCharsets.UTF_8);
         } finally {
           run.clean();
         }

@@ -1,8 +1,10 @@
 package org.coalition.slurm;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
@@ -27,9 +29,9 @@ final class BatchScripts {
   static String read(List<String> scontrol, String jobId, Duration timeout) {
     Tool.Result r;
     try {
-      r = new Tool(scontrol, java.util.Map.of(), timeout).run(List.of("write", "batch_script", jobId, "-"), null);
+      r = new Tool(scontrol, Map.of(), timeout).run(List.of("write", "batch_script", jobId, "-"), null);
     } catch (HandlerException e) {
-      if (e.getCause() instanceof java.io.IOException) {
+      if (e.getCause() instanceof IOException) {
         throw new HandlerException(Category.UNAVAILABLE, "cannot run " + scontrol.get(0) + " to read the script of job " + jobId + ": "
             + e.getCause().getMessage() + " (set the handler's 'scontrol' in the site file)", e);
       }

@@ -2,6 +2,7 @@ package org.coalition.slurm;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -60,7 +61,7 @@ final class Results {
       Files.createDirectory(tmp, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
       write(tmp.resolve("stdout"), run.stdout(), owner);
       write(tmp.resolve("stderr"), run.stderr(), owner);
-      write(tmp.resolve("status"), run.statusLine().getBytes(java.nio.charset.StandardCharsets.US_ASCII), owner);
+      write(tmp.resolve("status"), run.statusLine().getBytes(StandardCharsets.US_ASCII), owner);
       Files.getFileAttributeView(tmp, PosixFileAttributeView.class).setOwner(owner);
       delete(target);
       try {

@@ -1,5 +1,6 @@
 package org.coalition.slurm;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.coalition.handler.HandlerException;
@@ -21,7 +23,6 @@ import org.coalition.handler.HomeQueue;
 import org.coalition.handler.PartitionLoad;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
-import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RemoteRun;
@@ -95,7 +96,10 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
       }
     }
 
-    /** Defaults: newest version, 60 s timeout (a whole list of 10,000 jobs from 24.11 is some 90 MB), jobs without a limit count as a day, whole list every 10 minutes. */
+    /**
+     * Defaults: newest version, 60 s timeout (a whole list of 10,000 jobs from 24.11 is some 90 MB),
+     * jobs without a limit count as a day, whole list every 10 minutes.
+     */
     public static Config of(String url, SlurmCredentials credentials, String observer) {
       return new Config(url, credentials, observer, Optional.empty(), Duration.ofSeconds(60), 86_400, Duration.ofMinutes(10),
           Clock.systemUTC(), Optional.empty(), List.of("scontrol"));
@@ -256,11 +260,11 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   }
 
   /** Reasons of a pending job that waits for room alone (Slurm's reason codes; None: not yet considered). */
-  private static final java.util.Set<String> WAITING_FOR_ROOM = java.util.Set.of("None", "Priority", "Resources", "");
+  private static final Set<String> WAITING_FOR_ROOM = Set.of("None", "Priority", "Resources", "");
 
   /** A released job whose result waits in the results folder is replaying, not waiting: it is not ready to go out again. */
   private HomeJob homeJob(SlurmJob j) {
-    boolean replaying = results.isPresent() && java.nio.file.Files.exists(results.get().root().resolve(j.id()));
+    boolean replaying = results.isPresent() && Files.exists(results.get().root().resolve(j.id()));
     return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()),
         WAITING_FOR_ROOM.contains(j.reason()) && !replaying);
   }

@@ -22,6 +22,7 @@ import org.coalition.slurm.rest.v0042.model.V0042JobSubmitReq;
 import org.coalition.slurm.rest.v0042.model.V0042KillJobsRespJob;
 import org.coalition.slurm.rest.v0042.model.V0042Node;
 import org.coalition.slurm.rest.v0042.model.V0042OpenapiError;
+import org.coalition.slurm.rest.v0042.model.V0042OpenapiNodesResp;
 import org.coalition.slurm.rest.v0042.model.V0042Uint32NoValStruct;
 import org.coalition.slurm.rest.v0042.model.V0042Uint64NoValStruct;
 
@@ -122,7 +123,7 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
     return nodes(call("list nodes", () -> api(observer).slurmV0042GetNodes(null, null)));
   }
 
-  private Snapshot<SlurmNode> nodes(org.coalition.slurm.rest.v0042.model.V0042OpenapiNodesResp answer) {
+  private Snapshot<SlurmNode> nodes(V0042OpenapiNodesResp answer) {
     check("list nodes", answer.getErrors());
     List<SlurmNode> nodes = new ArrayList<>();
     for (V0042Node n : answer.getNodes()) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
@@ -43,7 +44,7 @@ class BatchScriptsTest {
   @Test
   void aMissingScontrolIsUnavailableAndNamesTheSetting() {
     HandlerException e = assertThrows(HandlerException.class,
-        () -> BatchScripts.read(List.of("/nonexistent/scontrol"), "5", java.time.Duration.ofSeconds(5)));
+        () -> BatchScripts.read(List.of("/nonexistent/scontrol"), "5", Duration.ofSeconds(5)));
     assertEquals(Category.UNAVAILABLE, e.category());
     assertTrue(e.getMessage().contains("'scontrol'"), e.getMessage());
   }
@@ -52,7 +53,7 @@ class BatchScriptsTest {
   void aFailingScontrolReportsItsMessage() {
     HandlerException e = assertThrows(HandlerException.class,
         () -> BatchScripts.read(List.of("/bin/sh", "-c", "echo 'Invalid job id specified' >&2; exit 1", "scontrol"), "5",
-            java.time.Duration.ofSeconds(5)));
+            Duration.ofSeconds(5)));
     assertEquals(Category.UNAVAILABLE, e.category());
     assertTrue(e.getMessage().contains("Invalid job id specified") && e.getMessage().contains("exit 1"), e.getMessage());
   }

@@ -8,6 +8,9 @@ import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import org.coalition.slurm.rest.v0038.api.SlurmApi;
+import org.coalition.slurm.rest.v0038.invoker.ApiClient;
+import org.coalition.slurm.rest.v0038.invoker.ApiException;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
 import org.junit.jupiter.api.Test;
@@ -22,8 +25,8 @@ class SlurmCredentialsIT {
     return SlurmCredentials.key(Path.of(slurm.get("jwt.key.file")), Duration.ofMinutes(5), Clock.systemUTC()).forUser(user);
   }
 
-  private static org.coalition.slurm.rest.v0038.api.SlurmApi v0038(Instance slurm, SlurmCredentials.Token t) {
-    var client = new org.coalition.slurm.rest.v0038.invoker.ApiClient();
+  private static SlurmApi v0038(Instance slurm, SlurmCredentials.Token t) {
+    var client = new ApiClient();
     // Held jobs carry Slurm's unsigned markers (priority 4294901655) where the document says int32.
     client.setObjectMapper(RestEndpoint.fit(client.getObjectMapper()));
     client.setHttpClientBuilder(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1));
@@ -32,7 +35,7 @@ class SlurmCredentialsIT {
     // The generated client accepts JSON or YAML; 22.05 then answers YAML, which it cannot parse.
     client.setRequestInterceptor(b -> b.setHeader("Accept", "application/json")
         .header("X-SLURM-USER-NAME", t.user()).header("X-SLURM-USER-TOKEN", t.token()));
-    return new org.coalition.slurm.rest.v0038.api.SlurmApi(client);
+    return new SlurmApi(client);
   }
 
   @Test
@@ -48,6 +51,7 @@ class SlurmCredentialsIT {
   void slurm2411AcceptsAKeySignedTokenForAnUnprivilegedUser() throws Exception {
     Instance slurm = Testbed.require("slurm24-c1");
     SlurmCredentials.Token t = token(slurm, slurm.get("user"));
+    // fully qualified: clashes with v0.0.38's ApiClient, imported for the other tests
     var client = new org.coalition.slurm.rest.v0042.invoker.ApiClient();
     client.setHttpClientBuilder(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1));
     client.updateBaseUri(slurm.get("rest.url"));
@@ -55,6 +59,7 @@ class SlurmCredentialsIT {
     // The generated client accepts JSON or YAML; 22.05 then answers YAML, which it cannot parse.
     client.setRequestInterceptor(b -> b.setHeader("Accept", "application/json")
         .header("X-SLURM-USER-NAME", t.user()).header("X-SLURM-USER-TOKEN", t.token()));
+    // fully qualified: clashes with v0.0.38's SlurmApi, imported for the other tests
     var jobs = new org.coalition.slurm.rest.v0042.api.SlurmApi(client).slurmV0042GetJobs(null, null);
     assertTrue(jobs.getErrors() == null || jobs.getErrors().isEmpty(), () -> String.valueOf(jobs.getErrors()));
     System.out.printf("[slurm] %s accepts a token signed by the handler for %s (v0.0.42 GET /jobs/: %d jobs)%n",
@@ -66,7 +71,7 @@ class SlurmCredentialsIT {
     Instance c1 = Testbed.require("slurm22-c1");
     Instance c2 = Testbed.require("slurm22-c2");
     assertNotEquals(c1.get("jwt.key.file"), c2.get("jwt.key.file"));
-    var e = assertThrows(org.coalition.slurm.rest.v0038.invoker.ApiException.class,
+    var e = assertThrows(ApiException.class,
         () -> v0038(c2, token(c1, c1.get("user"))).slurmV0038GetJobs(null));
     assertNotEquals(200, e.getCode());
     System.out.printf("[slurm] slurm22-c2 refuses a token signed with c1's key: HTTP %d%n", e.getCode());

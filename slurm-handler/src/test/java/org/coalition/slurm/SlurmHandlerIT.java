@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
@@ -235,7 +236,7 @@ class SlurmHandlerIT {
     }
     // Nobody listens on the cluster's slurmctld port over HTTP... pick a closed port instead.
     SlurmHandler.Config down = new SlurmHandler.Config("http://127.0.0.1:9", config(slurm).credentials(), "root",
-        java.util.Optional.empty(), Duration.ofSeconds(2), 86_400, Duration.ofMinutes(10), Clock.systemUTC(), java.util.Optional.empty(), java.util.List.of("scontrol"));
+        Optional.empty(), Duration.ofSeconds(2), 86_400, Duration.ofMinutes(10), Clock.systemUTC(), Optional.empty(), List.of("scontrol"));
     HandlerException unreachable = assertThrows(HandlerException.class, () -> SlurmHandler.connect(down));
     assertEquals(Category.UNAVAILABLE, unreachable.category(), unreachable.getMessage());
     assertTrue(unreachable.category().retryable());

@@ -3,6 +3,7 @@ package org.coalition.slurm;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -103,8 +104,8 @@ class SlurmHandlerTest {
   }
 
   private static SlurmHandler handler(FakeRest rest, Clock clock) {
-    SlurmHandler.Config config = new SlurmHandler.Config("http://unused", SlurmCredentials.tokenFile("root", java.nio.file.Path.of("/none")),
-        "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock, Optional.empty(), java.util.List.of("scontrol"));
+    SlurmHandler.Config config = new SlurmHandler.Config("http://unused", SlurmCredentials.tokenFile("root", Path.of("/none")),
+        "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock, Optional.empty(), List.of("scontrol"));
     return new SlurmHandler(rest, config);
   }
 

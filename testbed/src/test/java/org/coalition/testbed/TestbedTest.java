@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +34,7 @@ class TestbedTest {
     Files.writeString(dir.resolve("testbed.properties"), "# comment\nkind=sge\nbin=" + dir + "\n");
     Files.writeString(dir.resolve("token"), "abc\n");
     Files.writeString(dir.resolve("testbed.properties"), "token=" + dir.resolve("token") + "\n",
-        java.nio.file.StandardOpenOption.APPEND);
+        StandardOpenOption.APPEND);
     Instance sge = new Testbed(home).instance("sge");
     assertEquals("sge", sge.get("kind"));
     assertEquals("abc", sge.readFirstLine("token"));

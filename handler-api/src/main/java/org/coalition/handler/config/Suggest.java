@@ -1,6 +1,7 @@
 package org.coalition.handler.config;
 
 import java.util.Collection;
+import java.util.Locale;
 
 /** The closest known word to a misspelt one (edit distance), for "did you mean" hints. */
 public final class Suggest {
@@ -11,7 +12,7 @@ public final class Suggest {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String k : known) {
-      int d = distance(word.toLowerCase(java.util.Locale.ROOT), k.toLowerCase(java.util.Locale.ROOT));
+      int d = distance(word.toLowerCase(Locale.ROOT), k.toLowerCase(Locale.ROOT));
       if (d < bestDistance) {
         best = k;
         bestDistance = d;

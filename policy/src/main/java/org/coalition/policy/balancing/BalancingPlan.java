@@ -1,5 +1,6 @@
 package org.coalition.policy.balancing;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ public record BalancingPlan(List<Transfer> transfers, Map<String, Outcome> outco
 
   public BalancingPlan {
     transfers = List.copyOf(transfers);
-    outcomes = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(outcomes));
+    outcomes = Collections.unmodifiableMap(new LinkedHashMap<>(outcomes));
   }
 
   /**

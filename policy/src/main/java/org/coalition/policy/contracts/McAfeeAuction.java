@@ -1,6 +1,7 @@
 package org.coalition.policy.contracts;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -43,7 +44,7 @@ public final class McAfeeAuction {
         k, sk, bk, k - 1, bk, sk));
   }
 
-  private static List<Bid> sorted(List<Bid> bids, java.util.Comparator<Bid> order, String side) {
+  private static List<Bid> sorted(List<Bid> bids, Comparator<Bid> order, String side) {
     Set<String> seen = new HashSet<>();
     for (Bid bid : bids) {
       if (!seen.add(bid.bidder())) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -100,7 +101,7 @@ class McAfeeAuctionTest {
           for (double r : reports) {
             double lie = utility(value, buyers, who, r);
             assertTrue(lie <= honest + 1e-9, String.format(
-                "bidder %d with values %s gains by reporting %s: %s > %s", who, java.util.Arrays.toString(value), r, lie, honest));
+                "bidder %d with values %s gains by reporting %s: %s > %s", who, Arrays.toString(value), r, lie, honest));
             checked++;
           }
         }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RoundRobinPolicyTest {
@@ -21,13 +22,13 @@ class RoundRobinPolicyTest {
   @Test
   void emptyQueueSelectsNothing() {
     for (PolicyName name : PolicyName.values()) {
-      assertTrue(name.create(java.util.Map.of()).select(List.of(), 0).isEmpty());
+      assertTrue(name.create(Map.of()).select(List.of(), 0).isEmpty());
     }
   }
 
   @Test
   void withinASiteTheLongestWaitingJobThenTheSmallestId() {
-    JobSelectionPolicy policy = PolicyName.SIMPL_DIRECT.create(java.util.Map.of());
+    JobSelectionPolicy policy = PolicyName.SIMPL_DIRECT.create(Map.of());
     List<QueuedJob> queue = List.of(
         new QueuedJob("j3", "A", 2, 1), new QueuedJob("j2", "A", 1, 1), new QueuedJob("j1", "A", 1, 1));
     assertEquals("j1", policy.select(queue, 5).orElseThrow().job().id());

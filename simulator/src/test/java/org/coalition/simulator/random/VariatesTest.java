@@ -3,10 +3,11 @@ package org.coalition.simulator.random;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.function.DoubleSupplier;
 import org.junit.jupiter.api.Test;
 
 class VariatesTest {
-  private static double[] moments(java.util.function.DoubleSupplier sample, int n) {
+  private static double[] moments(DoubleSupplier sample, int n) {
     double sum = 0;
     double squares = 0;
     for (int i = 0; i < n; i++) {

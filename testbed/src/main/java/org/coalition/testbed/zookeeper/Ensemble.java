@@ -1,6 +1,8 @@
 package org.coalition.testbed.zookeeper;
 
 import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -79,11 +81,11 @@ public final class Ensemble implements AutoCloseable {
 
   /** What a server says it is ({@code leader}, {@code follower}, {@code standalone}), from the {@code srvr} command; empty when it does not answer. */
   private static String mode(InstanceSpec server) {
-    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.getPort())) {
+    try (Socket socket = new Socket("127.0.0.1", server.getPort())) {
       socket.setSoTimeout(5000);
-      socket.getOutputStream().write("srvr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
       socket.getOutputStream().flush();
-      String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
       return answer.lines().filter(l -> l.startsWith("Mode: ")).map(l -> l.substring(6).trim()).findFirst().orElse("");
     } catch (IOException e) {
       return "";
