@@ -71,6 +71,15 @@ final class ApiClient {
 
   private ApiClient() {}
 
+  /** The daemon's answer read into its API record; an answer of another shape is reported, not thrown as a stack. */
+  static <T> T read(JsonNode answer, Class<T> type) {
+    try {
+      return JSON.treeToValue(answer, type);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new Failed("the daemon's answer is not a " + type.getSimpleName() + " of this version's API: " + e.getMessage());
+    }
+  }
+
   static JsonNode get(URI base, String path) throws IOException {
     return send(base, HttpRequest.newBuilder(base.resolve(path)).GET());
   }

@@ -5,10 +5,17 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.coalition.api.model.Federation;
+import org.coalition.api.model.JobView;
+import org.coalition.api.model.Ledger;
+import org.coalition.api.model.LedgerRow;
+import org.coalition.api.model.Participation;
+import org.coalition.api.model.ParticipationChange;
+import org.coalition.api.model.SiteView;
+import org.coalition.api.model.Status;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,14 +26,22 @@ import picocli.CommandLine.Parameters;
 final class ClientCommands {
   private ClientCommands() {}
 
-  /** Shared body: fetch, then print as JSON or as a table. */
-  abstract static class Reader implements Callable<Integer> {
+  /**
+   * Shared body: fetch, then print the daemon's answer as it is ({@code --json}) or, read into
+   * the API's own record (org.coalition.api.model), as a table.
+   */
+  abstract static class Reader<T> implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
     @Mixin ApiClient.Target target = new ApiClient.Target();
+    private final Class<T> type;
+
+    Reader(Class<T> type) {
+      this.type = type;
+    }
 
     abstract JsonNode fetch(URI base) throws Exception;
 
-    abstract void print(PrintWriter out, JsonNode answer);
+    abstract void print(PrintWriter out, T answer);
 
     @Override
     public Integer call() throws Exception {
@@ -42,7 +57,7 @@ final class ClientCommands {
       if (target.json) {
         Output.json(out, answer);
       } else {
-        print(out, answer);
+        print(out, ApiClient.read(answer, type));
         out.flush();
       }
       return ExitCodes.OK;
@@ -50,33 +65,34 @@ final class ClientCommands {
   }
 
   @Command(name = "status", mixinStandardHelpOptions = true, description = "Show one site's load, pilots and decisions (its daemon's /v1/status).")
-  static final class Status extends Reader {
+  static final class StatusCommand extends Reader<Status> {
+    StatusCommand() {
+      super(Status.class);
+    }
+
     @Override
     JsonNode fetch(URI base) throws Exception {
       return ApiClient.get(base, "v1/status");
     }
 
     @Override
-    void print(PrintWriter out, JsonNode s) {
+    void print(PrintWriter out, Status s) {
       List<List<String>> rows = new ArrayList<>();
-      rows.add(List.of("site", s.path("site").asText() + (s.path("leader").asBoolean() ? " (federation leader)" : "")));
-      rows.add(List.of("batch system", s.path("handler").asText()));
-      rows.add(List.of("zookeeper", s.path("zookeeperConnected").asBoolean() ? "connected" : "DISCONNECTED"));
-      rows.add(List.of("queue", s.path("pendingJobs").asInt() + " jobs, " + Output.number(s.path("pendingCoreSeconds").asDouble(), 0)
-          + " core-seconds"));
-      rows.add(List.of("reserved", s.path("allocatedCores").asInt() + " of " + s.path("totalCores").asInt() + " cores ("
-          + Output.number(100 * s.path("reservationRatio").asDouble(), 0) + "%; foreign work taken under "
-          + Output.number(100 * s.path("exposureThreshold").asDouble(), 0) + "%)"));
-      rows.add(List.of("participation", Output.number(s.path("participation").asDouble(), 0) + " core-seconds per period"));
-      rows.add(List.of("pilots", s.path("pilots").toString()));
-      rows.add(List.of("jobs in federation", s.path("jobsInFederation").asText()));
+      rows.add(List.of("site", s.site() + (s.leader() ? " (federation leader)" : "")));
+      rows.add(List.of("batch system", s.handler()));
+      rows.add(List.of("zookeeper", s.zookeeperConnected() ? "connected" : "DISCONNECTED"));
+      rows.add(List.of("queue", s.pendingJobs() + " jobs, " + Output.number(s.pendingCoreSeconds(), 0) + " core-seconds"));
+      rows.add(List.of("reserved", s.allocatedCores() + " of " + s.totalCores() + " cores (" + Output.number(100 * s.reservationRatio(), 0)
+          + "%; foreign work taken under " + Output.number(100 * s.exposureThreshold(), 0) + "%)"));
+      rows.add(List.of("participation", Output.number(s.participation(), 0) + " core-seconds per period"));
+      rows.add(List.of("pilots", Output.jsonLine(s.pilots())));
+      rows.add(List.of("jobs in federation", Integer.toString(s.jobsInFederation())));
       Output.table(out, List.of("", ""), rows);
       out.println();
       List<List<String>> decisions = new ArrayList<>();
-      for (Iterator<Map.Entry<String, JsonNode>> it = s.path("decisions").fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
+      for (Map.Entry<String, Long> e : s.decisions().entrySet()) {
         String[] kr = e.getKey().split(" ", 2);
-        decisions.add(List.of(kr[0], kr.length > 1 ? kr[1] : "", e.getValue().asText()));
+        decisions.add(List.of(kr[0], kr.length > 1 ? kr[1] : "", Long.toString(e.getValue())));
       }
       Output.table(out, List.of("decision", "reason", "count"), decisions);
     }
@@ -84,51 +100,60 @@ final class ClientCommands {
 
   @Command(name = "sites", mixinStandardHelpOptions = true,
       description = "Show the federation: sites, loads, reservation ratios, participation levels, allowances.")
-  static final class Sites extends Reader {
+  static final class SitesCommand extends Reader<Federation> {
+    SitesCommand() {
+      super(Federation.class);
+    }
+
     @Override
     JsonNode fetch(URI base) throws Exception {
       return ApiClient.get(base, "v1/sites");
     }
 
     @Override
-    void print(PrintWriter out, JsonNode f) {
+    void print(PrintWriter out, Federation f) {
       List<List<String>> rows = new ArrayList<>();
-      for (JsonNode s : f.path("sites")) {
-        boolean live = s.path("live").asBoolean();
-        rows.add(List.of(s.path("site").asText() + (s.path("site").asText().equals(f.path("leader").asText()) ? "*" : ""),
-            live ? "live" : "gone", s.path("cores").asText(), live ? s.path("queuedJobs").asText() : "-",
-            live ? Output.number(s.path("queueCoreSeconds").asDouble(), 0) : "-",
-            live ? Output.number(100 * s.path("reservationRatio").asDouble(), 0) + "%" : "-",
-            live ? Output.number(s.path("participation").asDouble(), 0) : "-",
-            Output.number(s.path("sendAllowance").asDouble(), 0), Output.number(s.path("receiveAllowance").asDouble(), 0)));
+      for (SiteView s : f.sites()) {
+        boolean live = s.live();
+        rows.add(List.of(s.site() + (s.site().equals(f.leader()) ? "*" : ""), live ? "live" : "gone", Integer.toString(s.cores()),
+            live ? Integer.toString(s.queuedJobs()) : "-", live ? Output.number(s.queueCoreSeconds(), 0) : "-",
+            live ? Output.number(100 * s.reservationRatio(), 0) + "%" : "-", live ? Output.number(s.participation(), 0) : "-",
+            Output.number(s.sendAllowance(), 0), Output.number(s.receiveAllowance(), 0)));
       }
       Output.table(out, List.of("site", "state", "cores", "queued", "queue core-s", "reserved", "level l", "may send", "may take"), rows);
-      out.println("* leads the federation; allowances from its BILB period " + f.path("period").asText());
+      out.println("* leads the federation; allowances from its BILB period " + f.period());
     }
   }
 
   @Command(name = "ledger", mixinStandardHelpOptions = true, description = "Show each site's contribution, utility and priority (DirectContr).")
-  static final class Ledger extends Reader {
+  static final class LedgerCommand extends Reader<Ledger> {
+    LedgerCommand() {
+      super(Ledger.class);
+    }
+
     @Override
     JsonNode fetch(URI base) throws Exception {
       return ApiClient.get(base, "v1/ledger");
     }
 
     @Override
-    void print(PrintWriter out, JsonNode l) {
+    void print(PrintWriter out, Ledger l) {
       List<List<String>> rows = new ArrayList<>();
-      for (JsonNode s : l.path("sites")) {
-        rows.add(List.of(s.path("site").asText(), Output.number(s.path("contribution").asDouble(), 1),
-            Output.number(s.path("utility").asDouble(), 1), Output.number(s.path("priority").asDouble(), 1),
-            s.path("jobsExecuted").asText(), s.path("jobsSubmitted").asText()));
+      for (LedgerRow s : l.sites()) {
+        rows.add(List.of(s.site(), Output.number(s.contribution(), 1), Output.number(s.utility(), 1), Output.number(s.priority(), 1),
+            Long.toString(s.jobsExecuted()), Long.toString(s.jobsSubmitted())));
       }
       Output.table(out, List.of("site", "contribution", "utility", "priority", "ran", "sent"), rows);
-      out.println("utility " + l.path("utility").asText() + "; priority = contribution - utility; the highest is served first");
+      out.println("utility " + l.utility() + "; priority = contribution - utility; the highest is served first");
     }
   }
 
   @Command(name = "job", mixinStandardHelpOptions = true, description = "Show where one of this site's federated jobs is, by its local id.")
-  static final class Job extends Reader {
+  static final class JobCommand extends Reader<JobView> {
+    JobCommand() {
+      super(JobView.class);
+    }
+
     @Parameters(paramLabel = "ID", description = "The job's id at its home site (Slurm: the job id sbatch printed).")
     String id;
 
@@ -141,23 +166,23 @@ final class ClientCommands {
     }
 
     @Override
-    void print(PrintWriter out, JsonNode j) {
+    void print(PrintWriter out, JobView j) {
       List<List<String>> rows = new ArrayList<>();
-      rows.add(List.of("job", j.path("site").asText() + "/" + j.path("id").asText()));
-      rows.add(List.of("state", j.path("state").asText()));
-      rows.add(List.of("runs at", j.path("executor").asText().isEmpty() ? "-" : j.path("executor").asText()));
-      if (!j.path("exitCode").isNull() && !j.path("exitCode").isMissingNode()) {
-        rows.add(List.of("exit code", j.path("exitCode").asText()));
-        rows.add(List.of("waited", Output.number(j.path("start").asDouble() - j.path("release").asDouble(), 1) + " s"));
-        rows.add(List.of("ran", Output.number(j.path("end").asDouble() - j.path("start").asDouble(), 1) + " s"));
+      rows.add(List.of("job", j.site() + "/" + j.id()));
+      rows.add(List.of("state", j.state()));
+      rows.add(List.of("runs at", j.executor() == null || j.executor().isEmpty() ? "-" : j.executor()));
+      if (j.exitCode() != null) {
+        rows.add(List.of("exit code", Integer.toString(j.exitCode())));
+        rows.add(List.of("waited", Output.number(j.start() - j.release(), 1) + " s"));
+        rows.add(List.of("ran", Output.number(j.end() - j.start(), 1) + " s"));
       }
       Output.table(out, List.of("", ""), rows);
     }
   }
 
   @Command(name = "participation", mixinStandardHelpOptions = true, description = "Read or change a site's declared participation level (operators).",
-      subcommands = {Participation.Get.class, Participation.Set.class})
-  static final class Participation implements Runnable {
+      subcommands = {ParticipationCommand.Get.class, ParticipationCommand.Set.class})
+  static final class ParticipationCommand implements Runnable {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
     @Override
@@ -166,20 +191,28 @@ final class ClientCommands {
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true, description = "Print the level, core-seconds of foreign work per balancing period.")
-    static final class Get extends Reader {
+    static final class Get extends Reader<Participation> {
+      Get() {
+        super(Participation.class);
+      }
+
       @Override
       JsonNode fetch(URI base) throws Exception {
         return ApiClient.get(base, "v1/participation");
       }
 
       @Override
-      void print(PrintWriter out, JsonNode p) {
-        out.println(p.path("site").asText() + ": " + Output.number(p.path("level").asDouble(), 0) + " core-seconds per period");
+      void print(PrintWriter out, Participation p) {
+        out.println(p.site() + ": " + Output.number(p.level(), 0) + " core-seconds per period");
       }
     }
 
     @Command(name = "set", mixinStandardHelpOptions = true, description = "Change the level; needs the operator token.")
-    static final class Set extends Reader {
+    static final class Set extends Reader<Participation> {
+      Set() {
+        super(Participation.class);
+      }
+
       @Parameters(paramLabel = "LEVEL", description = "Core-seconds of foreign work per balancing period, >= 0.")
       double level;
 
@@ -191,13 +224,12 @@ final class ClientCommands {
         if (!(level >= 0) || Double.isInfinite(level)) {
           throw new IllegalArgumentException("LEVEL must be a finite number >= 0, was " + level);
         }
-        return ApiClient.put(base, "v1/participation", Map.of("level", level), target.operatorTokenFile(tokenFile));
+        return ApiClient.put(base, "v1/participation", new ParticipationChange(level), target.operatorTokenFile(tokenFile));
       }
 
       @Override
-      void print(PrintWriter out, JsonNode p) {
-        out.println(p.path("site").asText() + ": participation level now " + Output.number(p.path("level").asDouble(), 0)
-            + " core-seconds per period");
+      void print(PrintWriter out, Participation p) {
+        out.println(p.site() + ": participation level now " + Output.number(p.level(), 0) + " core-seconds per period");
       }
     }
   }

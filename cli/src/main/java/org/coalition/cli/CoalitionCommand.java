@@ -21,11 +21,11 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       SimulateCommand.class,
       ConfigCommand.class,
-      ClientCommands.Status.class,
-      ClientCommands.Sites.class,
-      ClientCommands.Ledger.class,
-      ClientCommands.Job.class,
-      ClientCommands.Participation.class,
+      ClientCommands.StatusCommand.class,
+      ClientCommands.SitesCommand.class,
+      ClientCommands.LedgerCommand.class,
+      ClientCommands.JobCommand.class,
+      ClientCommands.ParticipationCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CoalitionCommand implements Runnable {

@@ -2,9 +2,7 @@ package org.coalition.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.coalition.policy.balancing.AveragingBalancer;
 import org.coalition.policy.balancing.Bilb;
@@ -91,7 +89,7 @@ final class SimulateBilbCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     BilbResult result = new BilbModel(config).run(new ProgressBar(spec.commandLine().getErr(), "rounds simulated", !common.noProgress));
     if (common.json) {
-      Output.json(out, json(result));
+      Output.json(out, result); // Jackson writes the result record as it is
     } else {
       print(out, result);
     }
@@ -102,28 +100,6 @@ final class SimulateBilbCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("plot written to " + common.plot);
     }
     return ExitCodes.OK;
-  }
-
-  private static Map<String, Object> json(BilbResult r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("balancer", r.balancer());
-    m.put("sites", r.sites());
-    m.put("rounds", r.rounds());
-    m.put("typical", r.typical());
-    m.put("overloaded", r.overloaded());
-    List<Map<String, Object>> perSite = new ArrayList<>();
-    for (BilbResult.SiteScore s : r.perSite()) {
-      Map<String, Object> site = new LinkedHashMap<>();
-      site.put("site", s.site());
-      site.put("score", s.score());
-      site.put("std", s.std());
-      site.put("level", s.level());
-      perSite.add(site);
-    }
-    m.put("perSite", perSite);
-    m.put("jobs", r.jobs());
-    m.put("iterations", r.iterations());
-    return m;
   }
 
   private static void print(PrintWriter out, BilbResult r) {

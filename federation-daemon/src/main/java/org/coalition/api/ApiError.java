@@ -2,6 +2,7 @@ package org.coalition.api;
 
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.coalition.api.model.ErrorBody;
 
 /**
  * An error the API answers with: an HTTP status and a JSON body {@code {"error": {"code": ...,
@@ -32,12 +33,9 @@ public final class ApiError extends RuntimeException {
     return code;
   }
 
-  /** The body of an error response. */
-  public record Body(Detail error) {}
 
-  public record Detail(String code, String message) {}
 
   Response response() {
-    return Response.status(code.status).type(MediaType.APPLICATION_JSON_TYPE).entity(new Body(new Detail(code.name(), getMessage()))).build();
+    return Response.status(code.status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorBody(new ErrorBody.Detail(code.name(), getMessage()))).build();
   }
 }

@@ -20,6 +20,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.coalition.api.model.Federation;
+import org.coalition.api.model.JobView;
+import org.coalition.api.model.Keep;
+import org.coalition.api.model.Ledger;
+import org.coalition.api.model.LedgerRow;
+import org.coalition.api.model.Outcome;
+import org.coalition.api.model.Participation;
+import org.coalition.api.model.ParticipationChange;
+import org.coalition.api.model.SiteView;
+import org.coalition.api.model.Status;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.FederatedJob;
@@ -52,10 +62,6 @@ public final class ApiResource {
 
   // --- views -----------------------------------------------------------------------------
 
-  public record Status(String site, String handler, boolean zookeeperConnected, boolean leader, int pendingJobs, double pendingCoreSeconds,
-      int allocatedCores, int totalCores, double reservationRatio, double exposureThreshold, double participation,
-      Map<String, Integer> pilots, int jobsInFederation, Map<String, Long> decisions) {}
-
   @GET
   @Path("v1/status")
   public Status status() {
@@ -65,11 +71,6 @@ public final class ApiResource {
         o.pendingCoreSeconds(), o.allocatedCores(), o.totalCores(), o.reservationRatio(), broker.settings().exposureThreshold(),
         broker.participation(), broker.pilotsByState(), coordination.jobs(broker.settings().site()).size(), broker.decisions().counts());
   }
-
-  public record SiteView(String site, boolean live, String endpoint, int cores, double queueCoreSeconds, int queuedJobs,
-      double reservationRatio, double participation, double sendAllowance, double receiveAllowance) {}
-
-  public record Federation(String leader, long period, List<SiteView> sites) {}
 
   @GET
   @Path("v1/sites")
@@ -90,10 +91,6 @@ public final class ApiResource {
     return new Federation(a.leader(), a.period(), out);
   }
 
-  public record LedgerRow(String site, double contribution, double utility, double priority, long jobsExecuted, long jobsSubmitted) {}
-
-  public record Ledger(String utility, double at, List<LedgerRow> sites) {}
-
   @GET
   @Path("v1/ledger")
   public Ledger ledger() {
@@ -107,8 +104,6 @@ public final class ApiResource {
     }
     return new Ledger(u.name(), now, rows);
   }
-
-  public record JobView(String site, String id, String state, String executor, double release, Double start, Double end, Integer exitCode) {}
 
   @GET
   @Path("v1/jobs/{id}")
@@ -130,10 +125,6 @@ public final class ApiResource {
         + " (never published, run at home, or finished before the daemon's last " + "10,000 jobs)");
   }
 
-  public record Participation(String site, double level) {}
-
-  public record ParticipationChange(Double level) {}
-
   @GET
   @Path("v1/participation")
   public Participation participation() {
@@ -153,10 +144,6 @@ public final class ApiResource {
   }
 
   // --- pilots ----------------------------------------------------------------------------
-
-  public record Outcome(double start, double end, int exitCode, String stdout, String stderr) {}
-
-  public record Keep(boolean keep) {}
 
   @POST
   @Path("v1/pilots/{id}/work")

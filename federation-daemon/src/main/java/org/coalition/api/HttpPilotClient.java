@@ -12,6 +12,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
+import org.coalition.api.model.ErrorBody;
+import org.coalition.api.model.Keep;
+import org.coalition.api.model.Outcome;
 import org.coalition.daemon.PilotService;
 
 /**
@@ -42,14 +45,14 @@ public final class HttpPilotClient implements PilotService {
 
   @Override
   public boolean heartbeat(String pilotId, String token) {
-    return read(post(pilotId, "heartbeat", token, "").body(), ApiResource.Keep.class).keep();
+    return read(post(pilotId, "heartbeat", token, "").body(), Keep.class).keep();
   }
 
   @Override
   public void finish(String pilotId, String token, RunOutcome o) {
     Base64.Encoder b = Base64.getEncoder();
     try {
-      post(pilotId, "finish", token, JSON.writeValueAsString(new ApiResource.Outcome(o.start(), o.end(), o.exitCode(),
+      post(pilotId, "finish", token, JSON.writeValueAsString(new Outcome(o.start(), o.end(), o.exitCode(),
           b.encodeToString(o.stdout()), b.encodeToString(o.stderr()))));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
@@ -75,7 +78,7 @@ public final class HttpPilotClient implements PilotService {
     if (r.statusCode() >= 400) {
       String message = r.body();
       try {
-        message = JSON.readValue(r.body(), ApiError.Body.class).error().message();
+        message = JSON.readValue(r.body(), ErrorBody.class).error().message();
       } catch (IOException e) {
         // not our JSON: keep the body as it is
       }

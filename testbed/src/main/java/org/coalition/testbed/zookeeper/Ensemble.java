@@ -1,6 +1,8 @@
 package org.coalition.testbed.zookeeper;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -35,9 +37,33 @@ public final class Ensemble implements AutoCloseable {
     if (size < 3) {
       throw new IllegalArgumentException("an ensemble has 1 server or at least 3, not " + size);
     }
-    TestingCluster cluster = new TestingCluster(size);
+    TestingCluster cluster = new TestingCluster(distinctPorts(size));
     cluster.start();
     return new Ensemble(null, cluster);
+  }
+
+  /**
+   * {@code size} servers whose client, election and quorum ports are all different. Curator picks
+   * each port on its own (a socket opened and closed), and two picks can be the same port: seen in
+   * CI as two servers on one client port. Holding every socket open until all are picked rules that out.
+   */
+  private static List<InstanceSpec> distinctPorts(int size) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3 * size; i++) {
+        held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
+      }
+    } finally {
+      for (ServerSocket socket : held) {
+        socket.close();
+      }
+    }
+    List<InstanceSpec> specs = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      specs.add(new InstanceSpec(null, held.get(3 * i).getLocalPort(), held.get(3 * i + 1).getLocalPort(), held.get(3 * i + 2).getLocalPort(),
+          true, i + 1));
+    }
+    return specs;
   }
 
   public String connectString() {

@@ -1,0 +1,4 @@
+package org.coalition.api.model;
+
+/** The body of {@code PUT /v1/participation}. */
+public record ParticipationChange(Double level) {}
