@@ -182,6 +182,9 @@ class DaemonApiIT {
     s.broker().start();
     assertError(send(s.broker(), "POST", "v1/pilots/east-1-abc/work", null, ""), 401, "UNAUTHORIZED");
     assertError(send(s.broker(), "POST", "v1/pilots/east-1-abc/work", "not-the-token", ""), 403, "FORBIDDEN");
+    // a well-formed report with someone else's token: refused for the token, not for the body
+    assertError(send(s.broker(), "POST", "v1/pilots/east-1-abc/finish", "not-the-token",
+        "{\"start\": 1, \"end\": 2, \"exitCode\": 0, \"stdout\": \"\", \"stderr\": \"\"}"), 403, "FORBIDDEN");
     assertError(send(s.broker(), "POST", "v1/pilots/east-1-abc/finish", "not-the-token",
         "{\"start\": 1, \"end\": 2, \"exitCode\": 0, \"stdout\": \"!!\"}"), 400, "INVALID");
     assertError(send(s.broker(), "GET", "v1/nothing-here", null, null), 404, "NOT_FOUND");

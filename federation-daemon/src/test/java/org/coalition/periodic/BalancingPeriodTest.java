@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
-import java.util.List;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.JobRef;
@@ -17,8 +16,6 @@ import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
-import org.coalition.policy.balancing.Bilb;
-import org.coalition.policy.balancing.SiteLoad;
 import org.junit.jupiter.api.Test;
 
 /** The period's body, without Quartz, on the in-memory coordination. */
@@ -39,11 +36,16 @@ class BalancingPeriodTest {
     BalancingPeriod.Outcome outcome = new BalancingPeriod(a).run();
     assertTrue(outcome.leader());
     Allowances published = outcome.published();
-    var plan = new Bilb().balance(List.of(new SiteLoad("a", 9000, 2000), new SiteLoad("b", 1000, 2000), new SiteLoad("c", 0, 500)));
-    for (String s : List.of("a", "b", "c")) {
-      assertEquals(plan.outcome(s).sent(), published.of(s).send(), 1e-9, s + " sends");
-      assertEquals(plan.outcome(s).received(), published.of(s).receive(), 1e-9, s + " receives");
-    }
+    // BILB by hand (DESIGN.md, "BILB"): sorted by queue, c (0, l 500), b (1000, l 2000), a (9000, l 2000).
+    // b: mean (0 + 1000) / 2 = 500, may send min(1000 - 500, 2000) = 500; c's room min(500 - 0, 500 - 0) = 500: b -> c 500.
+    // a: mean (0 + 1000 + 9000) / 3 = 3333.3, may send min(9000 - 3333.3, 2000) = 2000; rooms: c min(3333.3 - 500, 500 - 500) = 0,
+    //    b (now at 1000 - 500 = 500) min(3333.3 - 500, 2000 - 500) = 1500; smallest room first: c 0, then b min(1500, 2000) = 1500.
+    assertEquals(1500, published.of("a").send(), 1e-9, "a sends");
+    assertEquals(0, published.of("a").receive(), 1e-9, "a receives");
+    assertEquals(500, published.of("b").send(), 1e-9, "b sends");
+    assertEquals(1500, published.of("b").receive(), 1e-9, "b receives");
+    assertEquals(0, published.of("c").send(), 1e-9, "c sends");
+    assertEquals(500, published.of("c").receive(), 1e-9, "c receives");
     assertTrue(published.of("a").send() > 0 && published.of("c").receive() <= 500);
     assertEquals(published, b.allowances(), "everyone reads the leader's allowances");
     assertEquals(1, published.period());
