@@ -13,8 +13,10 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.concurrent.atomic.AtomicReference;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,40 @@ class SlurmCredentialsTest {
     assertEquals(token, at0.forUser("coalition-user"), "cached while fresh");
     assertNotEquals(token, SlurmCredentials.key(key, Duration.ofMinutes(10), Clock.fixed(t0.plusSeconds(1), ZoneOffset.UTC))
         .forUser("coalition-user"), "a new signature at another time");
+  }
+
+  @Test
+  void aTokenIsRenewedAtFourFifthsOfItsLifespanNotBefore() throws Exception {
+    Path key = dir.resolve("jwt.key");
+    Files.write(key, "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII));
+    Instant t0 = Instant.parse("2026-11-21T00:00:00Z");
+    AtomicReference<Instant> now = new AtomicReference<>(t0);
+    Clock clock = new Clock() {
+      @Override
+      public ZoneId getZone() {
+        return ZoneOffset.UTC;
+      }
+
+      @Override
+      public Clock withZone(ZoneId zone) {
+        return this;
+      }
+
+      @Override
+      public Instant instant() {
+        return now.get();
+      }
+    };
+    SlurmCredentials credentials = SlurmCredentials.key(key, Duration.ofMinutes(10), clock);
+    SlurmCredentials.Token first = credentials.forUser("coalition-user");
+    now.set(t0.plus(Duration.ofMinutes(8)).minusSeconds(1));
+    assertEquals(first, credentials.forUser("coalition-user"), "7 min 59 s into a 10-minute token: still the same one");
+    now.set(t0.plus(Duration.ofMinutes(8)));
+    SlurmCredentials.Token renewed = credentials.forUser("coalition-user");
+    assertNotEquals(first, renewed, "8 min into a 10-minute token: renewed, 2 min before it expires");
+    JsonNode claims = new ObjectMapper().readTree(Base64.getUrlDecoder().decode(renewed.token().split("\\.")[1]));
+    assertEquals(t0.getEpochSecond() + 480, claims.get("iat").asLong());
+    assertEquals(t0.getEpochSecond() + 480 + 600, claims.get("exp").asLong());
   }
 
   @Test
