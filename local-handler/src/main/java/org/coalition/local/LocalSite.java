@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import org.coalition.handler.HandlerException;
@@ -57,6 +58,11 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
     final double submitted;
     State state = State.PENDING;
     boolean parked;
+    /** Set when the entry is cancelled while it runs: it then ends CANCELLED, whatever its exit. */
+    boolean cancelled;
+    /** Its run, once scheduled; {@code started} once a thread has taken it up. */
+    Future<?> running;
+    boolean started;
     double start = -1;
     double end = -1;
     int exit;
@@ -161,7 +167,9 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
       throw new HandlerException(Category.REJECTED, "site " + name + " has " + cores + " cores; pilot asks " + spec.cores());
     }
     String id = Long.toString(++serial);
-    entries.put(id, new Entry(id, Kind.PILOT, spec.account(), spec.cores(), spec.walltimeSeconds(), "", spec, clock.getAsDouble()));
+    Entry entry = new Entry(id, Kind.PILOT, spec.account(), spec.cores(), spec.walltimeSeconds(), "", spec, clock.getAsDouble());
+    entry.parked = spec.held();
+    entries.put(id, entry);
     schedule();
     return new PilotHandle("local", id);
   }
@@ -184,6 +192,12 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
       e.state = State.DONE;
       e.end = clock.getAsDouble();
       e.exit = -1;
+    } else if (e != null && e.state == State.RUNNING && !e.cancelled) {
+      e.cancelled = true;
+      e.running.cancel(true); // interrupts the run; it ends CANCELLED
+      if (!e.started) { // no thread took it up yet, and none will: it ends here
+        finish(e, -1, "");
+      }
     }
   }
 
@@ -293,12 +307,18 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
         e.state = State.RUNNING;
         e.start = clock.getAsDouble();
         used += e.cores;
-        threads.execute(() -> runEntry(e));
+        e.running = threads.submit(() -> runEntry(e));
       }
     }
   }
 
   private void runEntry(Entry e) {
+    synchronized (this) {
+      if (e.cancelled) {
+        return; // cancelled before it started: cancel() ended it
+      }
+      e.started = true;
+    }
     int exit;
     String out = "";
     try {
@@ -310,6 +330,12 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
           if (!run.process().waitFor(e.walltime, TimeUnit.SECONDS)) {
             run.process().destroyForcibly().waitFor();
           }
+        } catch (InterruptedException cancelled) {
+          run.process().destroyForcibly();
+          run.clean();
+          throw cancelled;
+        }
+        try {
           exit = run.process().exitValue();
           out = new String(run.stdout(), StandardCharsets.UTF_8);
         } finally {
@@ -324,15 +350,20 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
       out = ex.getMessage();
     }
     synchronized (this) {
-      e.state = State.DONE;
-      e.end = clock.getAsDouble();
-      e.exit = exit;
-      e.stdout = out;
-      if (e.kind == Kind.USER) {
-        e.ranAt = name;
-      }
-      used -= e.cores;
-      schedule();
+      finish(e, exit, out);
     }
+  }
+
+  /** Ends a running entry: CANCELLED (exit -1) when it was cancelled, else with {@code exit}; its cores go back. */
+  private void finish(Entry e, int exit, String out) {
+    e.state = State.DONE;
+    e.end = clock.getAsDouble();
+    e.exit = e.cancelled ? -1 : exit;
+    e.stdout = out;
+    if (e.kind == Kind.USER) {
+      e.ranAt = name;
+    }
+    used -= e.cores;
+    schedule();
   }
 }
