@@ -3,12 +3,14 @@ package org.coalition.condor;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.coalition.drmaa.JobInfo;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 
@@ -107,5 +109,34 @@ final class CondorJobs {
     for (JsonNode ad : ads) {
       into.putIfAbsent(id(ad), ad);
     }
+  }
+
+  /** Whether a job ad says the job is over: completed or removed. */
+  static boolean finished(JsonNode ad) {
+    int s = status(ad);
+    return s == COMPLETED || s == REMOVED;
+  }
+
+  /** How a finished job ended, in DRMAA's words: exited, signaled, or aborted (removed). */
+  static JobInfo info(String id, JsonNode ad) {
+    Map<String, String> usage = new HashMap<>();
+    for (String a : List.of("RemoteWallClockTime", "RemoteUserCpu", "RemoteSysCpu", "QDate", "JobStartDate", "CompletionDate")) {
+      if (ad.has(a)) {
+        usage.put(a, ad.get(a).asText());
+      }
+    }
+    if (status(ad) == REMOVED) {
+      return new JobInfo(id, false, 0, false, "", false, true, usage);
+    }
+    if (ad.path("ExitBySignal").asBoolean(false)) {
+      return new JobInfo(id, false, 0, true, signalName(ad.path("ExitSignal").asInt()), false, false, usage);
+    }
+    return new JobInfo(id, true, ad.path("ExitCode").asInt(), false, "", false, false, usage);
+  }
+
+  private static String signalName(int n) {
+    String[] names = {"", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV",
+        "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"};
+    return n > 0 && n < names.length ? names[n] : "signal " + n;
   }
 }

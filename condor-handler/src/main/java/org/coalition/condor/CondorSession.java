@@ -3,7 +3,6 @@ package org.coalition.condor;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -275,7 +274,7 @@ public final class CondorSession implements Session {
         if (ad == null && !open.contains(id)) {
           throw new DrmaaException.InvalidJobException(call + ": job " + id + " is not a job of this session");
         }
-        all &= ad != null && finished(ad);
+        all &= ad != null && CondorJobs.finished(ad);
       }
       if (all) {
         if (dispose) {
@@ -304,40 +303,12 @@ public final class CondorSession implements Session {
       Map<String, JsonNode> ads = ads(call, ids);
       for (String id : ids) {
         JsonNode ad = ads.get(id);
-        if (ad != null && finished(ad) && open.remove(id)) {
-          return info(id, ad);
+        if (ad != null && CondorJobs.finished(ad) && open.remove(id)) {
+          return CondorJobs.info(id, ad);
         }
       }
       pause(call, deadline);
     }
-  }
-
-  private static boolean finished(JsonNode ad) {
-    int s = CondorJobs.status(ad);
-    return s == CondorJobs.COMPLETED || s == CondorJobs.REMOVED;
-  }
-
-  /** How a finished job ended, in DRMAA's words: exited, signaled, or aborted (removed). */
-  static JobInfo info(String id, JsonNode ad) {
-    Map<String, String> usage = new HashMap<>();
-    for (String a : List.of("RemoteWallClockTime", "RemoteUserCpu", "RemoteSysCpu", "QDate", "JobStartDate", "CompletionDate")) {
-      if (ad.has(a)) {
-        usage.put(a, ad.get(a).asText());
-      }
-    }
-    if (CondorJobs.status(ad) == CondorJobs.REMOVED) {
-      return new JobInfo(id, false, 0, false, "", false, true, usage);
-    }
-    if (ad.path("ExitBySignal").asBoolean(false)) {
-      return new JobInfo(id, false, 0, true, signalName(ad.path("ExitSignal").asInt()), false, false, usage);
-    }
-    return new JobInfo(id, true, ad.path("ExitCode").asInt(), false, "", false, false, usage);
-  }
-
-  private static String signalName(int n) {
-    String[] names = {"", "SIGHUP", "SIGINT", "SIGQUIT", "SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGUSR1", "SIGSEGV",
-        "SIGUSR2", "SIGPIPE", "SIGALRM", "SIGTERM"};
-    return n > 0 && n < names.length ? names[n] : "signal " + n;
   }
 
   private static long deadline(Duration timeout) {
