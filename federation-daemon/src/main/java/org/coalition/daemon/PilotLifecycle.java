@@ -11,7 +11,7 @@ import java.util.Optional;
  *
  * <pre>
  *   SUBMITTING --submitted--> PENDING --asked--> ASKED --claimed--> RUNNING --reported--> REPORTED
- *        |                       |                  '--no work--> IDLE
+ *        |  '--------------asked (before the answer)--^  '--no work--> IDLE
  *   submit failed          pending too long,
  *        v                 batch job ended            (every phase ends in GONE when its batch job ends)
  *      GONE
@@ -71,6 +71,12 @@ public final class PilotLifecycle {
   static {
     on(Phase.SUBMITTING, Event.SUBMITTED, Transition.to(Phase.PENDING));
     on(Phase.SUBMITTING, Event.SUBMIT_FAILED, Transition.to(Phase.GONE, Effect.FORGET));
+    // A pilot may start, and ask, before the batch system's answer to its submission is back (the
+    // local system starts it inside submit): the asking counts, the late answer changes nothing.
+    on(Phase.SUBMITTING, Event.ASKED, Transition.to(Phase.ASKED));
+    for (Phase asked : new Phase[] {Phase.ASKED, Phase.RUNNING, Phase.REPORTED, Phase.IDLE}) {
+      on(asked, Event.SUBMITTED, Transition.to(asked));
+    }
     on(Phase.PENDING, Event.ASKED, Transition.to(Phase.ASKED));
     on(Phase.PENDING, Event.PENDING_TOO_LONG, Transition.to(Phase.GONE, Effect.CANCEL_BATCH_JOB, Effect.FORGET,
         Effect.RECORD_PENDING_TOO_LONG));

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
@@ -153,6 +154,21 @@ class BrokerTest {
     home.tick();
     assertFalse(homeBatch.jobs.get("7").parked(), "unparked: it runs at home");
     assertTrue(home.coordination().queue().isEmpty(), "withdrawn from the federation");
+  }
+
+  @Test
+  void aPilotThatAsksBeforeItsSubmissionReturnsGetsItsJob() {
+    homeBatch.userJob("7", 2);
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    homePeriod.run();
+    execPeriod.run();
+    home.tick();
+    AtomicReference<Optional<Assignment>> asked = new AtomicReference<>();
+    execBatch.onSubmit = spec -> asked.set(exec.work(spec.environment().get(PilotAgent.ID), spec.environment().get(PilotAgent.TOKEN)));
+    exec.tick();
+    assertEquals("home/7", asked.get().orElseThrow().job(), "a local pilot starts, and asks, inside submit");
+    assertEquals(Map.of("running", 1), nonZero(exec.pilotsByState()), "the late answer to the submission changes nothing");
   }
 
   /** Publishes home's job 7 and lets exec submit one pilot for it; the pilot's environment. */

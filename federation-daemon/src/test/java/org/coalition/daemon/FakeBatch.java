@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
 import org.coalition.handler.HomeJob;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.PilotHandle;
@@ -31,6 +32,8 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   final List<PilotSpec> submitted = new ArrayList<>();
   final Map<PilotHandle, PilotState> pilots = new LinkedHashMap<>();
   final List<PilotHandle> cancelled = new ArrayList<>();
+  /** Runs inside {@link #submit}, as a batch system that starts the pilot at once would. */
+  Consumer<PilotSpec> onSubmit = spec -> {};
 
   public FakeBatch(int totalCores) {
     this.totalCores = totalCores;
@@ -64,6 +67,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
     submitted.add(spec);
     PilotHandle h = new PilotHandle("fake", Integer.toString(submitted.size()));
     pilots.put(h, PilotState.PENDING);
+    onSubmit.accept(spec);
     return h;
   }
 

@@ -18,6 +18,11 @@ class PilotLifecycleTest {
   private static final List<Row> TABLE = List.of(
       new Row(Phase.SUBMITTING, Event.SUBMITTED, Phase.PENDING, List.of()),
       new Row(Phase.SUBMITTING, Event.SUBMIT_FAILED, Phase.GONE, List.of(Effect.FORGET)),
+      new Row(Phase.SUBMITTING, Event.ASKED, Phase.ASKED, List.of()),
+      new Row(Phase.ASKED, Event.SUBMITTED, Phase.ASKED, List.of()),
+      new Row(Phase.RUNNING, Event.SUBMITTED, Phase.RUNNING, List.of()),
+      new Row(Phase.REPORTED, Event.SUBMITTED, Phase.REPORTED, List.of()),
+      new Row(Phase.IDLE, Event.SUBMITTED, Phase.IDLE, List.of()),
       new Row(Phase.PENDING, Event.ASKED, Phase.ASKED, List.of()),
       new Row(Phase.PENDING, Event.PENDING_TOO_LONG, Phase.GONE, List.of(Effect.CANCEL_BATCH_JOB, Effect.FORGET, Effect.RECORD_PENDING_TOO_LONG)),
       new Row(Phase.PENDING, Event.BATCH_ENDED, Phase.GONE, List.of(Effect.FORGET)),
