@@ -89,6 +89,8 @@ public final class PilotLifecycle {
     on(Phase.RUNNING, Event.BATCH_FAILED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RELEASE_CLAIM));
     // a second report of the same run: the coordination layer answers it (the result exists already)
     on(Phase.REPORTED, Event.REPORTED, Transition.to(Phase.REPORTED));
+    // a report that arrives after the batch job was seen ending: the result is recorded all the same
+    on(Phase.GONE, Event.REPORTED, Transition.to(Phase.GONE));
     // while it asks, a claim may be in hand already: give it back if the pilot dies meanwhile
     on(Phase.ASKED, Event.BATCH_ENDED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RELEASE_CLAIM));
     on(Phase.ASKED, Event.BATCH_FAILED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RELEASE_CLAIM));

@@ -35,6 +35,7 @@ class PilotLifecycleTest {
       new Row(Phase.RUNNING, Event.BATCH_ENDED, Phase.GONE, List.of(Effect.FORGET, Effect.RELEASE_CLAIM)),
       new Row(Phase.RUNNING, Event.BATCH_FAILED, Phase.GONE, List.of(Effect.FORGET, Effect.RELEASE_CLAIM)),
       new Row(Phase.REPORTED, Event.REPORTED, Phase.REPORTED, List.of()),
+      new Row(Phase.GONE, Event.REPORTED, Phase.GONE, List.of()),
       new Row(Phase.REPORTED, Event.BATCH_ENDED, Phase.GONE, List.of(Effect.FORGET)),
       new Row(Phase.REPORTED, Event.BATCH_FAILED, Phase.GONE, List.of(Effect.FORGET)),
       new Row(Phase.IDLE, Event.BATCH_ENDED, Phase.GONE, List.of(Effect.FORGET)),
@@ -62,7 +63,7 @@ class PilotLifecycleTest {
       }
     }
     assertEquals(List.of(), allowedButNotInTheTable);
-    assertTrue(PilotLifecycle.on(Phase.GONE, Event.BATCH_ENDED).isEmpty(), "a forgotten pilot does nothing more");
+    assertTrue(PilotLifecycle.on(Phase.GONE, Event.BATCH_ENDED).isEmpty(), "a forgotten pilot's batch job is not followed again");
     assertTrue(PilotLifecycle.on(Phase.IDLE, Event.ASKED).isEmpty(), "a pilot runs one job");
   }
 
