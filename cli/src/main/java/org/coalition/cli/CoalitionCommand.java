@@ -15,6 +15,10 @@ import picocli.CommandLine.Command;
     description = {
       "Fair, money-free capacity sharing between HPC clusters."
     },
+    footer = {
+      "",
+      "Benchmarks: bin/coalition bench --help (they run from a jar of their own, which is never shipped)."
+    },
     subcommands = {
       DaemonCommand.class,
       PilotCommand.class,
