@@ -121,7 +121,7 @@ final class ExecutorSide implements PilotService {
     int free = obs.totalCores() - obs.allocatedCores() - waiting.stream().mapToInt(p -> p.cores).sum();
     Set<JobRef> targeted = new HashSet<>();
     waiting.forEach(p -> targeted.add(p.target));
-    double room = budget.receiveLeft(waiting.stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum());
+    double room = budget.receiveLeft(coreSeconds(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
         && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores()).toList();
     int pending = waiting.size();
@@ -248,9 +248,13 @@ final class ExecutorSide implements PilotService {
     }
   }
 
-  /** Core-seconds the pilots still waiting in the local queue would take, and their count: not this site's own load. */
+  /** Core-seconds the pilots still waiting in the local queue would take: not this site's own load. */
   double waitingCoreSeconds() {
-    return pilots.waiting().stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum();
+    return coreSeconds(pilots.waiting());
+  }
+
+  private static double coreSeconds(List<Pilot> pilots) {
+    return pilots.stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum();
   }
 
   private Candidates candidates(List<JobSpec> fitting) {

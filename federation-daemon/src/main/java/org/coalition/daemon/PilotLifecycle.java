@@ -1,7 +1,5 @@
 package org.coalition.daemon;
 
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -66,7 +64,7 @@ public final class PilotLifecycle {
     RECORD_PENDING_TOO_LONG
   }
 
-  private static final Map<Phase, Map<Event, Transition<Phase, Effect>>> TABLE = new EnumMap<>(Phase.class);
+  private static final TransitionTable<Phase, Event, Effect> TABLE = new TransitionTable<>(Phase.class, Event.class);
 
   static {
     on(Phase.SUBMITTING, Event.SUBMITTED, Transition.to(Phase.PENDING));
@@ -103,12 +101,12 @@ public final class PilotLifecycle {
   private PilotLifecycle() {}
 
   private static void on(Phase from, Event event, Transition<Phase, Effect> t) {
-    TABLE.computeIfAbsent(from, k -> new EnumMap<>(Event.class)).put(event, t);
+    TABLE.add(from, event, t);
   }
 
   /** The transition {@code event} makes from {@code from}; empty when the event is out of order there. */
   public static Optional<Transition<Phase, Effect>> on(Phase from, Event event) {
-    return Optional.ofNullable(TABLE.getOrDefault(from, Map.of()).get(event));
+    return TABLE.find(from, event);
   }
 
   /** How the API and metrics count a pilot: pending (not asked yet), running (holding a claim), done. */

@@ -1,7 +1,5 @@
 package org.coalition.daemon;
 
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -58,7 +56,7 @@ public final class PublishedJobLifecycle {
     REMEMBER_RESULT
   }
 
-  private static final Map<Phase, Map<Event, Transition<Phase, Effect>>> TABLE = new EnumMap<>(Phase.class);
+  private static final TransitionTable<Phase, Event, Effect> TABLE = new TransitionTable<>(Phase.class, Event.class);
 
   static {
     on(Phase.LOCAL, Event.PUBLISHED, Transition.to(Phase.PUBLISHED, Effect.TRACK));
@@ -78,11 +76,11 @@ public final class PublishedJobLifecycle {
   private PublishedJobLifecycle() {}
 
   private static void on(Phase from, Event event, Transition<Phase, Effect> t) {
-    TABLE.computeIfAbsent(from, k -> new EnumMap<>(Event.class)).put(event, t);
+    TABLE.add(from, event, t);
   }
 
   /** The transition {@code event} makes from {@code from}; empty when the event is out of order there. */
   public static Optional<Transition<Phase, Effect>> on(Phase from, Event event) {
-    return Optional.ofNullable(TABLE.getOrDefault(from, Map.of()).get(event));
+    return TABLE.find(from, event);
   }
 }
