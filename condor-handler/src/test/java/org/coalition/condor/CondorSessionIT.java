@@ -38,6 +38,12 @@ class CondorSessionIT extends SessionConformance {
     return "HTCondor 23.9";
   }
 
+  @Override
+  protected String stayQueuedSpecification() {
+    // No slot matches, so the job stays idle in the queue.
+    return "requirements = False";
+  }
+
   @Test
   void jobsRunAsTheSessionsUserAndANativeSpecificationReachesTheSubmitDescription() throws Exception {
     Path out = dir().resolve("native.out");

@@ -43,6 +43,12 @@ public abstract class SessionConformance {
   /** How the back end names its batch system: the start of {@link Session#getDrmSystem()}. */
   protected abstract String drmSystemPrefix();
 
+  /**
+   * A native specification that keeps a job queued, neither held nor started, for longer than a
+   * test lasts (a start time in the future, or requirements no machine meets).
+   */
+  protected abstract String stayQueuedSpecification();
+
   @BeforeAll
   void open() throws Exception {
     dir = Files.createTempDirectory(jobsFolder(), "drmaa");
@@ -121,13 +127,19 @@ public abstract class SessionConformance {
 
   @Test
   void aQueuedJobIsHeldAndReleasedByControl() {
-    String id = session.runJob(shell("exit 0", dir.resolve("control-held.out")).setJobSubmissionState(JobTemplate.SubmissionState.HOLD));
-    session.control(id, Session.Action.RELEASE);
+    // A job that waits in the queue for a reason other than a hold, so nothing can start it between
+    // the two controls: a hold that does nothing leaves it QUEUED_ACTIVE and fails the first wait.
+    String id = session.runJob(shell("exit 0", dir.resolve("control-held.out")).setNativeSpecification(stayQueuedSpecification()));
+    assertEquals(JobState.QUEUED_ACTIVE, session.getJobProgramStatus(id), "the job waits in the queue");
     session.control(id, Session.Action.HOLD);
-    Eventually.waitFor(() -> "job " + id + " is held again", JOB_WAIT, Duration.ofMillis(200),
-        () -> session.getJobProgramStatus(id) == JobState.USER_ON_HOLD || session.getJobProgramStatus(id) == JobState.DONE);
+    Eventually.waitFor(() -> "job " + id + " is held, now " + session.getJobProgramStatus(id), JOB_WAIT, Duration.ofMillis(200),
+        () -> session.getJobProgramStatus(id) == JobState.USER_ON_HOLD);
     session.control(id, Session.Action.RELEASE);
-    assertEquals(0, session.waitFor(id, JOB_WAIT).exitStatus());
+    Eventually.waitFor(() -> "job " + id + " is released, now " + session.getJobProgramStatus(id), JOB_WAIT, Duration.ofMillis(200),
+        () -> session.getJobProgramStatus(id) == JobState.QUEUED_ACTIVE);
+    session.control(id, Session.Action.TERMINATE);
+    JobInfo info = session.waitFor(id, JOB_WAIT);
+    assertFalse(info.exited() && info.exitStatus() == 0, "a job that could not start did not end well: " + info);
   }
 
   @Test

@@ -30,6 +30,12 @@ class NativeSessionIT extends SessionConformance {
     return "SGE ";
   }
 
+  @Override
+  protected String stayQueuedSpecification() {
+    // No host has this architecture, so the job waits as qw; -w n because DRMAA refuses what it cannot schedule (and qsub -a would be a system hold).
+    return "-w n -l arch=no-such-arch";
+  }
+
   @Test
   void aMissingLibraryIsAClearError() {
     DrmaaLibraryException e = assertThrows(DrmaaLibraryException.class, () -> NativeSession.load(Optional.of(Path.of("/nonexistent/libdrmaa.so"))));
