@@ -40,11 +40,18 @@ public final class BilbModel {
   private final double[][] flow;
   private final double[][] alone;
   private final ParticipationLearning learning;
+  private final Trace trace;
   private long jobs;
   private long iterations;
 
   public BilbModel(BilbConfig config) {
+    this(config, Trace.NONE);
+  }
+
+  /** A model that reports each arrival, move and completion to {@code trace} (for tests). */
+  BilbModel(BilbConfig config, Trace trace) {
     this.config = config;
+    this.trace = trace;
     Variates root = new Variates(config.seed());
     this.sites = new Site[config.sites()];
     for (int i = 0; i < sites.length; i++) {
@@ -140,6 +147,7 @@ public final class BilbModel {
     site.aloneEnd = Math.max(now, site.aloneEnd) + size;
     job.aloneCompletion = site.aloneEnd;
     site.append(new Segment(job, size));
+    trace.arrived(site.index, now, size);
     site.rawArrival += site.variates.exponential(config.lambda());
     site.nextArrival = onGrid(site.rawArrival);
     jobs++;
@@ -170,6 +178,7 @@ public final class BilbModel {
         rounded[from] = units;
       }
       if (amount > EPS) {
+        trace.moved(now, amount);
         move(sites[from], sites[Integer.parseInt(t.to())], amount);
       }
     }
@@ -232,6 +241,7 @@ public final class BilbModel {
   }
 
   private void complete(Job job, double completion) {
+    trace.completed(job.release, completion);
     if (job.counted) {
       flow[job.home][job.round] += completion - job.release;
       alone[job.home][job.round] += job.aloneCompletion - job.release;
@@ -273,6 +283,23 @@ public final class BilbModel {
     BilbResult.Score typical = typicalSites == 0 ? null
         : new BilbResult.Score(typicalScore / typicalSites, typicalStd / typicalSites);
     return new BilbResult(config.balancer().name(), sites.length, config.rounds(), typical, overloaded, perSite, jobs, iterations);
+  }
+
+  /** What happens inside a run, for tests that check the model's rules from outside. */
+  interface Trace {
+    Trace NONE = new Trace() { };
+
+    /** A job of {@code size} arrives at {@code site} at {@code time}. */
+    default void arrived(int site, double time, double size) {
+    }
+
+    /** An iteration at {@code time} moves {@code amount} of queued work between two sites. */
+    default void moved(double time, double amount) {
+    }
+
+    /** A job released at {@code release} completes (its last fragment) at {@code completion}. */
+    default void completed(double release, double completion) {
+    }
   }
 
   private static final class Site {

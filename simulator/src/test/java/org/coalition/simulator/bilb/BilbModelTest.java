@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
 import org.coalition.policy.balancing.AveragingBalancer;
 import org.coalition.policy.balancing.Bilb;
 import org.coalition.policy.balancing.LoadBalancer;
@@ -66,8 +69,60 @@ class BilbModelTest {
 
   @Test
   void aWorkQuantumRoundsSizesAndTransfers() {
-    BilbConfig c = new BilbConfig(2, 2, 2, 0.2, 1000, 20, 1000, null, new Bilb(), 8, 0.2, 0.8, 1, 0);
-    assertTrue(run(c).typical().score() > 0);
+    // Sizes Gamma(2, 2) have mean 4; with q = 1.5 every size, release, move, iteration and
+    // completion must fall on multiples of 1.5, and a size below 0.75 becomes one whole unit.
+    double q = 1.5;
+    Recorder discrete = new Recorder(q);
+    new BilbModel(new BilbConfig(2, 2, 2, 0.2, 1000, 20, 1000, null, new Bilb(), 8, 0.2, 0.8, q, 0), discrete).run(null);
+    assertEquals(List.of(), discrete.offGrid, "everything on the grid of " + q);
+    assertTrue(discrete.moves > 10 && discrete.completions > 100, discrete.moves + " moves, " + discrete.completions + " completions");
+    assertTrue(discrete.sizes.contains(q), "some job smaller than half a unit took one whole unit: " + discrete.sizes.first());
+    assertTrue(discrete.sizes.first() >= q, "no job is smaller than one unit: " + discrete.sizes.first());
+    // The same run without a quantum has sizes and moves off that grid: the check above can fail.
+    Recorder continuous = new Recorder(q);
+    new BilbModel(new BilbConfig(2, 2, 2, 0.2, 1000, 20, 1000, null, new Bilb(), 8, 0.2, 0.8, 0, 0), continuous).run(null);
+    assertTrue(continuous.offGridCount > 100, "without a quantum: " + continuous.offGridCount + " values off the grid");
+  }
+
+  /** Records what a run does and every value that is not a whole number of quanta. */
+  private static final class Recorder implements BilbModel.Trace {
+    private final double quantum;
+    private final List<String> offGrid = new ArrayList<>(); // the first five
+    private int offGridCount;
+    private final TreeSet<Double> sizes = new TreeSet<>();
+    private int moves;
+    private int completions;
+
+    Recorder(double quantum) {
+      this.quantum = quantum;
+    }
+
+    private void check(String what, double value) {
+      double units = value / quantum;
+      if (Math.abs(units - Math.rint(units)) > 1e-6 && ++offGridCount <= 5) {
+        offGrid.add(what + " " + value);
+      }
+    }
+
+    @Override
+    public void arrived(int site, double time, double size) {
+      sizes.add(size);
+      check("release", time);
+      check("size", size);
+    }
+
+    @Override
+    public void moved(double time, double amount) {
+      moves++;
+      check("iteration", time);
+      check("move", amount);
+    }
+
+    @Override
+    public void completed(double release, double completion) {
+      completions++;
+      check("completion", completion);
+    }
   }
 
   @Test
