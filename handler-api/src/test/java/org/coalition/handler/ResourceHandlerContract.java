@@ -22,8 +22,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The handler SPI's shared contract: what every {@link ResourceHandler} must do against its real
- * batch system, whatever the system. One subclass per handler (Slurm, Grid Engine, HTCondor,
- * Kubernetes, the local system) supplies a connected handler and the site's facts; the tests are
+ * batch system, whatever the system. One subclass per handler (Slurm on each REST version, Grid
+ * Engine, HTCondor, Kubernetes, the local system, and a site of two systems) supplies a connected handler and the site's facts; the tests are
  * the same for all.
  * Shipped in handler-api's test jar.
  */
@@ -48,6 +48,14 @@ public abstract class ResourceHandlerContract {
 
   /** A folder on the system's shared file system; the suite makes a world-writable one inside. */
   protected abstract Path jobsFolder();
+
+  /**
+   * Pilots that together take every core, each of which can run: one of all cores by default; a
+   * site of several systems gives one per system.
+   */
+  protected List<Integer> fillingPilots() {
+    return List.of(totalCores());
+  }
 
   /** Removes every job from the system and waits until none is left. */
   protected abstract void emptyQueue();
@@ -154,8 +162,14 @@ public abstract class ResourceHandlerContract {
 
   @Test
   void pendingWorkIsObservedWithItsCoreSeconds() {
-    PilotHandle full = handler.submit(pilot("coalition-contract", totalCores(), "sleep 300", false));
-    waitFor(full, "runs", s -> s.state() == PilotState.RUNNING);
+    int filled = 0;
+    for (int cores : fillingPilots()) {
+      PilotHandle full = handler.submit(pilot("coalition-contract", cores, "sleep 300", false));
+      waitFor(full, "runs", s -> s.state() == PilotState.RUNNING);
+      int allocated = filled += cores;
+      observeUntil(allocated + " cores allocated", x -> x.allocatedCores() == allocated);
+    }
+    assertEquals(totalCores(), filled, "the filling pilots take every core");
     PilotHandle waiting = handler.submit(pilot("coalition-contract", 2, "exit 0", false));
     PilotHandle held = handler.submit(pilot("coalition-contract", 1, "exit 0", true));
     QueueObservation o = observeUntil("two pilots pending behind a full system", x -> x.pendingJobs() == 2
