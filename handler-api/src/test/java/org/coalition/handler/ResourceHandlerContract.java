@@ -22,9 +22,11 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * The handler SPI's shared contract: what every {@link ResourceHandler} must do against its real
- * batch system, whatever the system. One subclass per handler (Slurm on each REST version, Grid
- * Engine, HTCondor, Kubernetes, the local system, and a site of two systems) supplies a connected
- * handler and the site's facts; the tests are the same for all. Shipped in handler-api's test jar.
+ * batch system, whatever the system (Kubernetes, with no API server installable here, against
+ * fabric8's mock API server and an independent stand-in for its controllers: k8s-handler's
+ * README). One subclass per handler (Slurm on each REST version, Grid Engine, HTCondor,
+ * Kubernetes, the local system, and a site of two systems) supplies a connected handler and the
+ * site's facts; the tests are the same for all. Shipped in handler-api's test jar.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class ResourceHandlerContract {

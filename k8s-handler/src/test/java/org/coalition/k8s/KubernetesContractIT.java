@@ -34,6 +34,7 @@ import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ResourceHandlerContract;
 import org.coalition.testbed.Eventually;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -122,6 +123,15 @@ class KubernetesContractIT extends ResourceHandlerContract {
     c.secrets().inAnyNamespace().delete();
     Eventually.waitFor(() -> "no pods left; control loop: " + plane.failure(), WAIT, Duration.ofMillis(100),
         () -> c.pods().inAnyNamespace().list().getItems().isEmpty() && c.batch().v1().jobs().inAnyNamespace().list().getItems().isEmpty());
+  }
+
+  /** The stand-in's own errors fail the test that was running: a broken stand-in proves nothing. */
+  @AfterEach
+  void theStandInRanCleanly() {
+    Throwable f = plane == null ? null : plane.failure();
+    if (f != null) {
+      throw new AssertionError("the stand-in's control loop failed: " + f, f);
+    }
   }
 
   @AfterAll

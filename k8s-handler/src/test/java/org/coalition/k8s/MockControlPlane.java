@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,7 +114,7 @@ final class MockControlPlane implements AutoCloseable {
   }
 
   private void jobController(Job job, List<Pod> pods) {
-    if (PilotStates.condition(job, "Complete").isPresent() || PilotStates.condition(job, "Failed").isPresent()) {
+    if (finished(job)) {
       return;
     }
     String ns = job.getMetadata().getNamespace();
@@ -153,14 +154,14 @@ final class MockControlPlane implements AutoCloseable {
   }
 
   private void schedule(Pod pod, List<Pod> pods) {
-    long wanted = ClusterLoad.cpuMillis(pod.getSpec(), pod);
+    long wanted = requestedMillis(pod);
     for (Node n : client.nodes().list().getItems()) {
-      if (!ClusterLoad.usable(n)) {
+      if (!schedulable(n)) {
         continue;
       }
-      long allocatable = n.getStatus().getAllocatable().get("cpu").getNumericalAmount().longValue() * 1000;
+      long allocatable = millis(n.getStatus().getAllocatable().get("cpu"));
       long used = pods.stream().filter(p -> n.getMetadata().getName().equals(p.getSpec().getNodeName()) && !ended(p))
-          .mapToLong(p -> ClusterLoad.cpuMillis(p.getSpec(), p)).sum();
+          .mapToLong(MockControlPlane::requestedMillis).sum();
       if (allocatable - used >= wanted) {
         pod.getSpec().setNodeName(n.getMetadata().getName()); // so that the next pod of this tick sees it
         client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
@@ -253,6 +254,79 @@ final class MockControlPlane implements AutoCloseable {
               .withFinishedAt(Instant.now().toString()).endTerminated().build()).build()));
       return x;
     });
+  }
+
+  // The rules below are written from the Kubernetes documentation, not taken from the handler, so
+  // that a wrong rule in the handler is not also the stand-in's.
+
+  /**
+   * Whether a Job has finished: it carries a condition of type Complete or Failed whose status is
+   * "True" (Jobs, "Job termination and cleanup").
+   */
+  private static boolean finished(Job job) {
+    return job.getStatus() != null && job.getStatus().getConditions() != null && job.getStatus().getConditions().stream()
+        .anyMatch(c -> ("Complete".equals(c.getType()) || "Failed".equals(c.getType())) && "True".equals(c.getStatus()));
+  }
+
+  /**
+   * Whether the scheduler may place a pod without tolerations on a node: not cordoned
+   * ({@code spec.unschedulable}), no taint of effect NoSchedule or NoExecute ("Taints and
+   * Tolerations"), and its Ready condition "True" (a node that is not ready carries the
+   * {@code node.kubernetes.io/not-ready} taint).
+   */
+  private static boolean schedulable(Node n) {
+    if (n.getSpec() != null) {
+      if (Boolean.TRUE.equals(n.getSpec().getUnschedulable())) {
+        return false;
+      }
+      if (n.getSpec().getTaints() != null && n.getSpec().getTaints().stream()
+          .anyMatch(t -> "NoSchedule".equals(t.getEffect()) || "NoExecute".equals(t.getEffect()))) {
+        return false;
+      }
+    }
+    return n.getStatus() != null && n.getStatus().getConditions() != null && n.getStatus().getConditions().stream()
+        .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  /**
+   * The CPU the scheduler reserves for a pod ("Resource Management for Pods and Containers", "Init
+   * Containers", "Sidecar Containers", "Pod Overhead"): the app containers' requests plus those of
+   * the sidecars (init containers with restartPolicy Always), or, if larger, the most any step of
+   * the init sequence needs (an init container beside the sidecars started before it); plus the
+   * pod's overhead. A container that sets a CPU limit and no request requests its limit.
+   */
+  static long requestedMillis(Pod pod) {
+    long apps = 0;
+    for (Container c : pod.getSpec().getContainers()) {
+      apps += request(c);
+    }
+    long sidecarsSoFar = 0;
+    long initPeak = 0;
+    for (Container c : pod.getSpec().getInitContainers() == null ? List.<Container>of() : pod.getSpec().getInitContainers()) {
+      if ("Always".equals(c.getRestartPolicy())) {
+        sidecarsSoFar += request(c);
+        initPeak = Math.max(initPeak, sidecarsSoFar);
+      } else {
+        initPeak = Math.max(initPeak, sidecarsSoFar + request(c));
+      }
+    }
+    Quantity overhead = pod.getSpec().getOverhead() == null ? null : pod.getSpec().getOverhead().get("cpu");
+    return Math.max(apps + sidecarsSoFar, initPeak) + (overhead == null ? 0 : millis(overhead));
+  }
+
+  private static long request(Container c) {
+    if (c.getResources() == null) {
+      return 0;
+    }
+    Map<String, Quantity> requests = c.getResources().getRequests();
+    Map<String, Quantity> limits = c.getResources().getLimits();
+    Quantity q = requests != null && requests.containsKey("cpu") ? requests.get("cpu") : limits == null ? null : limits.get("cpu");
+    return q == null ? 0 : millis(q);
+  }
+
+  /** A CPU quantity ("2", "500m", "0.25") in millicores, rounded up as Kubernetes does. */
+  private static long millis(Quantity q) {
+    return q.getNumericalAmount().movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
   }
 
   private static long uid() {
