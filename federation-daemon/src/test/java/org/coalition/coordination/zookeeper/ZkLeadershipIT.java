@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.test.TestingServer;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
@@ -38,6 +42,17 @@ class ZkLeadershipIT {
           assertEquals(2500, follower.allowances().of("a").send(), 1e-9, "BILB moves a's excess to b up to the mean");
 
           long beforePause = follower.allowances().period();
+          // Leadership is sampled every 10 ms through the pause: a latch that gave it up on SUSPENDED
+          // and took it back after the reconnection would look the same at the end.
+          AtomicInteger lostSamples = new AtomicInteger();
+          AtomicInteger samples = new AtomicInteger();
+          ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor();
+          watch.scheduleAtFixedRate(() -> {
+            samples.incrementAndGet();
+            if (!leader.isLeader()) {
+              lostSamples.incrementAndGet();
+            }
+          }, 0, 10, TimeUnit.MILLISECONDS);
           server.stop(); // both clients go SUSPENDED; their sessions (20 s) outlive the pause
           Thread.sleep(2000);
           server.restart();
@@ -48,8 +63,11 @@ class ZkLeadershipIT {
               return false;
             }
           });
+          watch.shutdownNow();
           long before = follower.allowances().period();
-          assertTrue(leader.isLeader(), "SUSPENDED is not LOST: the leader kept leadership");
+          assertTrue(samples.get() > 100, "leadership sampled through the pause: " + samples.get() + " samples");
+          assertEquals(0, lostSamples.get(), "SUSPENDED is not LOST: the leader kept leadership all through the pause ("
+              + lostSamples.get() + " of " + samples.get() + " samples without it)");
           waitFor("the same leader publishes newer periods", () -> follower.allowances().period() > before + 2
               && follower.allowances().leader().equals(leader.site()));
 
