@@ -1,5 +1,6 @@
 package org.coalition.cli;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.coalition.handler.config.Durations;
+import org.coalition.simulator.replay.ReplayResult;
 
 /** How commands print results: JSON for scripts, aligned tables for people. */
 public final class Output {
@@ -34,7 +36,14 @@ public final class Output {
             }
           })
           .addSerializer(Path.class, new ToStringSerializer(Path.class))
-          .addSerializer(optionals()));
+          .addSerializer(optionals())
+          .setMixInAnnotation(ReplayResult.class, ReplayResultJson.class));
+
+  /** Adds the replay's derived rate to the record's components in {@code --json}. */
+  private abstract static class ReplayResultJson {
+    @JsonProperty
+    abstract double eventsPerSecond();
+  }
 
   private Output() {}
 

@@ -3,9 +3,7 @@ package org.coalition.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.coalition.policy.fairness.PolicyName;
 import org.coalition.simulator.replay.ReplayModel;
@@ -61,16 +59,7 @@ final class SimulateReplayCommand implements Callable<Integer> {
     ReplayResult result = new ReplayModel(log, sites, total, policy, common.seed).run();
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("trace", result.trace());
-      m.put("policy", result.policy());
-      m.put("sites", result.sites());
-      m.put("jobs", result.jobs());
-      m.put("clipped", result.clipped());
-      m.put("events", result.events());
-      m.put("seconds", result.seconds());
-      m.put("eventsPerSecond", result.eventsPerSecond());
-      Output.json(out, m);
+      Output.json(out, result); // Jackson writes the result record, with its events per second
     } else {
       out.printf("%s replayed on %d sites with %s: %,d jobs (%,d clipped to the widest site)%n",
           result.trace(), sites, result.policy(), result.jobs(), result.clipped());

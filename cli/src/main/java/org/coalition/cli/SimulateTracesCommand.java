@@ -77,8 +77,8 @@ final class SimulateTracesCommand implements Callable<Integer> {
         new ProgressBar(spec.commandLine().getErr(), "cases evaluated", !common.noProgress));
     PrintWriter out = spec.commandLine().getOut();
     if (common.json) {
-      Output.json(out, scenarios.size() == 1 ? json(report, report.scenarios().get(0)) : Map.of("scenarios",
-          report.scenarios().stream().map(s -> json(report, s)).toList()));
+      Output.json(out, scenarios.size() == 1 ? json(report, report.scenarios().get(0))
+          : new ScenariosJson(report.scenarios().stream().map(s -> json(report, s)).toList()));
     } else {
       print(out, report);
     }
@@ -92,19 +92,16 @@ final class SimulateTracesCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private Map<String, Object> json(TracesReport report, TracesReport.ScenarioReport s) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("scenario", s.scenario());
-    m.put("cases", s.cases());
-    m.put("judgedCoalitions", s.judged());
-    m.put("scores", ordered(s.scores()));
-    m.put("meanUnfairness", ordered(s.meanUnfairness()));
-    m.put("meanUnfairnessL2", ordered(s.meanUnfairnessL2()));
-    m.put("sites", sites);
-    m.put("periods", periods);
-    m.put("traces", report.traces());
-    m.put("seconds", report.seconds());
-    return m;
+  /** One scenario as {@code --json} writes it: the report's figures and the options of the run. */
+  record ScenarioJson(int scenario, int cases, int judgedCoalitions, Map<String, Integer> scores, Map<String, Double> meanUnfairness,
+      Map<String, Double> meanUnfairnessL2, int sites, int periods, List<TracesReport.TraceInfo> traces, double seconds) {}
+
+  /** The scenarios of a run with more than one, under {@code "scenarios"}. */
+  record ScenariosJson(List<ScenarioJson> scenarios) {}
+
+  private ScenarioJson json(TracesReport report, TracesReport.ScenarioReport s) {
+    return new ScenarioJson(s.scenario(), s.cases(), s.judged(), ordered(s.scores()), ordered(s.meanUnfairness()),
+        ordered(s.meanUnfairnessL2()), sites, periods, report.traces(), report.seconds());
   }
 
   private <V> Map<String, V> ordered(Map<String, V> values) {

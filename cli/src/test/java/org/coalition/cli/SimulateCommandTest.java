@@ -101,6 +101,20 @@ class SimulateCommandTest {
   }
 
   @Test
+  void replayJsonIsTheResultRecordWithItsRate() throws Exception {
+    assertEquals(ExitCodes.OK, run("simulate", "replay", "--trace", trace.toString(), "--sites", "4", "--json", "--no-progress"),
+        err::toString);
+    JsonNode j = json();
+    List<String> fields = new ArrayList<>();
+    j.fieldNames().forEachRemaining(fields::add);
+    assertEquals(List.of("trace", "policy", "sites", "jobs", "clipped", "events", "seconds", "eventsPerSecond"), fields, j::toString);
+    assertEquals(400, j.get("jobs").asLong());
+    assertEquals(4, j.get("sites").size());
+    assertEquals(j.get("events").asDouble() / j.get("seconds").asDouble(), j.get("eventsPerSecond").asDouble(), 1e-6 * j.get("eventsPerSecond")
+        .asDouble());
+  }
+
+  @Test
   void badArgumentsAndFilesGiveOneLineAndAnExitCode() throws Exception {
     Path broken = dir.resolve("broken.swf");
     Files.write(broken, List.of("; MaxProcs: 8", "1 0 0 10 1 -1 -1 1 -1 -1 1 1 -1 -1 -1 -1 -1 -1", "2 5 0 x 1"));
