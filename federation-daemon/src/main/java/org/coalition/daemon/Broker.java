@@ -11,6 +11,7 @@ import org.coalition.handler.HandlerException;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.policy.text.Numbers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,8 +118,8 @@ public final class Broker implements PilotService {
     if (!(level >= 0) || Double.isInfinite(level)) {
       throw new IllegalArgumentException("participation level must be finite and >= 0, was " + level);
     }
-    decisions.record("participation", "site=" + settings.site(), "operator", "level " + Decisions.fmt(participation) + " -> "
-        + Decisions.fmt(level));
+    decisions.record("participation", "site=" + settings.site(), "operator", "level " + Numbers.format(participation) + " -> "
+        + Numbers.format(level));
     participation = level;
   }
 

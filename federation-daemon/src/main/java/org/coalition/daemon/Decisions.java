@@ -1,6 +1,5 @@
 package org.coalition.daemon;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,11 +28,6 @@ public final class Decisions {
   public void record(String kind, String subject, String reason, String detail) {
     counts.computeIfAbsent(kind + " " + reason, k -> new AtomicLong()).incrementAndGet();
     LOG.info("site={} decision={} {} reason={} {}", site, kind, subject, reason, detail);
-  }
-
-  /** A figure as decision lines write it: whole numbers without a fraction, others to one decimal. */
-  public static String fmt(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
   }
 
   /** Decisions so far by "kind reason". */

@@ -22,6 +22,7 @@ import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.policy.text.Numbers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -141,7 +142,7 @@ final class ExecutorSide implements PilotService {
       pending++;
       decisions.record("pilot", "pilot=" + pilot.get().id + " for=" + j.ref(), "free-capacity", String.format(
           "ratio %.2f < %.2f, %d cores free, %s core-seconds of receive allowance left; %s", ratio, settings.exposureThreshold(),
-          free + j.cores(), Decisions.fmt(room + cs), pick.reason()));
+          free + j.cores(), Numbers.format(room + cs), pick.reason()));
     }
   }
 
@@ -232,7 +233,7 @@ final class ExecutorSide implements PilotService {
     coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), ref));
     p.fire(Event.REPORTED);
     decisions.record("finish", job(c.ref()) + " pilot=" + pilotId, "ran-here", String.format("exit %d after %s s",
-        outcome.exitCode(), Decisions.fmt(end - p.startedAt)));
+        outcome.exitCode(), Numbers.format(end - p.startedAt)));
   }
 
   /** Cancels the pilots that have not asked for work yet (a clean stop). */

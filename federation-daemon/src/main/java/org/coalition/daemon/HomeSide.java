@@ -23,6 +23,7 @@ import org.coalition.handler.HomeJob;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RemoteRun;
+import org.coalition.policy.text.Numbers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -170,8 +171,8 @@ final class HomeSide {
       if (!budget.trySend(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()))) {
         if (keptLogged.add(j.id())) {
           decisions.record("keep", job(j.id()), "send-allowance", String.format(
-              "this period's send allowance is used up (%s of %s core-seconds sent)", Decisions.fmt(budget.sent()),
-              Decisions.fmt(budget.sendAllowance())));
+              "this period's send allowance is used up (%s of %s core-seconds sent)", Numbers.format(budget.sent()),
+              Numbers.format(budget.sendAllowance())));
         }
         continue;
       }
@@ -220,7 +221,7 @@ final class HomeSide {
       fire(j.jobId(), Event.PUBLISHED, j);
       decisions.record("publish", job(j.jobId()), "no-local-room", String.format(
           "needs %d cores, %d of %d free, waited %s s", j.cores(), obs.totalCores() - obs.allocatedCores(), obs.totalCores(),
-          Decisions.fmt((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));
+          Numbers.format((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));
     }
   }
 
@@ -250,7 +251,7 @@ final class HomeSide {
         home.get().replay(id, run);
         outcome = "replayed";
         decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, exit %d, waited %s s, ran %s s",
-            c.executor(), r.exitCode(), Decisions.fmt(r.start() - c.job().release()), Decisions.fmt(r.end() - r.start())));
+            c.executor(), r.exitCode(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
       } catch (HandlerException e) {
         if (e.category() == HandlerException.Category.UNAVAILABLE) {
           LOG.warn("site {}: cannot replay {} now ({}); retrying next round", settings.site(), id, e.getMessage());

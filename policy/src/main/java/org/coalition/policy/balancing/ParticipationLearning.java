@@ -1,5 +1,6 @@
 package org.coalition.policy.balancing;
 
+import org.coalition.policy.text.Numbers;
 /**
  * Learning a participation level from experience (BILB paper, Section 6.3), once per period:
  * {@code R = F / F~} (flow time with / without the federation) bounded to [1/2, 2]; if R > 1 the
@@ -37,8 +38,8 @@ public final class ParticipationLearning {
     int delta = ratio > 1 ? -1 : +1;
     double r = ratio > 1 ? ratio : 1 / ratio;
     double next = level + sigma * level * delta * (r - 1);
-    String reason = String.format("F/F~ = %.3f: the federation %s local jobs; level %.4g -> %.4g",
-        ratio, delta < 0 ? "slowed" : "did not slow", level, next);
+    String reason = "F/F~ = " + Numbers.format(ratio) + ": the federation " + (delta < 0 ? "slowed" : "did not slow")
+        + " local jobs; level " + Numbers.format(level) + " -> " + Numbers.format(next);
     return new Adjustment(next, ratio, delta, reason);
   }
 }

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.coalition.policy.text.Numbers;
 
 /**
  * McAfee's double auction (contracts paper, Algorithm 1; McAfee 1992), for single-block bids.
@@ -35,13 +36,13 @@ public final class McAfeeAuction {
     if (k < buys.size() && k < sells.size()) {
       double p0 = (buys.get(k).price() + sells.get(k).price()) / 2;
       if (sk <= p0 && p0 <= bk) {
-        return new Clearing(bidders(buys, k), bidders(sells, k), p0, p0, String.format(
-            "%d efficient pairs; the next pair's mid price %.4g lies in [%.4g, %.4g]: all %d trade at it", k, p0, sk, bk, k));
+        return new Clearing(bidders(buys, k), bidders(sells, k), p0, p0, k + " efficient pairs; the next pair's mid price "
+            + Numbers.format(p0) + " lies in [" + Numbers.format(sk) + ", " + Numbers.format(bk) + "]: all " + k + " trade at it");
       }
     }
-    return new Clearing(bidders(buys, k - 1), bidders(sells, k - 1), bk, sk, String.format(
-        "%d efficient pairs; no mid price in [%.4g, %.4g]: the last pair is dropped, %d trade, buyers pay %.4g, sellers get %.4g",
-        k, sk, bk, k - 1, bk, sk));
+    return new Clearing(bidders(buys, k - 1), bidders(sells, k - 1), bk, sk, k + " efficient pairs; no mid price in ["
+        + Numbers.format(sk) + ", " + Numbers.format(bk) + "]: the last pair is dropped, " + (k - 1) + " trade, buyers pay " + Numbers.format(bk)
+        + ", sellers get " + Numbers.format(sk));
   }
 
   private static List<Bid> sorted(List<Bid> bids, Comparator<Bid> order, String side) {

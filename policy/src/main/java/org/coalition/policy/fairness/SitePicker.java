@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
+import org.coalition.policy.text.Numbers;
 
 /**
  * The shape every policy here shares: choose a home site by a score (higher first; site id breaks
@@ -39,7 +40,7 @@ final class SitePicker {
     StringBuilder scores = new StringBuilder();
     for (String site : sites.keySet()) {
       double s = score.applyAsDouble(site);
-      scores.append(scores.length() == 0 ? "" : ", ").append(site).append('=').append(format(s));
+      scores.append(scores.length() == 0 ? "" : ", ").append(site).append('=').append(Numbers.format(s));
       if (best == null || s > bestScore) {
         best = site;
         bestScore = s;
@@ -48,10 +49,6 @@ final class SitePicker {
     QueuedJob job = sites.get(best).get(0);
     return Optional.of(new Selection(job, String.format(
         "%s: site %s has the highest %s among waiting sites (%s); its longest-waiting fitting job %s (released %s)",
-        policy, best, scoreName, scores, job.id(), format(job.release()))));
-  }
-
-  static String format(double value) {
-    return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value) : String.format("%.4g", value);
+        policy, best, scoreName, scores, job.id(), Numbers.format(job.release()))));
   }
 }

@@ -1,0 +1,2 @@
+/** Text shared by every module that shows numbers to people. */
+package org.coalition.policy.text;
