@@ -95,7 +95,7 @@ final class SimulateBilbCommand implements Callable<Integer> {
     }
     if (common.plot != null) {
       BarChart chart = new BarChart("BILB: mean score per site, l = " + participation + ", " + sites + " sites", "score S");
-      result.perSite().forEach(s -> chart.bar("site " + s.site(), s.score()));
+      result.perSite().forEach(s -> chart.bar("site " + s.site(), s.score(), s.std())); // error bars: one standard deviation over rounds
       chart.write(common.plot);
       spec.commandLine().getErr().println("plot written to " + common.plot);
     }

@@ -97,7 +97,7 @@ class SimulateCommandTest {
         "fairshare", "--plot", plot.toString(), "--no-progress"), err::toString);
     assertTrue(out.toString().contains("400 jobs"), out::toString);
     assertTrue(out.toString().contains("events/s"), out::toString);
-    assertTrue(Files.readString(plot).startsWith("<svg"));
+    assertTrue(Files.readString(plot).startsWith("<?xml") && Files.readString(plot).contains("<svg"), "an SVG document");
   }
 
   @Test
