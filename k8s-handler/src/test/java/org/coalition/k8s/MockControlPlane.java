@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -62,6 +63,10 @@ final class MockControlPlane implements AutoCloseable {
     loop.scheduleWithFixedDelay(() -> {
       try {
         tick();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404 && e.getCode() != 409) {
+          failure = e;
+        } // an object the test deleted, or changed, under this tick: a real controller retries on the next
       } catch (Throwable t) {
         failure = t;
       }
