@@ -1,6 +1,7 @@
 package org.coalition.policy.balancing;
 
 import org.coalition.policy.text.Numbers;
+
 /**
  * Learning a participation level from experience (BILB paper, Section 6.3), once per period:
  * {@code R = F / F~} (flow time with / without the federation) bounded to [1/2, 2]; if R > 1 the
