@@ -45,7 +45,8 @@ public abstract class SessionConformance {
 
   /**
    * A native specification that keeps a job queued, neither held nor started, for longer than a
-   * test lasts (a start time in the future, or requirements no machine meets).
+   * test lasts: requirements no machine meets (a start time in the future will not do: Grid Engine
+   * reports that as a system hold).
    */
   protected abstract String stayQueuedSpecification();
 
