@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.QueueObservation;
@@ -29,8 +25,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SlurmBenchmarkIT {
   private static final int SUBMISSIONS = 200;
   private static final int MANY = 5_000;
-  // slurmrestd answers the JDK's HTTP/2 upgrade with 405: HTTP/1.1 only.
-  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @ParameterizedTest
   @ValueSource(strings = {"slurm22-c1", "slurm24-c1"})
@@ -113,10 +107,8 @@ class SlurmBenchmarkIT {
 
   /** The size of the body of a GET of {@code path} from the cluster's slurmrestd, asked with the testbed's token. */
   private static long plainBytes(Instance slurm, String path) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(slurm.get("rest.url") + path)).timeout(Duration.ofSeconds(60))
-        .header("X-SLURM-USER-NAME", slurm.get("rest.user")).header("X-SLURM-USER-TOKEN", slurm.readFirstLine("rest.token.file")).GET().build();
-    HttpResponse<byte[]> response = HTTP.send(request, HttpResponse.BodyHandlers.ofByteArray());
-    assertEquals(200, response.statusCode(), () -> path + " at " + slurm.name() + ": " + new String(response.body(), StandardCharsets.UTF_8));
-    return response.body().length;
+    HttpResponse<String> response = SlurmrestdSmokeIT.get(slurm, path, slurm.readFirstLine("rest.token.file"));
+    assertEquals(200, response.statusCode(), () -> path + " at " + slurm.name() + ": " + response.body());
+    return response.body().getBytes(StandardCharsets.UTF_8).length;
   }
 }

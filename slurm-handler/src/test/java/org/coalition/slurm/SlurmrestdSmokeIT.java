@@ -23,7 +23,7 @@ class SlurmrestdSmokeIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   // slurmrestd answers the JDK's default HTTP/2 upgrade (h2c) with "405 NOT ALLOWED" and a
   // response the client cannot parse: speak HTTP/1.1 only.
-  private final HttpClient http = HttpClient.newBuilder()
+  private static final HttpClient HTTP = HttpClient.newBuilder()
       .version(HttpClient.Version.HTTP_1_1)
       .connectTimeout(Duration.ofSeconds(5))
       .build();
@@ -96,12 +96,20 @@ class SlurmrestdSmokeIT {
 
   private HttpResponse<String> send(Instance slurm, String version, String token)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(slurm.get("rest.url") + "/slurm/" + version + "/ping"))
-        .timeout(Duration.ofSeconds(10))
+    return get(slurm, "/slurm/" + version + "/ping", token);
+  }
+
+  /**
+   * A GET of {@code path} from the cluster's slurmrestd, without the handler, with the given token
+   * (null: none); also the benchmark's plain read.
+   */
+  static HttpResponse<String> get(Instance slurm, String path, String token) throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(slurm.get("rest.url") + path))
+        .timeout(Duration.ofSeconds(60))
         .GET();
     if (token != null) {
       request.header("X-SLURM-USER-NAME", slurm.get("rest.user")).header("X-SLURM-USER-TOKEN", token);
     }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 }
