@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
     },
     subcommands = {
       DaemonCommand.class,
+      FederationCommand.class,
       PilotCommand.class,
       DemoCommand.class,
       SimulateCommand.class,

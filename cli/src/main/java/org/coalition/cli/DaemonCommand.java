@@ -86,8 +86,7 @@ final class DaemonCommand implements Callable<Integer> {
     Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
     ScriptRunner runner = new ScriptRunner(scratch);
 
-    String scheme = tls.isPresent() ? "https://" : "http://";
-    String endpoint = scheme + c.http().bind() + ":" + c.http().port() + "/";
+    String endpoint = c.http().url();
     try (ZkCoordination coordination = ZkFederation.connect(c.federation().zookeeper(), c.federation().name(), c.site(), secret,
         Clock.systemUTC(), new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(10)));
         ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {

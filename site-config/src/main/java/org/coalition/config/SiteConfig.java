@@ -34,8 +34,11 @@ public record SiteConfig(
   /** Pilot jobs: where they go and how they are kept in check. */
   public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command) {}
 
-  /** The daemon's HTTP API. Without {@code tls} it serves plain HTTP, which the reader allows only on loopback. */
-  public record Http(String bind, int port, Optional<Tls> tls, Path operatorTokenFile) {}
+  /**
+   * The daemon's HTTP API. Without {@code tls} it serves plain HTTP, which the reader allows only
+   * on loopback. {@code url} is where pilots and peers reach it (ends in '/').
+   */
+  public record Http(String bind, int port, Optional<Tls> tls, Path operatorTokenFile, String url) {}
 
   public record Tls(Path keystore, Path passwordFile) {}
 

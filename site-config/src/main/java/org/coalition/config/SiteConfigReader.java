@@ -1,6 +1,8 @@
 package org.coalition.config;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,7 +139,7 @@ public final class SiteConfigReader {
     } else if (!bind.equals("127.0.0.1") && !bind.equals("localhost") && !bind.equals("::1")) {
       ht.problem("bind", "serving on " + bind + " needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only");
     }
-    Http http = new Http(bind, port, tls, ht.absolutePath("operator-token-file", true));
+    Http http = new Http(bind, port, tls, ht.absolutePath("operator-token-file", true), url(ht, bind, port, tls.isPresent()));
     ht.rejectUnknown();
 
     Path spool = top.absolutePath("spool", false);
@@ -235,5 +237,36 @@ public final class SiteConfigReader {
         top.problem(key, message);
       }
     };
+  }
+
+  /**
+   * {@code http.url}: the address pilots and peers reach the API at. It defaults to the bind
+   * address, and must be given when the API listens on every address (0.0.0.0, ::), which no
+   * one can connect to by that name.
+   */
+  private static String url(ConfigSection ht, String bind, int port, boolean tls) {
+    String scheme = tls ? "https" : "http";
+    boolean wildcard = bind.equals("0.0.0.0") || bind.equals("::") || bind.equals("*");
+    String url = ht.string("url", wildcard ? "" : scheme + "://" + (bind.contains(":") ? "[" + bind + "]" : bind) + ":" + port + "/", false);
+    if (url.isEmpty()) {
+      if (!tls) {
+        return ""; // plain HTTP on every address is refused already (http.bind)
+      }
+      ht.problem("url", "is required when http.bind is " + bind + " (every address): give the address pilots and peers use,"
+          + " e.g. " + scheme + "://daemon.example.org:" + port + "/");
+      return "";
+    }
+    try {
+      URI u = new URI(url);
+      if (!scheme.equals(u.getScheme()) || u.getHost() == null || u.getQuery() != null || u.getFragment() != null) {
+        ht.problem("url", "must be an " + scheme + ":// address with a host and no query (the API serves "
+            + (tls ? "TLS" : "plain HTTP") + "), was '" + url + "'");
+        return "";
+      }
+      return url.endsWith("/") ? url : url + "/";
+    } catch (URISyntaxException e) {
+      ht.problem("url", "is not an address: " + e.getMessage());
+      return "";
+    }
   }
 }

@@ -46,7 +46,8 @@ class SiteConfigReaderTest {
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
         Duration.ofSeconds(30)), c.sharing());
     assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16, List.of("coalition", "pilot")), c.pilots());
-    assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token")), c.http());
+    assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token"), "http://127.0.0.1:8443/"),
+        c.http());
     assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
   }
 
@@ -214,6 +215,20 @@ class SiteConfigReaderTest {
         "east.yaml:15: sharing.balancing-period: must be a duration such as 500ms, 30s, 10m, 2h or 1d, was 'soon'",
         "east.yaml:16: sharing.utility: must be one of orig, rel, simpl, was 'best'",
         "east.yaml:18: http.bind: serving on 0.0.0.0 needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only"), p);
+  }
+
+  @Test
+  void theApiAddressPeersUseIsTheBindAddressOrTheUrlGiven() {
+    String head = MINIMAL.substring(0, MINIMAL.indexOf("http:"));
+    String tls = "  tls: {keystore: /etc/coalition/k.p12, password-file: /etc/coalition/k.pw}\n  operator-token-file: /op\n";
+    assertEquals("https://10.0.0.5:9443/", SiteConfigReader.parse("east.yaml", head + "http:\n  bind: 10.0.0.5\n  port: 9443\n" + tls)
+        .http().url());
+    assertEquals("https://east-daemon:8443/", SiteConfigReader.parse("east.yaml", head
+        + "http:\n  bind: 0.0.0.0\n  url: https://east-daemon:8443\n" + tls).http().url());
+    assertEquals(List.of("east.yaml:8: http.url: is required when http.bind is 0.0.0.0 (every address): give the address pilots and"
+        + " peers use, e.g. https://daemon.example.org:8443/"), problems(head + "http:\n  bind: 0.0.0.0\n" + tls));
+    assertEquals(List.of("east.yaml:10: http.url: must be an https:// address with a host and no query (the API serves TLS), was"
+        + " 'http://east-daemon:8443/'"), problems(head + "http:\n  bind: 0.0.0.0\n  url: http://east-daemon:8443/\n" + tls));
   }
 
   @Test
