@@ -37,6 +37,8 @@ import org.slf4j.LoggerFactory;
 final class HomeSide {
   private static final Logger LOG = LoggerFactory.getLogger(HomeSide.class);
   private static final int HISTORY = 10_000;
+  /** How long the results of an executor whose daemon did not answer wait before the next fetch. */
+  private static final long UNREACHABLE_BACKOFF_MILLIS = 15_000;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
@@ -48,6 +50,8 @@ final class HomeSide {
   private final Map<String, Long> firstSeenMillis = new HashMap<>();
   private final Map<String, JobSpec> published = new HashMap<>();
   private final Set<String> keptLogged = new HashSet<>();
+  /** Executors whose daemon did not answer an output fetch, and until when (clock millis) their results wait. */
+  private final Map<String, Long> unreachableUntil = new HashMap<>();
   private final Map<String, Broker.Finished> history = new LinkedHashMap<>(16, 0.75f, false) {
     private static final long serialVersionUID = 1L;
 
@@ -236,9 +240,24 @@ final class HomeSide {
       String id = c.job().jobId();
       RunResult r = c.result();
       RemoteRun run;
+      long now = clock.millis();
+      if (unreachableUntil.getOrDefault(c.executor(), 0L) > now) {
+        continue; // its daemon did not answer a moment ago: its results wait, unacknowledged
+      }
       try {
         RunOutputs.Captured out = RunOutputs.fetch(r.output());
         run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), 0);
+        unreachableUntil.remove(c.executor());
+      } catch (RunOutputs.Unreachable e) {
+        if (coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds()) {
+          // The executor keeps the output for a day: a broken link or a restarting daemon loses nothing.
+          unreachableUntil.put(c.executor(), now + UNREACHABLE_BACKOFF_MILLIS);
+          LOG.warn("site {}: the output of {} at {} cannot be fetched now ({}); retrying in {} s", settings.site(), id, c.executor(),
+              e.getMessage(), UNREACHABLE_BACKOFF_MILLIS / 1000);
+          continue;
+        }
+        run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched for "
+            + RunOutputs.RETENTION.toHours() + " h: " + e.getMessage() + "\n", clampExit(r.exitCode()));
       } catch (RuntimeException e) {
         run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage() + "\n",
             clampExit(r.exitCode()));

@@ -139,18 +139,34 @@ public final class RunOutputs {
     return decode(blob);
   }
 
+  /**
+   * The executing site's daemon did not answer (no route, refused, timed out, HTTP 5xx): the
+   * output may still be fetched later, for as long as that daemon keeps it ({@link #RETENTION}).
+   */
+  public static final class Unreachable extends UncheckedIOException {
+    private static final long serialVersionUID = 1L;
+
+    Unreachable(String message, IOException cause) {
+      super(message, cause);
+    }
+  }
+
   private static byte[] download(String reference) {
     HttpResponse<InputStream> response;
     try {
       response = HTTP.send(HttpRequest.newBuilder(URI.create(reference)).timeout(Duration.ofSeconds(60)).GET().build(),
           HttpResponse.BodyHandlers.ofInputStream());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot fetch output " + abbreviate(reference) + ": " + e.getMessage(), e);
+      throw new Unreachable("cannot fetch output " + abbreviate(reference) + ": " + e, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while fetching output " + abbreviate(reference), e);
     }
     try (InputStream in = response.body()) {
+      if (response.statusCode() >= 500) {
+        throw new Unreachable("output " + abbreviate(reference) + ": HTTP " + response.statusCode() + " from the executing site",
+            new IOException("HTTP " + response.statusCode()));
+      }
       if (response.statusCode() != 200) {
         throw new UncheckedIOException(new IOException("output " + abbreviate(reference) + ": HTTP " + response.statusCode()
             + " from the executing site (its daemon keeps outputs for " + RETENTION.toHours() + " h)"));

@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,6 +50,17 @@ class BrokerTest {
   private Broker exec;
   private BalancingPeriod homePeriod;
   private BalancingPeriod execPeriod;
+  /** Where exec's daemon would serve large outputs: nothing listens there until a test starts a server. */
+  private final int execPort = freePort();
+  private RunOutputs execOutputs;
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   @BeforeEach
   void sites() {
@@ -54,7 +71,8 @@ class BrokerTest {
     InMemoryCoordination hc = fed.connect("home");
     InMemoryCoordination ec = fed.connect("exec");
     home = new Broker(settings("home"), hc, homeBatch, Optional.of(homeBatch), new RunOutputs(tmp.resolve("home")), clock);
-    exec = new Broker(settings("exec"), ec, execBatch, Optional.empty(), new RunOutputs(tmp.resolve("exec")), clock);
+    execOutputs = new RunOutputs(tmp.resolve("exec"), "http://127.0.0.1:" + execPort + "/");
+    exec = new Broker(settings("exec"), ec, execBatch, Optional.empty(), execOutputs, clock);
     home.start();
     exec.start();
     homePeriod = new BalancingPeriod(hc);
@@ -109,6 +127,45 @@ class BrokerTest {
     Broker.Finished f = home.finished("7").orElseThrow();
     assertEquals("exec", f.executor());
     assertEquals("replayed", f.outcome());
+  }
+
+  @Test
+  void aLargeOutputWhoseExecutorDoesNotAnswerWaitsAndIsReplayedWholeOnceItAnswers() throws Exception {
+    homeBatch.userJob("7", 2);
+    round();
+    clock.advance(PUBLISH_AFTER.minusSeconds(1));
+    round();
+    clock.advance(Duration.ofSeconds(2));
+    home.tick();
+    exec.tick();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
+    byte[] big = "x".repeat(100_000).getBytes(StandardCharsets.UTF_8); // too large to travel inline in ZooKeeper
+    exec.finish(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN), new RunOutcome(0, 5, 0, big, new byte[0]));
+
+    home.tick();
+    assertFalse(homeBatch.replayed.containsKey("7"), "exec's daemon does not answer: the result waits, it is not replayed without its output");
+    clock.advance(Duration.ofSeconds(5));
+    home.tick();
+    assertFalse(homeBatch.replayed.containsKey("7"), "still no answer: still waiting");
+
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", execPort), 0);
+    server.createContext("/v1/outputs/", x -> {
+      Path file = execOutputs.served(x.getRequestURI().getPath().substring("/v1/outputs/".length())).orElseThrow();
+      byte[] body = Files.readAllBytes(file);
+      x.sendResponseHeaders(200, body.length);
+      x.getResponseBody().write(body);
+      x.close();
+    });
+    server.start();
+    try {
+      clock.advance(Duration.ofSeconds(16));
+      home.tick();
+    } finally {
+      server.stop(0);
+    }
+    assertEquals(100_000, homeBatch.replayed.get("7").stdout().length, "replayed with the whole output once exec's daemon answers");
+    assertEquals("replayed", home.finished("7").orElseThrow().outcome());
   }
 
   @Test
