@@ -1,0 +1,103 @@
+package org.coalition.containers;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.ContainerNetwork;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.Container;
+import org.testcontainers.containers.ExecConfig;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.images.ImagePullPolicy;
+
+/**
+ * The Docker engine the tier runs on (docker/lib/common.sh starts it; DOCKER_HOST names it):
+ * named volumes, attaching and detaching containers from networks, commands in containers.
+ * Without an engine it fails, saying how to start one: the tier never skips.
+ */
+final class Engine {
+  /** The label Testcontainers puts on what it starts, given to the volumes the tier makes; docker/down removes what carries it. */
+  static final Map<String, String> LABELS = Map.of("org.testcontainers", "true");
+
+  private Engine() {}
+
+  /** Images are built here (docker/build); none is ever pulled. */
+  static final ImagePullPolicy NEVER_PULL = image -> false;
+
+  static DockerClient client() {
+    if (!DockerClientFactory.instance().isDockerAvailable()) {
+      throw new IllegalStateException("no Docker engine answers at DOCKER_HOST=" + System.getenv("DOCKER_HOST")
+          + "; start it and build the images with docker/build (it installs docker.io and starts dockerd when missing)");
+    }
+    return DockerClientFactory.instance().client();
+  }
+
+  /** Fails, naming the command that builds it, when an image is missing. */
+  static String image(String name) {
+    if (client().listImagesCmd().withImageNameFilter(name).exec().isEmpty()) {
+      throw new IllegalStateException("image " + name + " is missing: build the images with docker/build");
+    }
+    return name;
+  }
+
+  /** A container of a local image, never pulled (Testcontainers labels it; docker/down removes what a killed run leaves). */
+  static GenericContainer<?> container(String image) {
+    return new GenericContainer<>(image(image)).withImagePullPolicy(NEVER_PULL);
+  }
+
+  static String volume(String name) {
+    client().createVolumeCmd().withName(name).withLabels(LABELS).exec();
+    return name;
+  }
+
+  static void removeVolume(String name) {
+    try {
+      client().removeVolumeCmd(name).exec();
+    } catch (RuntimeException e) {
+      // already gone, or still used by a container that failed to stop: docker/down removes it
+    }
+  }
+
+  /** Takes {@code c} off {@code network}: its interface there goes, its connections through it break. */
+  static void detach(GenericContainer<?> c, Network network) {
+    client().disconnectFromNetworkCmd().withContainerId(c.getContainerId()).withNetworkId(network.getId()).withForce(true).exec();
+  }
+
+  /** Puts {@code c} back on {@code network} under {@code alias}. */
+  static void attach(GenericContainer<?> c, Network network, String alias) {
+    client().connectToNetworkCmd().withContainerId(c.getContainerId()).withNetworkId(network.getId())
+        .withContainerNetwork(new ContainerNetwork().withAliases(alias)).exec();
+  }
+
+  /** {@code c}'s address on {@code network}. */
+  static String address(GenericContainer<?> c, Network network) {
+    return client().inspectContainerCmd(c.getContainerId()).exec().getNetworkSettings().getNetworks().values().stream()
+        .filter(n -> network.getId().equals(n.getNetworkID())).map(ContainerNetwork::getIpAddress).findFirst()
+        .orElseThrow(() -> new IllegalStateException(c.getContainerName() + " is not on network " + network.getId()));
+  }
+
+  /** Docker's health status of {@code c}: starting, healthy, unhealthy; or its state when it has no health check. */
+  static String health(GenericContainer<?> c) {
+    var state = client().inspectContainerCmd(c.getContainerId()).exec().getState();
+    return state.getHealth() != null ? state.getHealth().getStatus() : state.getStatus();
+  }
+
+  /** Runs a command in {@code c} as {@code user}; fails with its output when it does not exit 0. */
+  static String exec(GenericContainer<?> c, String user, String... command) {
+    try {
+      Container.ExecResult r = c.execInContainer(ExecConfig.builder().user(user).command(command).build());
+      if (r.getExitCode() != 0) {
+        throw new IllegalStateException(String.join(" ", command) + " in " + c.getContainerName() + " exited " + r.getExitCode() + ": "
+            + r.getStderr() + r.getStdout());
+      }
+      return r.getStdout();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package org.coalition.containers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.testbed.Command;
+import org.coalition.testbed.Eventually;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Network;
+
+/**
+ * Three Slurm sites of two compute nodes each, every site on a network of its own, a three-server
+ * ZooKeeper ensemble and a daemon per site on the federation's network: the images of docker/,
+ * started through Testcontainers. North's users fill north and submit with {@code sbatch}; their
+ * jobs run at south (Slurm 24.11) and west (22.05) and end at home. Then the network breaks in the
+ * ways the loopback testbed cannot break it. After each case every job has exactly one record in
+ * north's accounting ({@code sacct --duplicates}) with its own exit code, and wrote its output
+ * once. Containers' logs are in {@code target/containers/}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FederationInContainersIT {
+  private static final String FEDERATION = "tier";
+  private static final Duration SESSION = Duration.ofSeconds(8);
+
+  private final Logs logs = new Logs(Path.of("target", "containers"));
+  private final Network federation = Network.newNetwork();
+  private final Map<String, SlurmSite> sites = new LinkedHashMap<>();
+  private ZooKeeperEnsemble zk;
+  private Faults faults;
+  private Path credentials;
+  private final Map<String, SiteApi> apis = new TreeMap<>();
+  private final List<String> fillers = new ArrayList<>();
+  private int batch;
+
+  @BeforeAll
+  void federation() throws Exception {
+    Engine.client();
+    long t0 = System.nanoTime();
+    String run = "tier" + Long.toHexString(System.nanoTime() & 0xffffff);
+    credentials = Files.createTempDirectory("coalition-tier-");
+    Command.of(Path.of("..", "docker", "credentials").toAbsolutePath().normalize(), credentials.toString(), "north", "south", "west")
+        .env("KEYTOOL", Path.of(System.getProperty("java.home"), "bin", "keytool").toString()).timeout(Duration.ofMinutes(1)).run()
+        .requireSuccess();
+    sites.put("north", new SlurmSite("north", "22.05", 2, run, logs));
+    sites.put("south", new SlurmSite("south", "24.11", 2, run, logs));
+    sites.put("west", new SlurmSite("west", "22.05", 2, run, logs));
+    zk = new ZooKeeperEnsemble(federation, logs);
+    faults = new Faults(federation);
+    sites.values().parallelStream().forEach(SlurmSite::startCluster);
+    Map<String, String> secrets = new TreeMap<>();
+    for (String site : sites.keySet()) {
+      secrets.put(site, Files.readString(credentials.resolve(site).resolve("site.secret")).trim());
+    }
+    ZkFederation.bootstrap(zk.hostConnectString(), FEDERATION, Files.readString(credentials.resolve("operator.secret")).trim(), secrets,
+        Clock.systemUTC());
+    String template = Files.readString(Path.of("..", "docker", "coalition", "site.yaml.template"));
+    String trust = Files.readString(credentials.resolve("federation-ca.p12.password")).trim();
+    sites.values().parallelStream().forEach(s -> s.startDaemon(template.replace("${SITE}", s.name).replace("${FEDERATION}", FEDERATION)
+        .replace("${SESSION_TIMEOUT}", SESSION.toSeconds() + "s").replace("${TRUST_PASSWORD}", trust), credentials, federation));
+    sites.forEach((name, s) -> apis.put(name, new SiteApi(credentials, s.daemon().getMappedPort(8443))));
+    for (String site : sites.keySet()) {
+      Eventually.waitFor(() -> site + " sees all three sites live (last error: " + apis.get(site).lastError() + ")", Duration.ofSeconds(60),
+          Duration.ofSeconds(1), () -> apis.get(site).liveSites() == 3);
+    }
+    System.out.printf("[tier] 3 sites of 2 nodes, 3 ZooKeeper servers and 3 daemons up in %.0f s%n", (System.nanoTime() - t0) / 1e9);
+  }
+
+  @AfterEach
+  void heal() {
+    faults.healAll();
+    SlurmSite north = sites.get("north");
+    for (String f : fillers) {
+      north.run("root", "scancel", f);
+    }
+    fillers.clear();
+    sites.values().forEach(s -> s.run("root", "scancel", "-u", "alice"));
+  }
+
+  @AfterAll
+  void down() {
+    sites.values().forEach(SlurmSite::close);
+    if (zk != null) {
+      zk.close();
+    }
+    federation.close();
+  }
+
+  @Test
+  @Order(1)
+  void jobsOfAFullSiteRunAtTheOthersAndEndAtHomeOnce() {
+    Jobs jobs = submit(6, 15, "");
+    jobs.awaitReplayed(Duration.ofMinutes(4));
+    jobs.report("three multi-node sites");
+    assertTrue(jobs.ranAt().keySet().stream().anyMatch(s -> !s.equals("north")), "north's jobs ran elsewhere: " + jobs.ranAt());
+  }
+
+  @Test
+  @Order(2)
+  void aSiteCutFromZooKeeperPastItsSessionLosesItsClaimsAndItsRunsAndTheJobsRunOnceElsewhere() throws Exception {
+    SlurmSite west = sites.get("west");
+    Jobs jobs = submit(6, 45, "");
+    Eventually.waitFor("a job of north's running at west", Duration.ofMinutes(3), () -> !jobs.runningAt("west").isEmpty());
+    List<String> atWest = jobs.runningAt("west");
+    long cut = System.nanoTime();
+    Engine.detach(west.daemon(), federation);
+    System.out.println("[tier] west's daemon cut from the federation's network (ZooKeeper and peers) with " + atWest + " running there");
+    Eventually.waitFor("west's foreign runs killed", SESSION.plusSeconds(60), () -> fedGuestRunning(west) == 0);
+    double killed = (System.nanoTime() - cut) / 1e9;
+    Eventually.waitFor("the jobs cut off at west to run elsewhere", SESSION.plusSeconds(90),
+        () -> atWest.stream().allMatch(id -> !"west".equals(apis.get("north").job(id).path("executor").asText())));
+    double elsewhere = (System.nanoTime() - cut) / 1e9;
+    Thread.sleep(Math.max(0, SESSION.multipliedBy(3).toMillis() - (System.nanoTime() - cut) / 1_000_000));
+    Engine.attach(west.daemon(), federation, "west-daemon");
+    double heal = (System.nanoTime() - cut) / 1e9;
+    jobs.awaitReplayed(Duration.ofMinutes(5));
+    jobs.report("west cut from ZooKeeper for " + Math.round(heal) + " s (session " + SESSION.toSeconds() + " s)");
+    System.out.printf("[tier] west cut off: its foreign runs killed after %.0f s, jobs %s running elsewhere after %.0f s, link back after %.0f s%n",
+        killed, atWest, elsewhere, heal);
+  }
+
+  @Test
+  @Order(3)
+  void aSiteCutFromOnePeerKeepsItsOutputsUntilTheLinkHeals() throws Exception {
+    SlurmSite west = sites.get("west");
+    // West is full, so south runs north's jobs; their outputs are too large to travel in ZooKeeper: north fetches them from south.
+    fillers.add(west.run("alice", "sbatch", "--parsable", "-p", "batch", "--exclusive", "-N", "2", "--mem=100M", "-t", "10", "-o",
+        "/dev/null", "--wrap", "sleep 600").trim());
+    faults.cut(sites.get("north").daemon(), sites.get("south").daemon());
+    long cut = System.nanoTime();
+    Jobs jobs = submit(4, 10, "head -c 100000 /dev/zero | tr '\\0' x; echo");
+    Eventually.waitFor("north to fail to fetch an output from south", Duration.ofMinutes(3),
+        () -> logs.contains("north-daemon", "at south cannot be fetched now"));
+    Thread.sleep(20_000);
+    faults.healAll();
+    double heal = (System.nanoTime() - cut) / 1e9;
+    jobs.awaitReplayed(Duration.ofMinutes(3));
+    jobs.report("north cut from south for " + Math.round(heal) + " s");
+    assertEquals(Map.of("south", 4), jobs.ranAt(), "west was full: south ran them all");
+    jobs.forEachOutput((i, out) -> assertEquals("x".repeat(100_000) + "\n" + Jobs.line(i), out, "job " + i + "'s whole output, once"));
+    System.out.println("[tier] north's fetches from south that found no answer while cut (each retried 15 s later): "
+        + logs.count("north-daemon", "at south cannot be fetched now"));
+  }
+
+  @Test
+  @Order(4)
+  void aPartitionThatHealsLosesNoJobAndRunsNoneTwice() throws Exception {
+    Jobs jobs = submit(6, 30, "");
+    Eventually.waitFor("north's jobs running elsewhere", Duration.ofMinutes(3), () -> jobs.running() >= 2);
+    SlurmSite north = sites.get("north");
+    faults.partition(List.of(north.daemon(), zk.server(1)),
+        List.of(zk.server(2), zk.server(3), sites.get("south").daemon(), sites.get("west").daemon()));
+    System.out.println("[tier] partition: {north, zk1} | {zk2, zk3, south, west} for " + SESSION.multipliedBy(4).toSeconds() + " s");
+    Thread.sleep(SESSION.multipliedBy(4).toMillis());
+    faults.healAll();
+    Eventually.waitFor("north sees all three sites live again", Duration.ofSeconds(90), () -> apis.get("north").liveSites() == 3);
+    jobs.awaitReplayed(Duration.ofMinutes(5));
+    jobs.report("partition {north, zk1} | {zk2, zk3, south, west} for " + SESSION.multipliedBy(4).toSeconds() + " s, healed");
+  }
+
+  private static int fedGuestRunning(SlurmSite site) {
+    String out = site.run("root", "squeue", "-h", "-u", "fed-guest", "-t", "RUNNING", "-o", "%i");
+    return (int) out.lines().filter(l -> !l.isBlank()).count();
+  }
+
+  /** Fills north, then submits {@code count} opted-in jobs as alice, each sleeping {@code seconds}, printing {@code extra} and its line. */
+  private Jobs submit(int count, int seconds, String extra) {
+    SlurmSite north = sites.get("north");
+    fillers.add(north.run("alice", "sbatch", "--parsable", "-p", "batch", "--exclusive", "-N", "2", "--mem=100M", "-t", "10", "-o",
+        "/dev/null", "--wrap", "sleep 600").trim());
+    Jobs jobs = new Jobs(north, apis.get("north"), "b" + (++batch), this::releaseHome);
+    for (int i = 0; i < count; i++) {
+      jobs.submit(i, seconds, extra);
+    }
+    return jobs;
+  }
+
+  /** The filler's cores are what replays at home wait for (federation-daemon/README.md, "Known gaps"). */
+  void releaseHome() {
+    SlurmSite north = sites.get("north");
+    fillers.forEach(f -> north.run("root", "scancel", f));
+    fillers.clear();
+  }
+}

@@ -1,0 +1,129 @@
+package org.coalition.containers;
+
+import com.github.dockerjava.api.model.AccessMode;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Volume;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.coalition.testbed.Eventually;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.images.builder.Transferable;
+import org.testcontainers.lifecycle.Startables;
+import org.testcontainers.utility.MountableFile;
+
+/**
+ * One site as docker/up makes it: a Slurm cluster on a network of its own (a controller with
+ * slurmrestd and slurmdbd, {@code nodes} compute nodes that share /home and the results folder)
+ * and the site's Coalition daemon, which is also on the federation's network.
+ */
+final class SlurmSite implements AutoCloseable {
+  final String name;
+  final String version;
+  final Network network = Network.newNetwork();
+  final GenericContainer<?> controller;
+  final List<GenericContainer<?>> nodes = new ArrayList<>();
+  private GenericContainer<?> daemon;
+  private final List<String> volumes = new ArrayList<>();
+  private final Logs logs;
+
+  SlurmSite(String name, String version, int nodeCount, String run, Logs logs) {
+    this.name = name;
+    this.version = version;
+    this.logs = logs;
+    String etc = volume(run + "-" + name + "-etc");
+    String home = volume(run + "-" + name + "-home");
+    String spool = volume(run + "-" + name + "-spool");
+    List<String> hosts = new ArrayList<>();
+    for (int i = 1; i <= nodeCount; i++) {
+      hosts.add(name + "-n" + i);
+    }
+    controller = Engine.container("coalition/slurm-controller:" + version).withNetwork(network)
+        .withNetworkAliases(name + "-ctl").withEnv("CLUSTER", name).withEnv("NODES", String.join(" ", hosts))
+        .withCommand("controller").withCreateContainerCmdModifier(logs.hostname(name + "-ctl"))
+        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", false), bind(home, "/home", false)))
+        .withLogConsumer(logs.to(name + "-ctl")).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)));
+    for (String host : hosts) {
+      nodes.add(Engine.container("coalition/site:" + version).withNetwork(network).withNetworkAliases(host)
+          .withCommand("node").withCreateContainerCmdModifier(logs.hostname(host))
+          .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", true), bind(home, "/home", false),
+              bind(spool, "/var/spool/coalition", false)))
+          .withLogConsumer(logs.to(host)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3))));
+    }
+    daemon = Engine.container("coalition/site:" + version).withNetwork(network).withNetworkAliases(name + "-daemon")
+        .withCommand("daemon").withEnv("COALITION_DAEMON_ARGS", "--tick 1s").withExposedPorts(8443)
+        .withCreateContainerCmdModifier(logs.hostname(name + "-daemon")).withCreateContainerCmdModifier(Logs.netAdmin())
+        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", true), bind(spool, "/var/spool/coalition",
+            false)))
+        .withEnv("COALITION_WAIT_FOR", "zk1:2181 zk2:2181 zk3:2181")
+        .withLogConsumer(logs.to(name + "-daemon")).waitingFor(new StartedOnly());
+  }
+
+  /** Start returns once the container runs: the daemon joins the federation's network after that, then turns healthy. */
+  private static final class StartedOnly extends AbstractWaitStrategy {
+    @Override
+    protected void waitUntilReady() {
+      // the health check is awaited by startDaemon, once the daemon is on both networks
+    }
+  }
+
+  private String volume(String volumeName) {
+    volumes.add(Engine.volume(volumeName));
+    return volumeName;
+  }
+
+  private static Bind bind(String volume, String path, boolean readOnly) {
+    return new Bind(volume, new Volume(path), readOnly ? AccessMode.ro : AccessMode.rw);
+  }
+
+  /** The cluster, controller and nodes together; they wait for each other's keys on their own. */
+  void startCluster() {
+    List<GenericContainer<?>> all = new ArrayList<>(nodes);
+    all.add(controller);
+    Startables.deepStart(all).join();
+  }
+
+  /**
+   * The daemon, with its site file and credentials (docker/credentials in {@code credentials}),
+   * joined to the federation's network under its name.
+   */
+  void startDaemon(String siteFile, Path credentials, Network federation) {
+    Path own = credentials.resolve(name);
+    daemon.withCopyToContainer(Transferable.of(siteFile, 0600), "/etc/coalition/site.yaml");
+    for (String f : List.of("site.secret", "site.p12", "site.p12.password")) {
+      daemon.withCopyFileToContainer(MountableFile.forHostPath(own.resolve(f), 0600), "/etc/coalition/" + f);
+    }
+    daemon.withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("operator.token"), 0600), "/etc/coalition/operator.token");
+    for (String f : List.of("federation-ca.p12", "federation-ca.p12.password")) {
+      daemon.withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve(f), 0644), "/etc/coalition/" + f);
+    }
+    daemon.start();
+    Engine.attach(daemon, federation, name + "-daemon");
+    Eventually.waitFor(name + "'s daemon to turn healthy (its log: " + logs.file(name + "-daemon") + ")", Duration.ofMinutes(2),
+        () -> "healthy".equals(Engine.health(daemon)));
+  }
+
+  GenericContainer<?> daemon() {
+    return daemon;
+  }
+
+  /** A user's command on the controller (the login node), e.g. sbatch as alice. */
+  String run(String user, String... command) {
+    return Engine.exec(controller, user, command);
+  }
+
+  @Override
+  public void close() {
+    if (daemon != null) {
+      daemon.stop();
+    }
+    nodes.forEach(GenericContainer::stop);
+    controller.stop();
+    volumes.forEach(Engine::removeVolume);
+    network.close();
+  }
+}
