@@ -2,6 +2,8 @@ package org.coalition.containers;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -76,6 +78,20 @@ final class Engine {
     return client().inspectContainerCmd(c.getContainerId()).exec().getNetworkSettings().getNetworks().values().stream()
         .filter(n -> network.getId().equals(n.getNetworkID())).map(ContainerNetwork::getIpAddress).findFirst()
         .orElseThrow(() -> new IllegalStateException(c.getContainerName() + " is not on network " + network.getId()));
+  }
+
+  /**
+   * The host port {@code c}'s {@code port} is published on now. Not Testcontainers' mapped port:
+   * attaching a container to another network may move its published ports to that network's
+   * endpoint, and a port Docker chose is then chosen again.
+   */
+  static int hostPort(GenericContainer<?> c, int port) {
+    Ports.Binding[] bindings = client().inspectContainerCmd(c.getContainerId()).exec().getNetworkSettings().getPorts().getBindings()
+        .get(ExposedPort.tcp(port));
+    if (bindings == null || bindings.length == 0) {
+      throw new IllegalStateException(c.getContainerName() + " publishes no port for " + port);
+    }
+    return Integer.parseInt(bindings[0].getHostPortSpec());
   }
 
   /** Docker's health status of {@code c}: starting, healthy, unhealthy; or its state when it has no health check. */

@@ -75,7 +75,7 @@ class FederationInContainersIT {
     String trust = Files.readString(credentials.resolve("federation-ca.p12.password")).trim();
     sites.values().parallelStream().forEach(s -> s.startDaemon(template.replace("${SITE}", s.name).replace("${FEDERATION}", FEDERATION)
         .replace("${SESSION_TIMEOUT}", SESSION.toSeconds() + "s").replace("${TRUST_PASSWORD}", trust), credentials, federation));
-    sites.forEach((name, s) -> apis.put(name, new SiteApi(credentials, s.daemon().getMappedPort(8443))));
+    sites.forEach((name, s) -> apis.put(name, new SiteApi(credentials, () -> Engine.hostPort(s.daemon(), 8443))));
     for (String site : sites.keySet()) {
       Eventually.waitFor(() -> site + " sees all three sites live (last error: " + apis.get(site).lastError() + ")", Duration.ofSeconds(60),
           Duration.ofSeconds(1), () -> apis.get(site).liveSites() == 3);

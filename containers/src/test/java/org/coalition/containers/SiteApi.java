@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.util.function.IntSupplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -20,10 +21,12 @@ import javax.net.ssl.TrustManagerFactory;
 final class SiteApi {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http;
-  private final URI base;
+  private final IntSupplier port;
   private volatile String lastError = "";
+  private volatile String lastBase = "";
 
-  SiteApi(Path credentials, int port) {
+  /** {@code port}: where the daemon's API is published now (it may move when the daemon changes networks). */
+  SiteApi(Path credentials, IntSupplier port) {
     try {
       KeyStore trust = KeyStore.getInstance("PKCS12");
       char[] password = Files.readString(credentials.resolve("federation-ca.p12.password")).trim().toCharArray();
@@ -38,11 +41,19 @@ final class SiteApi {
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalStateException("cannot read the federation's trust store in " + credentials + ": " + e.getMessage(), e);
     }
-    base = URI.create("https://localhost:" + port + "/");
+    this.port = port;
   }
 
   /** The answer to GET {@code path}, an empty object on 404, or null while the daemon does not answer. */
   JsonNode get(String path) {
+    URI base;
+    try {
+      base = URI.create("https://localhost:" + port.getAsInt() + "/");
+    } catch (RuntimeException e) {
+      lastError = path + ": no published port (" + e.getMessage() + ")";
+      return null;
+    }
+    lastBase = base.toString();
     try {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
           HttpResponse.BodyHandlers.ofString());
@@ -65,7 +76,7 @@ final class SiteApi {
 
   /** Why the last request got no answer, for a test's failure message. */
   String lastError() {
-    return base + lastError;
+    return lastBase + lastError;
   }
 
   /** How many sites this daemon sees live, or -1 while it does not answer. */
