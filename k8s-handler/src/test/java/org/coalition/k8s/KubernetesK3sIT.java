@@ -41,7 +41,8 @@ class KubernetesK3sIT {
   private static KubernetesHandler handler;
 
   private static final String NO_DOCKER =
-      "skipped: no Docker engine on this machine, so no k3s; the handler contract ran against fabric8's mock server (KubernetesContractIT)";
+      "skipped: no Docker engine at DOCKER_HOST, and where the project's engine runs (docker/) no k3s image can be had: Debian does not"
+          + " package k3s and no registry is reachable; the handler contract ran against fabric8's mock server (KubernetesContractIT)";
   private static boolean docker;
 
   @BeforeAll
