@@ -14,39 +14,15 @@ DK_WORK=${COALITION_DOCKER_WORK:-/var/tmp/coalition-docker}   # debootstrap root
 # Debian's client, not whatever "docker" comes first on the PATH (the machine ships a newer one).
 DOCKER=/usr/bin/docker
 
-say()  { printf '[docker] %s\n' "$*"; }
-warn() { printf '[docker] WARNING: %s\n' "$*" >&2; }
-die()  { printf '[docker] ERROR: %s\n' "$*" >&2; exit 1; }
-
-log_tail() {
-  local f
-  for f in "$@"; do
-    [ -f "$f" ] || continue
-    printf -- '----- last lines of %s -----\n' "$f" >&2
-    tail -n 30 "$f" >&2
-  done
-}
+HOST_TAG=docker
+HOST_LOGS=$DK_WORK
+. "$DK_DIR/../testbed/lib/host.sh"
 
 # The Debian mirror: COALITION_DEBIAN_MIRROR, else the first one apt on this host uses.
 debian_mirror() {
-  local m=${COALITION_DEBIAN_MIRROR:-}
-  [ -n "$m" ] || m=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
-  [ -n "$m" ] || m=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
+  local m=${COALITION_DEBIAN_MIRROR:-$(host_mirror)}
   [ -n "$m" ] || die "no Debian mirror found in apt's sources; set COALITION_DEBIAN_MIRROR to one"
   printf '%s' "$m"
-}
-
-apt_install_host() {
-  local missing=() p
-  for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  say "installing on the host: ${missing[*]}"
-  mkdir -p "$DK_WORK"
-  export DEBIAN_FRONTEND=noninteractive
-  { apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$DK_WORK/apt-host.log" 2>&1 \
-    || { log_tail "$DK_WORK/apt-host.log"; die "could not install ${missing[*]} (log: $DK_WORK/apt-host.log)"; }
 }
 
 engine_answers() { DOCKER_HOST=unix://$DK_SOCKET "$DOCKER" version >/dev/null 2>&1; }
@@ -59,7 +35,7 @@ ensure_engine() {
   if [ "$(id -u)" -ne 0 ]; then
     die "no Docker engine answers on $DK_SOCKET, and starting one needs root (run as root, or start it: see docker/README.md)"
   fi
-  apt_install_host docker.io
+  ensure_host_packages docker.io
   engine_answers && return 0
   mkdir -p "$DK_DATA" "$(dirname "$DK_LOG")"
   if [ -f "$DK_PID" ] && kill -0 "$(cat "$DK_PID")" 2>/dev/null; then

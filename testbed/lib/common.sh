@@ -21,27 +21,9 @@ TB_REST_UID=19001
 # How long a daemon may take to answer before "up" gives up on it.
 TB_WAIT=${COALITION_TESTBED_WAIT:-90}
 
-# host_mirror: the first Debian archive URI in apt's sources (deb822 or one-line format).
-host_mirror() {
-  local m
-  m=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null)
-  [ -n "$m" ] || m=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null)
-  printf '%s' "$m"
-}
-
-say()  { printf '[testbed] %s\n' "$*"; }
-warn() { printf '[testbed] WARNING: %s\n' "$*" >&2; }
-die()  { printf '[testbed] ERROR: %s\n' "$*" >&2; exit 1; }
-
-# Print the last lines of each named log to stderr (for "a daemon did not come up").
-log_tail() {
-  local f
-  for f in "$@"; do
-    [ -f "$f" ] || continue
-    printf -- '----- last lines of %s -----\n' "$f" >&2
-    tail -n 25 "$f" >&2
-  done
-}
+HOST_TAG=testbed
+HOST_LOGS=$TB_RUN
+. "$(dirname "${BASH_SOURCE[0]}")/host.sh"
 
 # fail_with_logs MESSAGE LOG...: the daemon did not come up; show why, then exit non-zero.
 fail_with_logs() {
@@ -106,21 +88,6 @@ stop_pidfile() {
     say "stopped $name (pid $pid)"
   fi
   rm -f "$pidfile"
-}
-
-# Install Debian packages on the host when any is missing ("up" installs what is missing).
-apt_updated=""
-ensure_host_packages() {
-  local missing=() p
-  for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  say "installing on the host: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  if [ -z "$apt_updated" ]; then apt-get update -q >/dev/null || die "apt-get update failed"; apt_updated=1; fi
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >"$TB_RUN/apt-host.log" 2>&1 \
-    || { log_tail "$TB_RUN/apt-host.log"; die "could not install ${missing[*]}"; }
 }
 
 # Accounts: created once, with fixed uids (the chroot copies them).

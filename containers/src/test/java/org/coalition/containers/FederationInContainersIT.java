@@ -86,11 +86,7 @@ class FederationInContainersIT {
   @AfterEach
   void heal() {
     faults.healAll();
-    SlurmSite north = sites.get("north");
-    for (String f : fillers) {
-      north.run("root", "scancel", f);
-    }
-    fillers.clear();
+    releaseHome();
     sites.values().forEach(s -> s.run("root", "scancel", "-u", "alice"));
   }
 
@@ -141,8 +137,9 @@ class FederationInContainersIT {
   void aSiteCutFromOnePeerKeepsItsOutputsUntilTheLinkHeals() throws Exception {
     SlurmSite west = sites.get("west");
     // West is full, so south runs north's jobs; their outputs are too large to travel in ZooKeeper: north fetches them from south.
-    fillers.add(west.run("alice", "sbatch", "--parsable", "-p", "batch", "--exclusive", "-N", "2", "--mem=100M", "-t", "10", "-o",
-        "/dev/null", "--wrap", "sleep 600").trim());
+    // (The filler is alice's: the cleanup after each test cancels it.)
+    west.run("alice", "sbatch", "--parsable", "-p", "batch", "--exclusive", "-N", "2", "--mem=100M", "-t", "10", "-o",
+        "/dev/null", "--wrap", "sleep 600");
     faults.cut(sites.get("north").daemon(), sites.get("south").daemon());
     long cut = System.nanoTime();
     Jobs jobs = submit(4, 10, "head -c 100000 /dev/zero | tr '\\0' x; echo");
@@ -192,7 +189,7 @@ class FederationInContainersIT {
     return jobs;
   }
 
-  /** The filler's cores are what replays at home wait for (federation-daemon/README.md, "Known gaps"). */
+  /** North's fillers go: their cores are what replays at home wait for (federation-daemon/README.md, "Known gaps"). */
   void releaseHome() {
     SlurmSite north = sites.get("north");
     fillers.forEach(f -> north.run("root", "scancel", f));
