@@ -117,6 +117,14 @@ public interface Coordination extends AutoCloseable {
    */
   int acknowledge(List<Completed> done);
 
+  /**
+   * Refuses a result of this site's job that failed the home's checks (a peer's record is data,
+   * never trusted): the result and its claim go and the job returns to the queue, released now,
+   * in one step, so another site (or this one) runs it again. Nothing is folded. False if the
+   * result changed meanwhile (already acknowledged or rejected).
+   */
+  boolean reject(Completed result, String reason);
+
   // --- ledger ------------------------------------------------------------------------------
 
   /**

@@ -14,6 +14,12 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
   public static final int MAX_PAYLOAD = 16 * 1024;
 
   public static final int MAX_CORES = 1 << 20;
+  /** A year: no batch system grants longer, and sums of limits stay far from overflowing a long. */
+  public static final long MAX_WALLTIME_SECONDS = 366L * 24 * 3600;
+  /** Latest time a record may carry, seconds since the federation's epoch (three centuries). */
+  public static final double MAX_TIME = 1e10;
+  /** 64 TiB: more than any node has. */
+  public static final long MAX_MEMORY_MB = 1L << 26;
 
   /** The queue's order: oldest release first, then by home and id. */
   public static final Comparator<JobSpec> OLDEST_FIRST =
@@ -25,14 +31,15 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
     if (cores < 1 || cores > MAX_CORES) {
       throw new IllegalArgumentException("job " + jobId + ": cores must be in [1, " + MAX_CORES + "], was " + cores);
     }
-    if (memoryMb < 0) {
-      throw new IllegalArgumentException("job " + jobId + ": memory must be >= 0 MB, was " + memoryMb);
+    if (memoryMb < 0 || memoryMb > MAX_MEMORY_MB) {
+      throw new IllegalArgumentException("job " + jobId + ": memory must be in [0, " + MAX_MEMORY_MB + "] MB, was " + memoryMb);
     }
-    if (walltimeSeconds < 1) {
-      throw new IllegalArgumentException("job " + jobId + ": time limit must be >= 1 s, was " + walltimeSeconds);
+    if (walltimeSeconds < 1 || walltimeSeconds > MAX_WALLTIME_SECONDS) {
+      throw new IllegalArgumentException("job " + jobId + ": time limit must be in [1, " + MAX_WALLTIME_SECONDS + "] s, was "
+          + walltimeSeconds);
     }
-    if (!Double.isFinite(release) || release < 0) {
-      throw new IllegalArgumentException("job " + jobId + ": release time must be finite and >= 0, was " + release);
+    if (!(release >= 0 && release <= MAX_TIME)) {
+      throw new IllegalArgumentException("job " + jobId + ": release time must be in [0, " + MAX_TIME + "] s, was " + release);
     }
     Objects.requireNonNull(payload, "payload");
     if (payload.length() > MAX_PAYLOAD) {

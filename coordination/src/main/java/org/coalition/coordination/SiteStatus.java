@@ -6,19 +6,27 @@ package org.coalition.coordination;
  * declared participation level l (in core-seconds of foreign work it accepts or sends per period).
  */
 public record SiteStatus(String site, int cores, double queueCoreSeconds, int queuedJobs, double reservationRatio, double participation) {
+  /** The largest participation level a site may declare (the site file's bound too). */
+  public static final double MAX_PARTICIPATION = 1e15;
+  /** Bounds on a peer's claims about itself: more cores than any machine room, more work than a century of them. */
+  public static final int MAX_CORES = 1 << 24;
+  public static final double MAX_QUEUE_CORE_SECONDS = 1e18;
+
   public SiteStatus {
     JobSpec.requireId("site", site);
-    if (cores < 0 || queuedJobs < 0) {
-      throw new IllegalArgumentException("site " + site + ": cores and queued jobs must be >= 0");
+    if (cores < 0 || cores > MAX_CORES || queuedJobs < 0) {
+      throw new IllegalArgumentException("site " + site + ": cores must be in [0, " + MAX_CORES + "] and queued jobs >= 0");
     }
-    if (!(queueCoreSeconds >= 0) || Double.isInfinite(queueCoreSeconds)) {
-      throw new IllegalArgumentException("site " + site + ": queue length must be finite and >= 0, was " + queueCoreSeconds);
+    if (!(queueCoreSeconds >= 0 && queueCoreSeconds <= MAX_QUEUE_CORE_SECONDS)) {
+      throw new IllegalArgumentException("site " + site + ": queue length must be in [0, " + MAX_QUEUE_CORE_SECONDS + "], was "
+          + queueCoreSeconds);
     }
     if (!(reservationRatio >= 0 && reservationRatio <= 1)) {
       throw new IllegalArgumentException("site " + site + ": reservation ratio must be in [0, 1], was " + reservationRatio);
     }
-    if (!(participation >= 0) || Double.isInfinite(participation)) {
-      throw new IllegalArgumentException("site " + site + ": participation level must be finite and >= 0, was " + participation);
+    if (!(participation >= 0 && participation <= MAX_PARTICIPATION)) {
+      throw new IllegalArgumentException("site " + site + ": participation level must be in [0, " + MAX_PARTICIPATION + "], was "
+          + participation);
     }
   }
 }

@@ -262,6 +262,31 @@ public abstract class CoordinationContract {
   }
 
   @Test
+  void aRejectedResultIsNeverFoldedAndItsJobIsQueuedAgainForAnotherClaim() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    Coordination c = join("c");
+    a.publish(job("a", "j1", 100));
+    JobRef ref = new JobRef("a", "j1");
+    waitFor("b sees j1", () -> queued(b, ref));
+    Claim claim = b.claim(ref).orElseThrow();
+    b.finish(claim, new RunResult(200, 1e12, 0, ""));
+    waitFor("a sees the result", () -> a.results().size() == 1);
+    Completed bad = a.results().get(0);
+    assertTrue(bad.claimedAt() <= bad.reportedAt(), "the store's stamps: claimed " + bad.claimedAt() + ", reported " + bad.reportedAt());
+    assertTrue(a.reject(bad, "ends in the far future"));
+    assertFalse(a.reject(bad, "again"), "rejected once");
+    assertThrows(CoordinationException.class, () -> c.reject(bad, "not c's job"), "only the home rejects");
+    assertEquals(0, a.acknowledge(List.of(bad)), "a rejected result cannot be acknowledged");
+    assertEquals(0, a.ledgers().get("a").jobsSubmitted(), "nothing folded");
+    waitFor("j1 is queued again", () -> queued(c, ref) && a.results().isEmpty());
+    Claim again = c.claim(ref).orElseThrow();
+    assertTrue(again.token() != claim.token(), "a new claim, a new token");
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.finish(claim, new RunResult(200, 300, 0, ""))).kind(),
+        "the rejected claim's token is refused");
+  }
+
+  @Test
   void whenTheExecutorsSessionEndsTheJobReturnsAndTheOldTokenIsRefused() {
     Coordination a = join("a");
     Coordination b = join("b");

@@ -1,10 +1,11 @@
 package org.coalition.daemon;
 
+import java.net.http.HttpClient;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.Coordination;
-import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.handler.HandlerException;
@@ -78,7 +79,9 @@ public final class Broker implements PilotService {
     this.participation = settings.participation();
     this.budget = new PeriodBudget(settings.site());
     this.metrics = new BrokerMetrics(settings.site());
-    this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock);
+    OutputFetch fetch = new OutputFetch(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
+        .build(), !outputs.servesHttp());
+    this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics);
     this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, metrics, clock);
   }
 
@@ -148,7 +151,10 @@ public final class Broker implements PilotService {
         homeSide.publishedCount(), handler.describe());
   }
 
-  /** One round of events. Failures of the batch system or of ZooKeeper are logged; the next round retries. */
+  /**
+   * One round of events. A batch system that cannot be observed skips the round; a step that
+   * fails is logged and counted and the next steps still run; the next round retries.
+   */
   public synchronized void tick() {
     if (!joined) {
       throw new IllegalStateException("start() the broker before ticking it");
@@ -163,17 +169,19 @@ public final class Broker implements PilotService {
       return;
     }
     last = obs;
-    try {
-      budget.enter(coordination.allowances());
-      homeSide.round(obs);
-      homeSide.results();
-      executorSide.pilotsRound();
-      executorSide.submitRound(obs);
-      coordination.updateStatus(status(obs));
-    } catch (CoordinationException e) {
-      LOG.warn("site {}: coordination failed this round ({}); retrying next round", settings.site(), e.getMessage());
-    } catch (HandlerException e) {
-      LOG.warn("site {}: the batch system failed this round ({}); retrying next round", settings.site(), e.getMessage());
+    // Each step on its own: one that fails (the store, the batch system, a peer's record) is
+    // logged and counted, and the others still run this round.
+    step("allowances", () -> budget.enter(coordination.allowances()));
+    step("home round", () -> homeSide.round(obs));
+    step("results", homeSide::results);
+    step("pilots round", executorSide::pilotsRound);
+    step("pilot submission", () -> executorSide.submitRound(obs));
+    step("status", () -> coordination.updateStatus(status(obs)));
+  }
+
+  private void step(String name, Runnable step) {
+    if (!Contain.run(LOG, settings.site(), name, step)) {
+      metrics.stepFailed(name);
     }
   }
 

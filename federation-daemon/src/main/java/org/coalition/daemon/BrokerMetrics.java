@@ -1,12 +1,14 @@
 package org.coalition.daemon;
 
+import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * The broker's timings as Prometheus histograms (the Prometheus Java client): how long observing
  * the batch system takes, how long a pilot's claim takes, and how long a foreign job waited from
- * its publication to its start here. Registered into the API's registry by {@link #registerInto}.
+ * its publication to its start here; and counts of what was contained: results refused, steps
+ * failed. Registered into the API's registry by {@link #registerInto}.
  */
 public final class BrokerMetrics {
   private final String site;
@@ -19,6 +21,13 @@ public final class BrokerMetrics {
   private final Histogram publishToStart = Histogram.builder().name("coalition_publish_to_start_seconds")
       .help("Time from a foreign job's publication to its start at this site, on the federation clock, seconds.").labelNames("site")
       .classicOnly().classicUpperBounds(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600).build();
+
+  private final Counter rejected = Counter.builder().name("coalition_rejected_results_total")
+      .help("Results of this site's jobs refused by the home's checks (times, time limit, output address), by executor and reason; "
+          + "each job went back to the queue.").labelNames("site", "executor", "reason").build();
+  private final Counter stepFailures = Counter.builder().name("coalition_round_step_failures_total")
+      .help("Steps of the broker's round that failed and were skipped (the rest of the round went on), by step.")
+      .labelNames("site", "step").build();
 
   BrokerMetrics(String site) {
     this.site = site;
@@ -37,10 +46,20 @@ public final class BrokerMetrics {
     publishToStart.labelValues(site).observe(Math.max(0, waitedSeconds));
   }
 
+  void rejected(String executor, String reason) {
+    rejected.labelValues(site, executor, reason).inc();
+  }
+
+  void stepFailed(String step) {
+    stepFailures.labelValues(site, step).inc();
+  }
+
   /** Adds the histograms to {@code registry} (the one {@code /metrics} serves). */
   public void registerInto(PrometheusRegistry registry) {
     registry.register(observation);
     registry.register(claim);
     registry.register(publishToStart);
+    registry.register(rejected);
+    registry.register(stepFailures);
   }
 }

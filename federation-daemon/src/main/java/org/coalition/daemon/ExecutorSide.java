@@ -34,6 +34,10 @@ import org.slf4j.LoggerFactory;
  */
 final class ExecutorSide implements PilotService {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorSide.class);
+  /** How long a job whose pilot the batch system refused is passed over. */
+  private static final long REFUSED_HOLD_MILLIS = 10 * 60_000;
+  /** A pilot asks for its job's time limit and this much more (start-up, the output's trip). */
+  private static final long PILOT_MARGIN_SECONDS = 60;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
@@ -44,6 +48,8 @@ final class ExecutorSide implements PilotService {
   private final Pilots pilots;
   private final BrokerMetrics metrics;
   private final Clock clock;
+  /** Jobs whose pilot the batch system refused, and until when (clock millis) they are passed over. */
+  private final Map<JobRef, Long> refusedUntil = new HashMap<>();
 
   ExecutorSide(BrokerSettings settings, Coordination coordination, ResourceHandler handler, RunOutputs outputs, Decisions decisions,
       PeriodBudget budget, BrokerMetrics metrics, Clock clock) {
@@ -78,7 +84,7 @@ final class ExecutorSide implements PilotService {
             ? Optional.of(Event.PENDING_TOO_LONG) : Optional.empty();
       };
       if (event.isPresent()) {
-        apply(p, p.fire(event.get()), s);
+        Contain.run(LOG, settings.site(), "pilot " + p.id + " (" + event.get() + ")", () -> apply(p, p.fire(event.get()), s));
       }
     }
   }
@@ -126,6 +132,8 @@ final class ExecutorSide implements PilotService {
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
         && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores()).toList();
     int pending = waiting.size();
+    long now = clock.millis();
+    refusedUntil.values().removeIf(until -> until <= now);
     for (Candidates order = candidates(fitting); order.hasNext() && pending < settings.maxPendingPilots(); ) {
       Candidates.Pick pick = order.next();
       JobSpec j = pick.job();
@@ -133,9 +141,19 @@ final class ExecutorSide implements PilotService {
       if (j.cores() > free || room <= 0) {
         continue; // jobs are not divisible: the last one may go past the allowance, by less than one job
       }
-      Optional<Pilot> pilot = submit(j);
-      if (pilot.isEmpty()) {
+      if (refusedUntil.getOrDefault(j.ref(), 0L) > clock.millis()) {
+        continue; // the batch system refused a pilot for it a moment ago: the others are tried
+      }
+      Optional<Pilot> pilot;
+      try {
+        pilot = submit(j);
+      } catch (HandlerException e) {
+        LOG.warn("site {}: the batch system did not take pilots this round ({}); retrying next round", settings.site(), e.getMessage());
         break;
+      }
+      if (pilot.isEmpty()) {
+        refusedUntil.put(j.ref(), clock.millis() + REFUSED_HOLD_MILLIS);
+        continue;
       }
       free -= j.cores();
       room -= cs;
@@ -146,18 +164,25 @@ final class ExecutorSide implements PilotService {
     }
   }
 
-  /** Submits a pilot shaped like {@code j}; empty (and recorded) when the batch system refuses it. */
+  /**
+   * Submits a pilot shaped like {@code j}; empty (and recorded) when the batch system refuses this
+   * pilot (its shape, its account), or throws when the batch system takes none now (unavailable).
+   */
   private Optional<Pilot> submit(JobSpec j) {
     String account = settings.accountFor(j.home()).orElseThrow();
     Pilot p = pilots.create(account, j, clock.millis());
     try {
       p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb(),
-          Math.max(60, j.walltimeSeconds() + 60), settings.pilotPartition(), settings.pilotCommand(),
+          j.walltimeSeconds() + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(),
           Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, p.token, PilotAgent.DAEMON, settings.endpoint(),
               PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis())), "/tmp", false));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);
-      decisions.record("no-pilot", job(j.ref()), "submit-failed", e.getMessage());
+      if (e instanceof HandlerException h && h.category() == HandlerException.Category.UNAVAILABLE) {
+        throw h;
+      }
+      decisions.record("no-pilot", job(j.ref()), "submit-failed", e.getMessage() + "; not tried again for "
+          + REFUSED_HOLD_MILLIS / 60_000 + " min");
       return Optional.empty();
     }
     p.fire(Event.SUBMITTED);

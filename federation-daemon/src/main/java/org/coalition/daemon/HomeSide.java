@@ -46,6 +46,8 @@ final class HomeSide {
   private final Decisions decisions;
   private final PeriodBudget budget;
   private final Clock clock;
+  private final OutputFetch fetch;
+  private final BrokerMetrics metrics;
 
   private final Map<String, Long> firstSeenMillis = new HashMap<>();
   private final Map<String, JobSpec> published = new HashMap<>();
@@ -62,13 +64,15 @@ final class HomeSide {
   };
 
   HomeSide(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, PeriodBudget budget,
-      Clock clock) {
+      Clock clock, OutputFetch fetch, BrokerMetrics metrics) {
     this.settings = settings;
     this.coordination = coordination;
     this.home = home;
     this.decisions = decisions;
     this.budget = budget;
     this.clock = clock;
+    this.fetch = fetch;
+    this.metrics = metrics;
   }
 
   /** How many of this site's jobs are published now. */
@@ -229,63 +233,102 @@ final class HomeSide {
     }
   }
 
-  /** Event 4 at home: runs that ended elsewhere are replayed in the users' parked jobs, then acknowledged. */
+  /**
+   * Event 4 at home: runs that ended elsewhere are checked ({@link ResultCheck}), replayed in the
+   * users' parked jobs, then acknowledged. Each result is handled on its own: one that fails the
+   * checks is rejected (its job queued again), one that fails otherwise is logged and retried next
+   * round, and neither keeps the others from being handled.
+   */
   void results() {
     List<Completed> results = coordination.results();
     if (results.isEmpty()) {
       return;
     }
+    Map<String, String> endpoints = new HashMap<>();
+    coordination.knownSites().forEach((site, info) -> endpoints.put(site, info.endpoint()));
     List<Completed> done = new ArrayList<>();
     for (Completed c : results) {
-      String id = c.job().jobId();
-      RunResult r = c.result();
-      RemoteRun run;
-      long now = clock.millis();
-      if (unreachableUntil.getOrDefault(c.executor(), 0L) > now) {
-        continue; // its daemon did not answer a moment ago: its results wait, unacknowledged
-      }
-      try {
-        RunOutputs.Captured out = RunOutputs.fetch(r.output());
-        run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), 0);
-        unreachableUntil.remove(c.executor());
-      } catch (RunOutputs.Unreachable e) {
-        if (coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds()) {
-          // The executor keeps the output for a day: a broken link or a restarting daemon loses nothing.
-          unreachableUntil.put(c.executor(), now + UNREACHABLE_BACKOFF_MILLIS);
-          LOG.warn("site {}: the output of {} at {} cannot be fetched now ({}); retrying in {} s", settings.site(), id, c.executor(),
-              e.getMessage(), UNREACHABLE_BACKOFF_MILLIS / 1000);
-          continue;
+      Contain.run(LOG, settings.site(), "the result of " + job(c.job().jobId()) + " from " + c.executor(), () -> {
+        if (handle(c, endpoints.getOrDefault(c.executor(), ""))) {
+          done.add(c);
         }
-        run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched for "
-            + RunOutputs.RETENTION.toHours() + " h: " + e.getMessage() + "\n", clampExit(r.exitCode()));
-      } catch (RuntimeException e) {
-        run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage() + "\n",
-            clampExit(r.exitCode()));
-      }
-      String outcome;
-      try {
-        if (home.isEmpty()) {
-          throw new HandlerException(HandlerException.Category.REJECTED, "this site has no home queue");
-        }
-        home.get().replay(id, run);
-        outcome = "replayed";
-        decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, exit %d, waited %s s, ran %s s",
-            c.executor(), r.exitCode(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
-      } catch (HandlerException e) {
-        if (e.category() == HandlerException.Category.UNAVAILABLE) {
-          LOG.warn("site {}: cannot replay {} now ({}); retrying next round", settings.site(), id, e.getMessage());
-          continue;
-        }
-        outcome = "dropped";
-        decisions.record("drop-result", job(id), "home-job-gone", e.getMessage());
-      }
-      done.add(c);
-      synchronized (this) {
-        history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), outcome));
-      }
+      });
     }
-    coordination.acknowledge(done);
+    if (done.isEmpty()) {
+      return;
+    }
+    if (!Contain.run(LOG, settings.site(), "acknowledging " + done.size() + " result(s)", () -> coordination.acknowledge(done))) {
+      // one at a time, so that a result that cannot be folded holds back no other
+      done.removeIf(c -> !Contain.run(LOG, settings.site(), "acknowledging " + job(c.job().jobId()), () -> coordination.acknowledge(List.of(c))));
+    }
     done.forEach(c -> fire(c.job().jobId(), Event.RESULT_HANDLED, null));
+  }
+
+  /** Checks, fetches and replays one result; true when it is to be acknowledged. */
+  private boolean handle(Completed c, String executorEndpoint) {
+    String id = c.job().jobId();
+    Optional<ResultCheck.Refusal> refusal = ResultCheck.check(c);
+    if (refusal.isPresent()) {
+      reject(c, refusal.get());
+      return false;
+    }
+    long now = clock.millis();
+    if (unreachableUntil.getOrDefault(c.executor(), 0L) > now) {
+      return false; // its daemon did not answer a moment ago: its results wait, unacknowledged
+    }
+    RunResult r = c.result();
+    RemoteRun run;
+    try {
+      RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint);
+      run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), 0);
+      unreachableUntil.remove(c.executor());
+    } catch (OutputFetch.Refused e) {
+      reject(c, new ResultCheck.Refusal("output", e.getMessage()));
+      return false;
+    } catch (RunOutputs.Unreachable e) {
+      if (coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds()) {
+        // The executor keeps the output for a day: a broken link or a restarting daemon loses nothing.
+        unreachableUntil.put(c.executor(), now + UNREACHABLE_BACKOFF_MILLIS);
+        LOG.warn("site {}: the output of {} at {} cannot be fetched now ({}); retrying in {} s", settings.site(), id, c.executor(),
+            e.getMessage(), UNREACHABLE_BACKOFF_MILLIS / 1000);
+        return false;
+      }
+      run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched for "
+          + RunOutputs.RETENTION.toHours() + " h: " + e.getMessage() + "\n", clampExit(r.exitCode()));
+    } catch (RuntimeException e) {
+      run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage() + "\n",
+          clampExit(r.exitCode()));
+    }
+    String outcome;
+    try {
+      if (home.isEmpty()) {
+        throw new HandlerException(HandlerException.Category.REJECTED, "this site has no home queue");
+      }
+      home.get().replay(id, run);
+      outcome = "replayed";
+      decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, exit %d, waited %s s, ran %s s",
+          c.executor(), r.exitCode(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
+    } catch (HandlerException e) {
+      if (e.category() == HandlerException.Category.UNAVAILABLE) {
+        LOG.warn("site {}: cannot replay {} now ({}); retrying next round", settings.site(), id, e.getMessage());
+        return false;
+      }
+      outcome = "dropped";
+      decisions.record("drop-result", job(id), "home-job-gone", e.getMessage());
+    }
+    synchronized (this) {
+      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), outcome));
+    }
+    return true;
+  }
+
+  /** A result that failed the checks: never folded, never replayed; its job goes back to the queue. */
+  private void reject(Completed c, ResultCheck.Refusal refusal) {
+    if (coordination.reject(c, refusal.reason())) {
+      metrics.rejected(c.executor(), refusal.code());
+      decisions.record("reject-result", job(c.job().jobId()) + " executor=" + c.executor(), refusal.code(),
+          refusal.reason() + "; the job is queued again");
+    }
   }
 
   private static int clampExit(int code) {

@@ -1,23 +1,22 @@
 package org.coalition.daemon;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.coalition.coordination.RunResult;
 import org.coalition.handler.ScriptRunner;
@@ -30,16 +29,19 @@ import org.coalition.handler.ScriptRunner;
  * address is the capability), or by a {@code file:} URI where the daemon has no HTTP endpoint
  * (the demo). Either way the bytes are one blob: a header line {@code coalition-output 1 OUT ERR},
  * then OUT bytes of standard output and ERR bytes of standard error. Stored outputs are deleted
- * after {@link #RETENTION}.
+ * after {@link #RETENTION}. The home reads a reference back with {@link OutputFetch}.
  */
 public final class RunOutputs {
   /** How long a stored output waits for its home site to fetch it. */
   public static final Duration RETENTION = Duration.ofDays(1);
   private static final Pattern SERVED = Pattern.compile("[A-Za-z0-9._-]{1,200}-[0-9a-f]{32}");
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final HttpClient HTTP = HttpClient.newBuilder()
-      .version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
-  private static final String DATA = "data:application/vnd.coalition.output;base64,";
+  /** Outputs are the users' data: the spool is 0700 and each output 0600, whatever the umask. */
+  private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_DIR =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+  private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_FILE =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+  static final String DATA = "data:application/vnd.coalition.output;base64,";
   private static final String HEADER = "coalition-output 1 ";
   /** Largest blob fetched back (two capped streams and a header). */
   static final int MAX_BLOB = 2 * ScriptRunner.MAX_STREAM + 64;
@@ -58,6 +60,11 @@ public final class RunOutputs {
     this.endpoint = endpoint.startsWith("http://") || endpoint.startsWith("https://") ? endpoint : "";
   }
 
+  /** Whether outputs are served over HTTP(S); if not, this is the one-machine demo and references are {@code file:} URIs. */
+  public boolean servesHttp() {
+    return !endpoint.isEmpty();
+  }
+
   /** Both streams of a run. */
   public record Captured(byte[] stdout, byte[] stderr) {}
 
@@ -69,10 +76,12 @@ public final class RunOutputs {
       return inline;
     }
     try {
-      Files.createDirectories(spool);
+      Files.createDirectories(spool, PRIVATE_DIR);
+      Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
       sweep();
       Path target = spool.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + HexFormat.of().formatHex(random16()));
       Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
+      Files.createFile(tmp, PRIVATE_FILE);
       Files.write(tmp, blob);
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       return endpoint.isEmpty() ? target.toUri().toString() : endpoint + "v1/outputs/" + target.getFileName();
@@ -108,37 +117,6 @@ public final class RunOutputs {
     }
   }
 
-  /** Reads a reference back; an empty reference is a run with no output kept. */
-  public static Captured fetch(String reference) {
-    if (reference.isEmpty()) {
-      return new Captured(new byte[0], new byte[0]);
-    }
-    byte[] blob;
-    if (reference.startsWith(DATA)) {
-      try {
-        blob = Base64.getDecoder().decode(reference.substring(DATA.length()));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("output reference is not valid base64: " + e.getMessage(), e);
-      }
-    } else if (reference.startsWith("file:")) {
-      Path file = Path.of(URI.create(reference));
-      try {
-        if (Files.size(file) > MAX_BLOB) {
-          throw new IllegalArgumentException("output " + file + " is larger than " + MAX_BLOB + " bytes");
-        }
-        blob = Files.readAllBytes(file);
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read output " + file + ": " + e.getMessage(), e);
-      }
-    } else if (reference.startsWith("http://") || reference.startsWith("https://")) {
-      blob = download(reference);
-    } else {
-      throw new IllegalArgumentException("output reference '" + abbreviate(reference)
-          + "' has a scheme this daemon cannot fetch (data:, http(s): and file: are supported)");
-    }
-    return decode(blob);
-  }
-
   /**
    * The executing site's daemon did not answer (no route, refused, timed out, HTTP 5xx): the
    * output may still be fetched later, for as long as that daemon keeps it ({@link #RETENTION}).
@@ -148,36 +126,6 @@ public final class RunOutputs {
 
     Unreachable(String message, IOException cause) {
       super(message, cause);
-    }
-  }
-
-  private static byte[] download(String reference) {
-    HttpResponse<InputStream> response;
-    try {
-      response = HTTP.send(HttpRequest.newBuilder(URI.create(reference)).timeout(Duration.ofSeconds(60)).GET().build(),
-          HttpResponse.BodyHandlers.ofInputStream());
-    } catch (IOException e) {
-      throw new Unreachable("cannot fetch output " + abbreviate(reference) + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while fetching output " + abbreviate(reference), e);
-    }
-    try (InputStream in = response.body()) {
-      if (response.statusCode() >= 500) {
-        throw new Unreachable("output " + abbreviate(reference) + ": HTTP " + response.statusCode() + " from the executing site",
-            new IOException("HTTP " + response.statusCode()));
-      }
-      if (response.statusCode() != 200) {
-        throw new UncheckedIOException(new IOException("output " + abbreviate(reference) + ": HTTP " + response.statusCode()
-            + " from the executing site (its daemon keeps outputs for " + RETENTION.toHours() + " h)"));
-      }
-      byte[] blob = in.readNBytes(MAX_BLOB + 1);
-      if (blob.length > MAX_BLOB) {
-        throw new IllegalArgumentException("output " + abbreviate(reference) + " is larger than " + MAX_BLOB + " bytes");
-      }
-      return blob;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read output " + abbreviate(reference) + ": " + e.getMessage(), e);
     }
   }
 
@@ -212,9 +160,5 @@ public final class RunOutputs {
     }
     int from = newline + 1;
     return new Captured(Arrays.copyOfRange(blob, from, from + (int) out), Arrays.copyOfRange(blob, from + (int) out, blob.length));
-  }
-
-  private static String abbreviate(String s) {
-    return s.length() <= 60 ? s : s.substring(0, 60) + "...";
   }
 }

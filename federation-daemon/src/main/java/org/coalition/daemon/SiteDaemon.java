@@ -60,12 +60,9 @@ public final class SiteDaemon implements AutoCloseable {
     }
   }
 
+  /** A tick that throws would end the schedule for good: anything short of a fatal VM error is logged and the next tick runs. */
   private void tick() {
-    try {
-      broker.tick();
-    } catch (RuntimeException e) {
-      LOG.error("site {}: broker round failed; the next round retries", broker.settings().site(), e);
-    }
+    Contain.run(LOG, broker.settings().site(), "the broker's round", broker::tick);
   }
 
   /** Stops ticking and the period, and cancels pilots still waiting; running pilots finish their jobs. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
@@ -40,9 +41,19 @@ public final class BalancingPeriod {
     this.balancer = balancer;
   }
 
+  /** One part of the period; a failure is logged and the next part still runs (the next period retries). */
+  private int counted(String what, IntSupplier part) {
+    try {
+      return part.getAsInt();
+    } catch (RuntimeException e) {
+      LOG.warn("site {}: {} failed this period ({}); the next period retries", coordination.site(), what, e.getMessage());
+      return 0;
+    }
+  }
+
   public synchronized Outcome run() {
-    int compacted = coordination.compact();
-    int requeued = coordination.requeueLost();
+    int compacted = counted("compaction", coordination::compact);
+    int requeued = counted("the lost-run sweep", coordination::requeueLost);
     if (!coordination.isLeader()) {
       return new Outcome(false, compacted, requeued, null);
     }

@@ -70,17 +70,18 @@ class BrokerTest {
     execBatch = new FakeBatch(8);
     InMemoryCoordination hc = fed.connect("home");
     InMemoryCoordination ec = fed.connect("exec");
-    home = new Broker(settings("home"), hc, homeBatch, Optional.of(homeBatch), new RunOutputs(tmp.resolve("home")), clock);
-    execOutputs = new RunOutputs(tmp.resolve("exec"), "http://127.0.0.1:" + execPort + "/");
-    exec = new Broker(settings("exec"), ec, execBatch, Optional.empty(), execOutputs, clock);
+    home = new Broker(settings("home", "local:home"), hc, homeBatch, Optional.of(homeBatch), new RunOutputs(tmp.resolve("home")), clock);
+    String execEndpoint = "http://127.0.0.1:" + execPort + "/";
+    execOutputs = new RunOutputs(tmp.resolve("exec"), execEndpoint);
+    exec = new Broker(settings("exec", execEndpoint), ec, execBatch, Optional.empty(), execOutputs, clock);
     home.start();
     exec.start();
     homePeriod = new BalancingPeriod(hc);
     execPeriod = new BalancingPeriod(ec);
   }
 
-  private static BrokerSettings settings(String site) {
-    return new BrokerSettings(site, "local:" + site, 0.7, 1_000_000, Utility.SIMPL, Map.of(), "fed", "", PUBLISH_AFTER, PENDING_LIMIT,
+  static BrokerSettings settings(String site, String endpoint) {
+    return new BrokerSettings(site, endpoint, 0.7, 1_000_000, Utility.SIMPL, Map.of(), "fed", "", PUBLISH_AFTER, PENDING_LIMIT,
         Duration.ofSeconds(1), 4, List.of("coalition", "pilot"));
   }
 

@@ -34,6 +34,8 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   final List<PilotHandle> cancelled = new ArrayList<>();
   /** Runs inside {@link #submit}, as a batch system that starts the pilot at once would. */
   Consumer<PilotSpec> onSubmit = spec -> {};
+  /** When set, listing the users' jobs throws it (a home queue with a bug). */
+  RuntimeException broken;
 
   public FakeBatch(int totalCores) {
     this.totalCores = totalCores;
@@ -101,6 +103,9 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   @Override
   public List<HomeJob> federable() {
+    if (broken != null) {
+      throw broken;
+    }
     return List.copyOf(jobs.values());
   }
 

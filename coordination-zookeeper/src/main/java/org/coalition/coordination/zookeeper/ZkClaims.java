@@ -39,8 +39,13 @@ final class ZkClaims {
   private final ZkQueueView view;
   private final Map<Long, Fence> fences = new ConcurrentHashMap<>();
 
-  /** The session handle and claim-node version a fenced operation must use. */
-  private record Fence(ZooKeeper zk, long session, int version) {}
+  /**
+   * The session handle, claim-node version and job-node version a fenced operation must use. The
+   * job's version matters because a claim node can be deleted and made again (the home requeued
+   * or rejected the job, then a site claimed it anew) with the same version number; the job node
+   * is never made again while the job lives, and each requeue moves its version.
+   */
+  private record Fence(ZooKeeper zk, long session, int version, int jobVersion) {}
 
   ZkClaims(ZkSite zk, ZkQueueView view) {
     this.zk = zk;
@@ -71,7 +76,7 @@ final class ZkClaims {
           List<OpResult> done = ZkSite.fenced(handle, () -> handle.multi(ops));
           Stat stat = ((OpResult.CreateResult) done.get(done.size() - 1)).getStat();
           if (cached != null && stat != null) {
-            return Optional.of(held(cached.job(), handle, session, stat));
+            return Optional.of(held(cached.job(), cached.version(), handle, session, stat));
           }
           break; // the job was not cached yet: read it with the claim below
         } catch (KeeperException.BadVersionException e) {
@@ -101,9 +106,10 @@ final class ZkClaims {
       if (!record.executor().equals(zk.site) || record.session() != session) {
         return Optional.empty();
       }
-      JobSpec job = ZkRecords.read(zk.paths.job(ref), ZkSite.fenced(handle, () -> handle.getData(zk.paths.job(ref), false, null)),
+      Stat jobStat = new Stat();
+      JobSpec job = ZkRecords.read(zk.paths.job(ref), ZkSite.fenced(handle, () -> handle.getData(zk.paths.job(ref), false, jobStat)),
           JobSpec.class);
-      return Optional.of(held(job, handle, session, stat));
+      return Optional.of(held(job, jobStat.getVersion(), handle, session, stat));
     } catch (KeeperException.NoNodeException e) {
       return Optional.empty();
     } catch (KeeperException e) {
@@ -111,8 +117,8 @@ final class ZkClaims {
     }
   }
 
-  private Claim held(JobSpec job, ZooKeeper handle, long session, Stat claimStat) {
-    fences.put(claimStat.getCzxid(), new Fence(handle, session, claimStat.getVersion()));
+  private Claim held(JobSpec job, int jobVersion, ZooKeeper handle, long session, Stat claimStat) {
+    fences.put(claimStat.getCzxid(), new Fence(handle, session, claimStat.getVersion(), jobVersion));
     view.claimedHere(job.ref());
     return new Claim(job, zk.site, claimStat.getCzxid());
   }
@@ -164,7 +170,7 @@ final class ZkClaims {
     }
   }
 
-  /** The result and this site's finished-run record, in one multi checked against the claim's version. */
+  /** The result and this site's finished-run record, in one multi checked against the job's and the claim's versions. */
   void finish(Claim claim, RunResult result) {
     JobRef ref = claim.ref();
     Fence fence = fences.get(claim.token());
@@ -175,6 +181,7 @@ final class ZkClaims {
       throw CoordinationException.stale(claim, "it was not made by this handle (or it was given up)");
     }
     List<Op> ops = List.of(
+        Op.check(zk.paths.job(ref), fence.jobVersion()),
         Op.check(zk.paths.claim(ref), fence.version()),
         Op.create(zk.paths.result(ref), ZkRecords.write(new ResultRecord(zk.site, claim.token(), result)), zk.ownAcl, CreateMode.PERSISTENT),
         Op.create(zk.paths.doneRecord(zk.site, ref, claim.token()), ZkRecords.write(DoneRecord.of(claim.job(), result)),
@@ -205,8 +212,9 @@ final class ZkClaims {
     Fence fence = fence(claim);
     String path = zk.paths.claim(claim.ref());
     byte[] data = ZkRecords.write(new ClaimRecord(zk.site, fence.session(), -1, true));
+    List<Op> ops = List.of(Op.check(zk.paths.job(claim.ref()), fence.jobVersion()), Op.setData(path, data, fence.version()));
     try {
-      ZkSite.fenced(fence.zk(), () -> fence.zk().setData(path, data, fence.version()));
+      ZkSite.fenced(fence.zk(), () -> fence.zk().multi(ops));
       fences.remove(claim.token());
     } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
       throw CoordinationException.stale(claim, "the claim node changed or is gone");

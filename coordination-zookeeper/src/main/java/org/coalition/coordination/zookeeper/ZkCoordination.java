@@ -54,7 +54,7 @@ public final class ZkCoordination implements Coordination {
     this.zk = new ZkSite(client, paths, site, self, clock);
     this.membership = new ZkMembership(zk);
     this.lostRuns = new ZkLostRuns(zk, () -> state.get() == State.STARTED && membership.joined());
-    this.view = new ZkQueueView(zk, lostRuns::sweepLater, lostRuns::recheckLater);
+    this.view = new ZkQueueView(zk, lostRuns::sweepLater, lostRuns::recheckLater, lostRuns::rejectLater);
     this.claims = new ZkClaims(zk, view);
     this.ledger = new ZkLedger(zk);
   }
@@ -223,6 +223,13 @@ public final class ZkCoordination implements Coordination {
   public int acknowledge(List<Completed> done) {
     open();
     return ledger.acknowledge(done);
+  }
+
+  @Override
+  public boolean reject(Completed result, String reason) {
+    open();
+    zk.requireOwn(result.job().home());
+    return lostRuns.reject(result.job().ref(), result.token(), reason);
   }
 
   @Override

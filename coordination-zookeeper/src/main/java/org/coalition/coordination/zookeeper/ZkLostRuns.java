@@ -11,6 +11,7 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.zookeeper.ZkRecords.ClaimRecord;
+import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,6 +92,51 @@ final class ZkLostRuns implements AutoCloseable {
     LOG.info("requeued {}: {} (claim {}) {}", ref, claim.executor(), claimStat.getCzxid(),
         claim.released() ? "gave it up" : "lost its session");
     return true;
+  }
+
+  /** Whatever claim made it: a result that cannot be read names no token. */
+  static final long ANY_TOKEN = -1;
+
+  /**
+   * Puts a job whose result the home refused back in the queue: its result and claim go and the
+   * job is released now, in one multi checked against the versions read (the result must still be
+   * the one of {@code token}, unless {@link #ANY_TOKEN}).
+   */
+  boolean reject(JobRef ref, long token, String reason) {
+    try {
+      Stat resultStat = new Stat();
+      ResultRecord result;
+      try {
+        result = ZkRecords.read(zk.paths.result(ref), zk.client.getData().storingStatIn(resultStat).forPath(zk.paths.result(ref)),
+            ResultRecord.class);
+      } catch (KeeperException.NoNodeException e) {
+        return false;
+      } catch (CoordinationException e) {
+        result = null; // unreadable: rejected whatever it says
+      }
+      Stat claimStat = zk.client.checkExists().forPath(zk.paths.claim(ref));
+      if (claimStat == null || (token != ANY_TOKEN && (result == null || result.token() != token))) {
+        return false;
+      }
+      Stat jobStat = new Stat();
+      JobSpec job = ZkRecords.read(zk.paths.job(ref), zk.client.getData().storingStatIn(jobStat).forPath(zk.paths.job(ref)), JobSpec.class);
+      zk.client.transaction().forOperations(
+          zk.client.transactionOp().delete().withVersion(resultStat.getVersion()).forPath(zk.paths.result(ref)),
+          zk.client.transactionOp().delete().withVersion(claimStat.getVersion()).forPath(zk.paths.claim(ref)),
+          zk.client.transactionOp().setData().withVersion(jobStat.getVersion()).forPath(zk.paths.job(ref),
+              ZkRecords.write(job.releasedAt(zk.now()))));
+      LOG.warn("rejected the result of {} by claim {}: {}; the job is queued again", ref, token, reason);
+      return true;
+    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException | KeeperException.NotEmptyException e) {
+      return false; // changed meanwhile: the caller reads the results again
+    } catch (Exception e) {
+      throw ZkSite.translate("rejecting the result of " + ref, e);
+    }
+  }
+
+  /** Rejects an unreadable result of one of this site's jobs on the background thread. */
+  void rejectLater(JobRef ref, String reason) {
+    inBackground(() -> reject(ref, ANY_TOKEN, reason), "rejecting the result of " + ref);
   }
 
   /** Sweeps this site's claimed jobs on the background thread, at most one sweep queued. */

@@ -98,14 +98,35 @@ final class ZkMembership implements AutoCloseable {
     }
   }
 
+  /**
+   * The allowances of the latch's current leader, read from its own node (only it can write
+   * there). A record that is unreadable, or that names another leader, is ignored with a
+   * warning: the caller keeps to {@link Allowances#NONE}, and a peer's garbage stops no one.
+   */
   Allowances allowances() {
+    String leader;
     try {
-      String leader = latch.getLeader().getId();
-      if (leader.isEmpty()) {
+      leader = latch.getLeader().getId();
+    } catch (Exception e) {
+      throw ZkSite.translate("finding the leader", e);
+    }
+    if (leader.isEmpty()) {
+      return Allowances.NONE;
+    }
+    try {
+      String path = zk.paths.allowances(JobSpec.requireId("leader", leader));
+      Allowances a = ZkRecords.read(path, zk.client.getData().forPath(path), Allowances.class);
+      if (!a.leader().equals(leader) && !a.leader().isEmpty()) {
+        LOG.warn("ignoring allowances at {}: they name leader {}", path, a.leader());
         return Allowances.NONE;
       }
-      String path = zk.paths.allowances(JobSpec.requireId("leader", leader));
-      return ZkRecords.read(path, zk.client.getData().forPath(path), Allowances.class);
+      return a;
+    } catch (CoordinationException | IllegalArgumentException e) {
+      if (e instanceof CoordinationException c && c.kind() == Kind.UNAVAILABLE) {
+        throw c;
+      }
+      LOG.warn("ignoring the allowances of leader {}: {}", leader, e.getMessage());
+      return Allowances.NONE;
     } catch (Exception e) {
       throw ZkSite.translate("reading allowances", e);
     }

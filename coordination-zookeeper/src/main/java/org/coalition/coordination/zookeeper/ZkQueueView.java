@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -42,6 +43,7 @@ final class ZkQueueView implements AutoCloseable {
   private final ZkSite zk;
   private final Runnable sweep;
   private final Consumer<JobRef> recheck;
+  private final BiConsumer<JobRef, String> refuse;
   private final CuratorCache siteCache;
   private final CuratorCache jobCache;
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
@@ -56,11 +58,15 @@ final class ZkQueueView implements AutoCloseable {
   private final Map<JobRef, Long> claimedHere = new ConcurrentHashMap<>();
   private final Map<String, SiteStatus> live = new ConcurrentHashMap<>();
 
-  /** {@code sweep} looks for this site's lost runs; {@code recheck} looks at one of its claimed jobs. */
-  ZkQueueView(ZkSite zk, Runnable sweep, Consumer<JobRef> recheck) {
+  /**
+   * {@code sweep} looks for this site's lost runs; {@code recheck} looks at one of its claimed
+   * jobs; {@code refuse} puts one of its jobs whose result cannot be read back in the queue.
+   */
+  ZkQueueView(ZkSite zk, Runnable sweep, Consumer<JobRef> recheck, BiConsumer<JobRef, String> refuse) {
     this.zk = zk;
     this.sweep = sweep;
     this.recheck = recheck;
+    this.refuse = refuse;
     // Only the live sites and the jobs are watched; ledgers, records and allowances are read when
     // needed (watching the finished-run records would cost a listing of them on every new one).
     this.siteCache = CuratorCache.build(zk.client, zk.paths.sites());
@@ -150,7 +156,7 @@ final class ZkQueueView implements AutoCloseable {
     return out;
   }
 
-  /** Results of this site's jobs waiting for it; unreadable ones skipped with a warning. */
+  /** Results of this site's jobs waiting for it; an unreadable one is refused (its job is queued again). */
   List<Completed> results() {
     List<Completed> out = new ArrayList<>();
     for (JobRef ref : resulted.keySet()) {
@@ -158,15 +164,19 @@ final class ZkQueueView implements AutoCloseable {
         continue;
       }
       Optional<ChildData> node = jobCache.get(zk.paths.result(ref));
+      Optional<ChildData> claim = jobCache.get(zk.paths.claim(ref));
       CachedJob cached = jobs.get(ref);
-      if (node.isEmpty() || cached == null) {
+      if (node.isEmpty() || claim.isEmpty() || cached == null) {
         continue; // acknowledged meanwhile, or the cache has not caught up
       }
       try {
         ResultRecord r = ZkRecords.read(node.get().getPath(), node.get().getData(), ResultRecord.class);
-        out.add(new Completed(cached.job(), r.executor(), r.token(), r.run()));
+        // the servers' creation stamps, not the executor's word: when the claim and the result were made
+        out.add(new Completed(cached.job(), r.executor(), r.token(), r.run(), zk.federationSeconds(claim.get().getStat().getCtime()),
+            zk.federationSeconds(node.get().getStat().getCtime())));
       } catch (CoordinationException e) {
-        LOG.warn("skipping an unreadable result: {}", e.getMessage());
+        // never folded, never retried as it is: the job goes back to the queue
+        refuse.accept(ref, "unreadable result: " + e.getMessage());
       }
     }
     return out;

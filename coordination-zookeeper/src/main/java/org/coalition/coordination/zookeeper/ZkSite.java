@@ -79,6 +79,11 @@ final class ZkSite {
     return (clock.millis() - epochMillis) / 1000.0;
   }
 
+  /** A ZooKeeper server's time stamp (a node's ctime or mtime, epoch millis) in federation seconds. */
+  double federationSeconds(long serverMillis) {
+    return (serverMillis - epochMillis) / 1000.0;
+  }
+
   void requireOwn(String owner) {
     CoordinationException.requireOwn(site, owner);
   }

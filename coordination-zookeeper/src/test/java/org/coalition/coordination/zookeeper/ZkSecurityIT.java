@@ -52,8 +52,8 @@ class ZkSecurityIT {
     try (ZkCoordination a = fed.connect("a");
         ZkCoordination c = fed.connect("c");
         CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT)) {
-      a.join(new SiteInfo("a", "", 8), new SiteStatus("a", 8, 0, 0, 0, 100));
-      c.join(new SiteInfo("c", "", 8), new SiteStatus("c", 8, 0, 0, 0, 100));
+      join(a);
+      join(c);
       c.publish(new JobSpec("j1", "c", 1, 0, 60, 0, ""));
       a.publish(new JobSpec("own", "a", 1, 0, 60, 0, ""));
       waitFor("a sees c's job", () -> !a.queue().isEmpty());
@@ -94,8 +94,8 @@ class ZkSecurityIT {
     try (ZkCoordination a = fed.connect("a");
         CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT);
         ZkCoordination bApi = fed.connect("b")) {
-      a.join(new SiteInfo("a", "", 8), new SiteStatus("a", 8, 0, 0, 0, 100));
-      bApi.join(new SiteInfo("b", "", 8), new SiteStatus("b", 8, 0, 0, 0, 100));
+      join(a);
+      join(bApi);
       bApi.publish(new JobSpec("good", "b", 1, 0, 60, 0, ""));
       // b writes nonsense into nodes it owns: a job that is not JSON, one with a negative core count, one too big
       b.create().forPath(paths.jobsOf("b") + "/notjson", "<xml/>".getBytes(StandardCharsets.UTF_8));
@@ -115,6 +115,38 @@ class ZkSecurityIT {
               .getBytes(StandardCharsets.UTF_8), JobSpec.class));
       assertTrue(e.getMessage().startsWith("/x: not a valid JobSpec: ") && e.getMessage().contains("cores must be in [1, "), e.getMessage());
     }
+  }
+
+  @Test
+  void anUnreadableResultIsRejectedAndItsJobQueuedAgainNotSkippedForEver() throws Exception {
+    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b", "c"));
+    ZkPaths paths = new ZkPaths(fed.name);
+    try (ZkCoordination a = fed.connect("a");
+        ZkCoordination bApi = fed.connect("b");
+        ZkCoordination c = fed.connect("c");
+        CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT)) {
+      join(a);
+      join(bApi);
+      join(c);
+      a.publish(new JobSpec("j1", "a", 1, 0, 60, 0, ""));
+      JobRef ref = new JobRef("a", "j1");
+      waitFor("b sees a's job", () -> !bApi.queue().isEmpty());
+      bApi.claim(ref).orElseThrow();
+      // b writes its result node itself, with a body that is no result at all
+      b.create().forPath(paths.result(ref), "{\"executor\":\"b\",\"token\":1,\"run\":{\"start\":5,\"end\":1e400}}"
+          .getBytes(StandardCharsets.UTF_8));
+      waitFor("a's cache has the result node", () -> {
+        a.results();
+        return c.queue().stream().anyMatch(j -> j.ref().equals(ref));
+      });
+      assertTrue(a.results().isEmpty(), "nothing to fold");
+      assertTrue(c.claim(ref).isPresent(), "queued again: c claims it");
+    }
+  }
+
+  /** Announces {@code c}'s site: 8 cores, an empty queue. */
+  private static void join(ZkCoordination c) {
+    c.join(new SiteInfo(c.site(), "", 8), new SiteStatus(c.site(), 8, 0, 0, 0, 100));
   }
 
   private static void assertNoAuth(String attempt, ThrowingRunnable write) {

@@ -190,7 +190,7 @@ public final class InMemoryCoordination implements Coordination {
         throw new CoordinationException(Kind.INVALID, "site " + site + " must join before claiming jobs");
       }
       long token = fed.nextToken++;
-      fed.claims.put(ref, new ClaimState(site, session, token, false, false));
+      fed.claims.put(ref, new ClaimState(site, session, token, false, false, now()));
       claimed = new Claim(job, site, token);
     }
     fed.queueChanged();
@@ -201,7 +201,7 @@ public final class InMemoryCoordination implements Coordination {
   public void start(Claim claim, double startTime) {
     synchronized (fed.lock) {
       ClaimState c = current(claim);
-      fed.claims.put(claim.ref(), new ClaimState(c.executor(), c.session(), c.token(), true, false));
+      fed.claims.put(claim.ref(), new ClaimState(c.executor(), c.session(), c.token(), true, false, c.claimedAt()));
     }
   }
 
@@ -219,11 +219,11 @@ public final class InMemoryCoordination implements Coordination {
       if (existing != null && existing.token() == claim.token() && existing.executor().equals(site)) {
         return; // a repeated call after an ambiguous failure: already accepted
       }
-      current(claim);
+      ClaimState held = current(claim);
       if (existing != null) {
         throw new CoordinationException(Kind.STALE, "job " + claim.ref() + " already has a result");
       }
-      fed.results.put(claim.ref(), new Completed(claim.job(), site, claim.token(), result));
+      fed.results.put(claim.ref(), new Completed(claim.job(), site, claim.token(), result, held.claimedAt(), now()));
       fed.done.computeIfAbsent(site, s -> new ArrayList<>())
           .add(new Done(claim.ref(), UtilitySums.of(claim.job().release(), result, claim.job().cores())));
     }
@@ -245,7 +245,7 @@ public final class InMemoryCoordination implements Coordination {
         throw new CoordinationException(Kind.INVALID, "job " + claim.ref() + " has a result; it cannot be released");
       }
       ClaimState c = fed.claims.get(claim.ref());
-      fed.claims.put(claim.ref(), new ClaimState(c.executor(), c.session(), c.token(), c.started(), true));
+      fed.claims.put(claim.ref(), new ClaimState(c.executor(), c.session(), c.token(), c.started(), true, c.claimedAt()));
       fed.requeueLost(now());
     }
     fed.queueChanged();
@@ -292,6 +292,24 @@ public final class InMemoryCoordination implements Coordination {
       fed.ledgers.put(site, ledger);
       return n;
     }
+  }
+
+  @Override
+  public boolean reject(Completed result, String reason) {
+    JobRef ref = result.job().ref();
+    synchronized (fed.lock) {
+      open();
+      requireOwn(ref.home());
+      Completed held = fed.results.get(ref);
+      if (held == null || held.token() != result.token()) {
+        return false;
+      }
+      fed.results.remove(ref);
+      fed.claims.remove(ref);
+      fed.jobs.put(ref, fed.jobs.get(ref).releasedAt(now()));
+    }
+    fed.queueChanged();
+    return true;
   }
 
   @Override

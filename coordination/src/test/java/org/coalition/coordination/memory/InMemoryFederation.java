@@ -42,7 +42,7 @@ public final class InMemoryFederation {
 
   record Live(long session, SiteStatus status) {}
 
-  record ClaimState(String executor, long session, long token, boolean started, boolean released) {}
+  record ClaimState(String executor, long session, long token, boolean started, boolean released, double claimedAt) {}
 
   record Done(JobRef job, UtilitySums sums) {}
 

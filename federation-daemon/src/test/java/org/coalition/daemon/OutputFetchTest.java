@@ -1,0 +1,124 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The home's fetch of an output reference against a real HTTP server on loopback playing the
+ * executor: only the executor's own {@code v1/outputs/NAME} is fetched, a body without end is cut
+ * at the size bound, and one trickled slowly at the time bound.
+ */
+class OutputFetchTest {
+  private static final String NAME = "home_7-0123456789abcdef0123456789abcdef";
+  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+  @TempDir Path tmp;
+  private HttpServer server;
+  private String endpoint;
+  private final OutputFetch fetch = new OutputFetch(HTTP, false, Duration.ofSeconds(2));
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    byte[] good = RunOutputs.encode("out\n".getBytes(StandardCharsets.UTF_8), "err\n".getBytes(StandardCharsets.UTF_8));
+    server.createContext("/v1/outputs/" + NAME, x -> {
+      x.sendResponseHeaders(200, good.length);
+      x.getResponseBody().write(good);
+      x.close();
+    });
+    server.createContext("/v1/outputs/endless-0123456789abcdef0123456789abcdef", x -> {
+      x.sendResponseHeaders(200, 0); // chunked, no length: it never stops
+      byte[] chunk = new byte[1 << 20];
+      try (OutputStream out = x.getResponseBody()) {
+        for (int i = 0; i < 64; i++) {
+          out.write(chunk);
+        }
+      } catch (IOException e) {
+        // the home hung up: what it should do
+      }
+    });
+    server.createContext("/v1/outputs/slow-0123456789abcdef0123456789abcdef", x -> {
+      x.sendResponseHeaders(200, 0);
+      try (OutputStream out = x.getResponseBody()) {
+        for (int i = 0; i < 60; i++) {
+          out.write('x');
+          out.flush();
+          Thread.sleep(500);
+        }
+      } catch (IOException | InterruptedException e) {
+        // the home hung up
+      }
+    });
+    server.start();
+    endpoint = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  @Test
+  void theExecutorsOwnOutputIsFetched() {
+    RunOutputs.Captured c = fetch.fetch(endpoint + "v1/outputs/" + NAME, endpoint);
+    assertArrayEquals("out\n".getBytes(StandardCharsets.UTF_8), c.stdout());
+    assertArrayEquals("err\n".getBytes(StandardCharsets.UTF_8), c.stderr());
+  }
+
+  @Test
+  void anyOtherAddressIsRefusedUnfetched() {
+    for (String other : new String[] {
+        endpoint + "v1/status", endpoint + "v1/outputs/../v1/status", endpoint + "v1/outputs/" + NAME + "?x=1",
+        "http://169.254.169.254/v1/outputs/" + NAME, "file:///etc/shadow", "ftp://x/" + NAME}) {
+      OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class, () -> fetch.fetch(other, endpoint), other);
+      assertTrue(e.getMessage().contains("is not"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aBodyWithoutEndIsCutAtTheSizeBound() {
+    long before = System.nanoTime();
+    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
+        () -> fetch.fetch(endpoint + "v1/outputs/endless-0123456789abcdef0123456789abcdef", endpoint));
+    assertTrue(e.getMessage().contains("larger than " + RunOutputs.MAX_BLOB), e.getMessage());
+    assertTrue(System.nanoTime() - before < Duration.ofSeconds(2).toNanos(), "cut, not waited out");
+  }
+
+  @Test
+  void aTrickledBodyIsCutAtTheTimeBound() {
+    long before = System.nanoTime();
+    RunOutputs.Unreachable e = assertThrows(RunOutputs.Unreachable.class,
+        () -> fetch.fetch(endpoint + "v1/outputs/slow-0123456789abcdef0123456789abcdef", endpoint));
+    double seconds = (System.nanoTime() - before) / 1e9;
+    assertTrue(e.getMessage().contains("did not arrive within 2 s"), e.getMessage());
+    assertTrue(seconds < 5, "gave up after " + seconds + " s, the bound is 2 s");
+  }
+
+  @Test
+  void inTheDemoOnlyARegularFileIsReadNeverALinkOrADevice() throws IOException {
+    OutputFetch demo = new OutputFetch(HTTP, true);
+    Path blob = Files.write(tmp.resolve("out"), RunOutputs.encode("x".getBytes(StandardCharsets.UTF_8), new byte[0]));
+    assertArrayEquals("x".getBytes(StandardCharsets.UTF_8), demo.fetch(blob.toUri().toString(), "").stdout());
+    Path link = Files.createSymbolicLink(tmp.resolve("link"), blob);
+    assertThrows(OutputFetch.Refused.class, () -> demo.fetch(link.toUri().toString(), ""), "a link");
+    assertThrows(OutputFetch.Refused.class, () -> demo.fetch("file:///dev/zero", ""), "a device");
+    assertThrows(OutputFetch.Refused.class, () -> fetch.fetch(blob.toUri().toString(), endpoint), "file: outside the demo");
+  }
+}
