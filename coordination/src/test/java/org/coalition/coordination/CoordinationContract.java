@@ -35,6 +35,10 @@ public abstract class CoordinationContract {
   /** The federation's clock; implementations under test must take their time from it. */
   protected final MutableClock clock = new MutableClock(Instant.parse("2026-11-21T00:00:00Z"));
 
+  /** The claim lease and the cap on one member's claims that implementations under test must be given. */
+  protected static final Duration CLAIM_LEASE = Duration.ofMinutes(5);
+  protected static final int MAX_CLAIMS_PER_MEMBER = 4;
+
   /** A new handle for member {@code site} of this test's federation. */
   protected abstract Coordination newHandle(String site);
 
@@ -284,6 +288,49 @@ public abstract class CoordinationContract {
     assertTrue(again.token() != claim.token(), "a new claim, a new token");
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.finish(claim, new RunResult(200, 300, 0, ""))).kind(),
         "the rejected claim's token is refused");
+  }
+
+  @Test
+  void aClaimNotRenewedForItsLeaseReturnsToTheQueueThoughItsClaimerLives() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    Coordination c = join("c");
+    a.publish(job("a", "j1", 100));
+    JobRef ref = new JobRef("a", "j1");
+    waitFor("b sees j1", () -> queued(b, ref));
+    Claim claim = b.claim(ref).orElseThrow();
+    b.start(claim, 200);
+    assertEquals(0, a.requeueLost(), "just claimed");
+    Duration half = CLAIM_LEASE.dividedBy(2).plusSeconds(1);
+    clock.advance(half);
+    b.heartbeat(claim);
+    assertEquals(0, a.requeueLost(), "renewed");
+    clock.advance(half);
+    assertEquals(0, a.requeueLost(), "renewed " + half.toSeconds() + " s ago, within the lease");
+    clock.advance(CLAIM_LEASE.dividedBy(2));
+    assertEquals(1, a.requeueLost(), "not renewed for longer than the lease: the member squats it");
+    waitFor("j1 queued again", () -> queued(c, ref));
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.heartbeat(claim)).kind(), "the lapsed claim is refused");
+  }
+
+  @Test
+  void aMemberHoldsNoMoreOfAHomesJobsThanTheCap() {
+    Coordination a = join("a");
+    Coordination b = join("b");
+    List<JobSpec> jobs = new ArrayList<>();
+    for (int i = 0; i < MAX_CLAIMS_PER_MEMBER + 2; i++) {
+      jobs.add(job("a", "j" + i, 100 + i));
+    }
+    a.publish(jobs);
+    waitFor("b sees them all", () -> b.queue().size() == jobs.size());
+    for (JobSpec j : jobs) {
+      b.claim(j.ref()).orElseThrow();
+    }
+    assertEquals(2, a.requeueLost(), "the claims past the cap go back");
+    waitFor("the two newest claims are queued again", () -> b.queue().stream().map(JobSpec::jobId).toList()
+        .equals(List.of("j" + MAX_CLAIMS_PER_MEMBER, "j" + (MAX_CLAIMS_PER_MEMBER + 1))));
+    assertTrue(b.claim(jobs.get(MAX_CLAIMS_PER_MEMBER).ref()).isPresent(), "claimable again (by anyone)");
+    assertEquals(1, a.requeueLost(), "and still over the cap");
   }
 
   @Test

@@ -124,7 +124,8 @@ public final class SiteConfigReader {
           "must stay empty with handler " + h.name() + ": " + h.partitionRefused() + " (was '" + partition + "')"));
     }
     Pilots pilots = new Pilots(partition, pi.duration("pending-limit", Duration.ofMinutes(10), Duration.ofSeconds(10)),
-        pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1)), pi.integer("max-pending", 16, 1, 10_000),
+        pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(2),
+            "heartbeats renew the claims of running jobs, which lapse after 5 min unrenewed"), pi.integer("max-pending", 16, 1, 10_000),
         pi.command("command", List.of("coalition", "pilot")));
     pi.rejectUnknown();
 

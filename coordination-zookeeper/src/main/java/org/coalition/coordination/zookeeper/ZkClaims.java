@@ -45,7 +45,11 @@ final class ZkClaims {
    * or rejected the job, then a site claimed it anew) with the same version number; the job node
    * is never made again while the job lives, and each requeue moves its version.
    */
-  private record Fence(ZooKeeper zk, long session, int version, int jobVersion) {}
+  private record Fence(ZooKeeper zk, long session, int version, int jobVersion, long renewedMillis) {
+    Fence renewed(int newVersion, long atMillis) {
+      return new Fence(zk, session, newVersion, jobVersion, atMillis);
+    }
+  }
 
   ZkClaims(ZkSite zk, ZkQueueView view) {
     this.zk = zk;
@@ -118,7 +122,7 @@ final class ZkClaims {
   }
 
   private Claim held(JobSpec job, int jobVersion, ZooKeeper handle, long session, Stat claimStat) {
-    fences.put(claimStat.getCzxid(), new Fence(handle, session, claimStat.getVersion(), jobVersion));
+    fences.put(claimStat.getCzxid(), new Fence(handle, session, claimStat.getVersion(), jobVersion, zk.clock.millis()));
     view.claimedHere(job.ref());
     return new Claim(job, zk.site, claimStat.getCzxid());
   }
@@ -144,6 +148,34 @@ final class ZkClaims {
       throw staleIfSessionEnded(claim, fence, e);
     } catch (KeeperException e) {
       throw ZkSite.translate("checking the claim on " + claim.ref(), e);
+    }
+  }
+
+  /**
+   * A start or a heartbeat: renews the claim's lease by rewriting its node (same record, version
+   * checked with the job's) once a quarter of the lease has passed since the last renewal, and
+   * in between only checks that the claim is still this session's (a read).
+   */
+  void renew(Claim claim) {
+    Fence fence = fence(claim);
+    long now = zk.clock.millis();
+    if (now - fence.renewedMillis() < zk.options.claimLease().toMillis() / 4) {
+      checkHeld(claim);
+      return;
+    }
+    String path = zk.paths.claim(claim.ref());
+    List<Op> ops = List.of(Op.check(zk.paths.job(claim.ref()), fence.jobVersion()),
+        Op.setData(path, ZkRecords.write(ClaimRecord.fresh(zk.site, fence.session())), fence.version()));
+    try {
+      List<OpResult> done = ZkSite.fenced(fence.zk(), () -> fence.zk().multi(ops));
+      Stat stat = ((OpResult.SetDataResult) done.get(1)).getStat();
+      fences.put(claim.token(), fence.renewed(stat.getVersion(), now));
+    } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+      throw CoordinationException.stale(claim, "the claim node changed or is gone (its lease may have run out)");
+    } catch (CoordinationException e) {
+      throw staleIfSessionEnded(claim, fence, e);
+    } catch (KeeperException e) {
+      throw ZkSite.translate("renewing the claim on " + claim.ref(), e);
     }
   }
 

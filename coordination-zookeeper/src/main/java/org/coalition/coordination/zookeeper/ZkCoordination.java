@@ -50,8 +50,8 @@ public final class ZkCoordination implements Coordination {
   private final ZkLedger ledger;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
 
-  ZkCoordination(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock) {
-    this.zk = new ZkSite(client, paths, site, self, clock);
+  ZkCoordination(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock, ZkFederation.Options options) {
+    this.zk = new ZkSite(client, paths, site, self, clock, options);
     this.membership = new ZkMembership(zk);
     this.lostRuns = new ZkLostRuns(zk, () -> state.get() == State.STARTED && membership.joined());
     this.view = new ZkQueueView(zk, lostRuns::sweepLater, lostRuns::recheckLater, lostRuns::rejectLater);
@@ -185,12 +185,12 @@ public final class ZkCoordination implements Coordination {
 
   @Override
   public void start(Claim claim, double startTime) {
-    claims.checkHeld(claim);
+    claims.renew(claim);
   }
 
   @Override
   public void heartbeat(Claim claim) {
-    claims.checkHeld(claim);
+    claims.renew(claim);
   }
 
   @Override

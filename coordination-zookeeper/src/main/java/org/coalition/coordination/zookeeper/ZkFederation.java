@@ -38,9 +38,21 @@ public final class ZkFederation {
 
   private ZkFederation() {}
 
-  /** Connection settings for one site's handle. */
-  public record Options(Duration sessionTimeout, Duration connectTimeout) {
+  /**
+   * Connection settings for one site's handle, and how it holds other members to the protocol as
+   * a home: a claim on one of its jobs that is not renewed for {@code claimLease} (heartbeats
+   * renew it) goes back to the queue even while its claimer's session lives, and no member holds
+   * more than {@code maxClaimsPerMember} of its jobs at once (the newest claims past the cap go
+   * back). docs/security.md explains both.
+   */
+  public record Options(Duration sessionTimeout, Duration connectTimeout, Duration claimLease, int maxClaimsPerMember) {
+    public static final Duration CLAIM_LEASE = Duration.ofMinutes(5);
+    public static final int MAX_CLAIMS_PER_MEMBER = 256;
     public static final Options DEFAULT = new Options(Duration.ofSeconds(15), Duration.ofSeconds(10));
+
+    public Options(Duration sessionTimeout, Duration connectTimeout) {
+      this(sessionTimeout, connectTimeout, CLAIM_LEASE, MAX_CLAIMS_PER_MEMBER);
+    }
   }
 
   /**
@@ -96,7 +108,7 @@ public final class ZkFederation {
     JobSpec.requireId("site", site);
     CuratorFramework client = client(connectString, site, secret, options);
     try {
-      return new ZkCoordination(client, new ZkPaths(federation), site, digest(site, secret), clock).start();
+      return new ZkCoordination(client, new ZkPaths(federation), site, digest(site, secret), clock, options).start();
     } catch (RuntimeException e) {
       client.close();
       throw e;

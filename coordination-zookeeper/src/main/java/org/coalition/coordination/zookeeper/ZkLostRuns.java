@@ -1,5 +1,14 @@
 package org.coalition.coordination.zookeeper;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,8 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The home's sweep for lost runs: a claim on one of this site's jobs whose executor's session
- * ended, or that its executor gave up, is deleted and the job released again, in one multi with
- * version checks. Only the home may write its job, so only the home requeues it. Sweeps run on
+ * ended, that its executor gave up, whose lease ran out or that passes the per-member cap, is
+ * deleted and the job released again, in one multi with version checks. Only the home may write its job, so only the home requeues it. Sweeps run on
  * one background thread, at most one queued.
  */
 final class ZkLostRuns implements AutoCloseable {
@@ -28,6 +37,7 @@ final class ZkLostRuns implements AutoCloseable {
   private final BooleanSupplier joined;
   private final ExecutorService background;
   private final AtomicBoolean sweepPending = new AtomicBoolean();
+  private final Map<JobRef, Seen> seen = new ConcurrentHashMap<>();
 
   /** Sweeps only while {@code joined}: before a site announces itself it has nothing to look after. */
   ZkLostRuns(ZkSite zk, BooleanSupplier joined) {
@@ -40,31 +50,56 @@ final class ZkLostRuns implements AutoCloseable {
     });
   }
 
-  /** Requeues every lost run of this site's jobs now; returns how many. */
+  /** A claim on one of this site's jobs as the sweep read it. */
+  private record Look(JobRef ref, Stat stat, ClaimRecord claim) {}
+
+  /** A claim's node version as this home first saw it, and when (its clock): the lease runs from there. */
+  private record Seen(long czxid, int version, long sinceMillis) {}
+
+  /**
+   * Requeues every lost run of this site's jobs now; returns how many. A run is lost when its
+   * claim was given up, its executor's session ended, its lease ran out (no renewal seen by this
+   * home for the claim lease), or its claimer holds more of this site's jobs than the cap (the
+   * newest claims past it).
+   */
   int requeueLost() {
-    int n = 0;
+    List<Look> looks = new ArrayList<>();
     try {
       for (String jobId : zk.client.getChildren().forPath(zk.paths.jobsOf(zk.site))) {
-        if (requeueIfLost(new JobRef(zk.site, jobId))) {
+        look(new JobRef(zk.site, jobId)).ifPresent(looks::add);
+      }
+      looks.sort(Comparator.comparingLong(l -> l.stat().getCzxid()));
+      Map<String, Integer> held = new HashMap<>();
+      int n = 0;
+      for (Look l : looks) {
+        Optional<String> why = lost(l);
+        if (why.isEmpty() && held.merge(l.claim().executor(), 1, Integer::sum) > zk.options.maxClaimsPerMember()) {
+          why = Optional.of(l.claim().executor() + " holds more than " + zk.options.maxClaimsPerMember() + " of this site's jobs");
+        }
+        if (why.isPresent() && requeue(l, why.get())) {
           n++;
         }
       }
+      Set<JobRef> claimed = new HashSet<>();
+      looks.forEach(l -> claimed.add(l.ref()));
+      seen.keySet().retainAll(claimed);
+      return n;
     } catch (Exception e) {
       throw ZkSite.translate("requeueing lost runs of " + zk.site, e);
     }
-    return n;
   }
 
-  private boolean requeueIfLost(JobRef ref) throws Exception {
+  /** The job's claim, if it has one and no result yet. */
+  private Optional<Look> look(JobRef ref) throws Exception {
     Stat claimStat = new Stat();
     byte[] claimData;
     try {
       claimData = zk.client.getData().storingStatIn(claimStat).forPath(zk.paths.claim(ref));
     } catch (KeeperException.NoNodeException e) {
-      return false;
+      return Optional.empty();
     }
     if (zk.client.checkExists().forPath(zk.paths.result(ref)) != null) {
-      return false;
+      return Optional.empty();
     }
     ClaimRecord claim;
     try {
@@ -73,24 +108,51 @@ final class ZkLostRuns implements AutoCloseable {
       LOG.warn("requeueing {} whose claim is unreadable: {}", ref, e.getMessage());
       claim = new ClaimRecord("?", -1, -1, true);
     }
-    if (!claim.released()) {
-      Stat liveStat = zk.client.checkExists().forPath(zk.paths.live(claim.executor()));
-      if (liveStat != null && liveStat.getEphemeralOwner() == claim.session()) {
-        return false; // its executor's session is alive: the run goes on
-      }
+    return Optional.of(new Look(ref, claimStat, claim));
+  }
+
+  /** Why the claim no longer holds, or empty while it does. */
+  private Optional<String> lost(Look l) throws Exception {
+    if (l.claim().released()) {
+      return Optional.of(l.claim().executor() + " gave it up");
     }
+    Stat liveStat = zk.client.checkExists().forPath(zk.paths.live(l.claim().executor()));
+    if (liveStat == null || liveStat.getEphemeralOwner() != l.claim().session()) {
+      return Optional.of(l.claim().executor() + " lost its session");
+    }
+    long now = zk.clock.millis();
+    Seen s = seen.compute(l.ref(), (k, old) -> old != null && old.czxid() == l.stat().getCzxid() && old.version() == l.stat().getVersion()
+        ? old : new Seen(l.stat().getCzxid(), l.stat().getVersion(), now));
+    if (now - s.sinceMillis() > zk.options.claimLease().toMillis()) {
+      return Optional.of(l.claim().executor() + " did not renew its claim for " + zk.options.claimLease().toSeconds() + " s");
+    }
+    return Optional.empty(); // its executor's session is alive and renews the claim: the run goes on
+  }
+
+  private boolean requeueIfLost(JobRef ref) throws Exception {
+    Optional<Look> l = look(ref);
+    if (l.isEmpty()) {
+      return false;
+    }
+    Optional<String> why = lost(l.get());
+    return why.isPresent() && requeue(l.get(), why.get());
+  }
+
+  /** Deletes the claim and releases the job again, in one multi checked against both versions read. */
+  private boolean requeue(Look l, String why) throws Exception {
+    JobRef ref = l.ref();
     Stat jobStat = new Stat();
     JobSpec job = ZkRecords.read(zk.paths.job(ref), zk.client.getData().storingStatIn(jobStat).forPath(zk.paths.job(ref)), JobSpec.class);
     try {
       zk.client.transaction().forOperations(
-          zk.client.transactionOp().delete().withVersion(claimStat.getVersion()).forPath(zk.paths.claim(ref)),
+          zk.client.transactionOp().delete().withVersion(l.stat().getVersion()).forPath(zk.paths.claim(ref)),
           zk.client.transactionOp().setData().withVersion(jobStat.getVersion()).forPath(zk.paths.job(ref),
               ZkRecords.write(job.releasedAt(zk.now()))));
     } catch (KeeperException.BadVersionException | KeeperException.NoNodeException | KeeperException.NotEmptyException e) {
-      return false; // changed meanwhile (or a result arrived under the claim): the next sweep looks again
+      return false; // changed meanwhile (renewed, or a result arrived under the claim): the next sweep looks again
     }
-    LOG.info("requeued {}: {} (claim {}) {}", ref, claim.executor(), claimStat.getCzxid(),
-        claim.released() ? "gave it up" : "lost its session");
+    seen.remove(ref);
+    LOG.info("requeued {}: claim {}: {}", ref, l.stat().getCzxid(), why);
     return true;
   }
 

@@ -33,6 +33,8 @@ final class ZkSite {
   final ZkPaths paths;
   final String site;
   final Clock clock;
+  /** The handle's settings, the claim lease and the cap on a member's claims among them. */
+  final ZkFederation.Options options;
   final long epochMillis;
   /** A job node: everything for its home, CREATE (a claim) and READ for the other members, READ for all. */
   final List<ACL> jobAcl;
@@ -42,8 +44,9 @@ final class ZkSite {
   final Map<String, String> members;
 
   /** Reads the federation's record; refuses a site that is not a member with this secret. */
-  ZkSite(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock) {
+  ZkSite(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock, ZkFederation.Options options) {
     this.client = client;
+    this.options = options;
     this.paths = paths;
     this.site = site;
     this.clock = clock;

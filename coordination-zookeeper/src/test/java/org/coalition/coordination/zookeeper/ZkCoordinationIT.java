@@ -1,5 +1,6 @@
 package org.coalition.coordination.zookeeper;
 
+import java.time.Duration;
 import java.util.List;
 import org.apache.curator.test.TestingServer;
 import org.coalition.coordination.Coordination;
@@ -28,7 +29,7 @@ class ZkCoordinationIT extends CoordinationContract {
     if (federation == null) {
       federation = new ZkTestFederation(server.getConnectString(), clock, List.of("a", "b", "c"));
     }
-    return federation.connect(site);
+    return federation.connect(site, new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(5), CLAIM_LEASE, MAX_CLAIMS_PER_MEMBER));
   }
 
   @Override

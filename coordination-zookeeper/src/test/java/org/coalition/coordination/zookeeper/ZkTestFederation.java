@@ -36,7 +36,10 @@ public final class ZkTestFederation {
   }
 
   public ZkCoordination connect(String site, Duration sessionTimeout) {
-    return ZkFederation.connect(connectString, name, site, secret(site), clock,
-        new ZkFederation.Options(sessionTimeout, Duration.ofSeconds(5)));
+    return connect(site, new ZkFederation.Options(sessionTimeout, Duration.ofSeconds(5)));
+  }
+
+  public ZkCoordination connect(String site, ZkFederation.Options options) {
+    return ZkFederation.connect(connectString, name, site, secret(site), clock, options);
   }
 }

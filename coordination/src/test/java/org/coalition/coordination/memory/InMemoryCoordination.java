@@ -190,7 +190,7 @@ public final class InMemoryCoordination implements Coordination {
         throw new CoordinationException(Kind.INVALID, "site " + site + " must join before claiming jobs");
       }
       long token = fed.nextToken++;
-      fed.claims.put(ref, new ClaimState(site, session, token, false, false, now()));
+      fed.claims.put(ref, new ClaimState(site, session, token, false, false, now(), fed.clock.millis()));
       claimed = new Claim(job, site, token);
     }
     fed.queueChanged();
@@ -200,15 +200,14 @@ public final class InMemoryCoordination implements Coordination {
   @Override
   public void start(Claim claim, double startTime) {
     synchronized (fed.lock) {
-      ClaimState c = current(claim);
-      fed.claims.put(claim.ref(), new ClaimState(c.executor(), c.session(), c.token(), true, false, c.claimedAt()));
+      fed.claims.put(claim.ref(), current(claim).renewed(fed.clock.millis(), true));
     }
   }
 
   @Override
   public void heartbeat(Claim claim) {
     synchronized (fed.lock) {
-      current(claim);
+      fed.claims.put(claim.ref(), current(claim).renewed(fed.clock.millis(), false));
     }
   }
 
@@ -245,7 +244,7 @@ public final class InMemoryCoordination implements Coordination {
         throw new CoordinationException(Kind.INVALID, "job " + claim.ref() + " has a result; it cannot be released");
       }
       ClaimState c = fed.claims.get(claim.ref());
-      fed.claims.put(claim.ref(), new ClaimState(c.executor(), c.session(), c.token(), c.started(), true, c.claimedAt()));
+      fed.claims.put(claim.ref(), new ClaimState(c.executor(), c.session(), c.token(), c.started(), true, c.claimedAt(), c.renewedMillis()));
       fed.requeueLost(now());
     }
     fed.queueChanged();

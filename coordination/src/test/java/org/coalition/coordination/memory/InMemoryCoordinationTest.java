@@ -5,7 +5,7 @@ import org.coalition.coordination.CoordinationContract;
 
 /** The coordination contract against the in-memory implementation (fast; no ZooKeeper). */
 class InMemoryCoordinationTest extends CoordinationContract {
-  private final InMemoryFederation federation = new InMemoryFederation(clock);
+  private final InMemoryFederation federation = new InMemoryFederation(clock, CLAIM_LEASE, MAX_CLAIMS_PER_MEMBER);
 
   @Override
   protected Coordination newHandle(String site) {

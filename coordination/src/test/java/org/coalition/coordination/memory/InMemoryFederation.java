@@ -1,7 +1,9 @@
 package org.coalition.coordination.memory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,13 +44,27 @@ public final class InMemoryFederation {
 
   record Live(long session, SiteStatus status) {}
 
-  record ClaimState(String executor, long session, long token, boolean started, boolean released, double claimedAt) {}
+  record ClaimState(String executor, long session, long token, boolean started, boolean released, double claimedAt, long renewedMillis) {
+    ClaimState renewed(long atMillis, boolean start) {
+      return new ClaimState(executor, session, token, started || start, released, claimedAt, atMillis);
+    }
+  }
 
   record Done(JobRef job, UtilitySums sums) {}
 
+  /** The claim lease, and the most of one home's jobs a member may hold, as ZooKeeper's handles keep them. */
+  final Duration claimLease;
+  final int maxClaimsPerMember;
+
   public InMemoryFederation(Clock clock) {
+    this(clock, Duration.ofMinutes(5), 256);
+  }
+
+  public InMemoryFederation(Clock clock, Duration claimLease, int maxClaimsPerMember) {
     this.clock = clock;
     this.epochMillis = clock.millis();
+    this.claimLease = claimLease;
+    this.maxClaimsPerMember = maxClaimsPerMember;
   }
 
   /** A new handle for {@code site}, with its own session. */
@@ -68,15 +84,25 @@ public final class InMemoryFederation {
   }
 
   /**
-   * What each live home site's handle does when it sees a claim's executor session end or a claim
-   * given up: the job goes back to the queue, released now. Called with the lock held.
+   * What each live home site's handle does when it sees a claim's executor session end, a claim
+   * given up, a claim not renewed for the lease, or a member holding more of its jobs than the
+   * cap (the newest past it): the job goes back to the queue, released now. Called with the lock
+   * held.
    */
   int requeueLost(double now) {
     int n = 0;
-    for (Map.Entry<JobRef, ClaimState> e : new ArrayList<>(claims.entrySet())) {
+    List<Map.Entry<JobRef, ClaimState>> all = new ArrayList<>(claims.entrySet());
+    all.sort(Comparator.comparingLong(e -> e.getValue().token()));
+    Map<String, Integer> held = new HashMap<>();
+    for (Map.Entry<JobRef, ClaimState> e : all) {
       JobRef ref = e.getKey();
       ClaimState c = e.getValue();
-      if (live.containsKey(ref.home()) && !results.containsKey(ref) && (c.released() || !sessionLive(c.executor(), c.session()))) {
+      if (!live.containsKey(ref.home()) || results.containsKey(ref)) {
+        continue;
+      }
+      boolean lost = c.released() || !sessionLive(c.executor(), c.session()) || clock.millis() - c.renewedMillis() > claimLease.toMillis()
+          || held.merge(ref.home() + "/" + c.executor(), 1, Integer::sum) > maxClaimsPerMember;
+      if (lost) {
         claims.remove(ref);
         jobs.put(ref, jobs.get(ref).releasedAt(now));
         n++;

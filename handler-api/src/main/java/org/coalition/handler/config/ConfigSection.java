@@ -167,6 +167,16 @@ public final class ConfigSection {
     return d;
   }
 
+  /** A duration in [{@code min}, {@code max}]; {@code why} says what the upper bound protects. */
+  public Duration duration(String k, Duration fallback, Duration min, Duration max, String why) {
+    Duration d = duration(k, fallback, min);
+    if (d.compareTo(max) > 0) {
+      problem(k, "must be at most " + max.toSeconds() + " s (" + why + "), was " + string(k, null, false));
+      return fallback;
+    }
+    return d;
+  }
+
   public Path absolutePath(String k, boolean required) {
     String s = string(k, null, required);
     if (s == null) {
