@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
 import picocli.CommandLine.Option;
@@ -49,6 +50,19 @@ final class ApiClient {
       return URI.create(u.endsWith("/") ? u : u + "/");
     }
 
+    /**
+     * The operator token, sent with reads when this user can read it: from {@code --config}'s
+     * token file. A daemon answers reads from other hosts only with it; reads on its own host
+     * need none.
+     */
+    Optional<String> readToken() throws IOException {
+      if (config == null) {
+        return Optional.empty();
+      }
+      Path file = SiteConfigReader.read(config).http().operatorTokenFile();
+      return Files.isReadable(file) ? Optional.of(Files.readString(file).trim()) : Optional.empty();
+    }
+
     Path operatorTokenFile(Path given) throws IOException {
       if (given != null) {
         return given;
@@ -80,8 +94,10 @@ final class ApiClient {
     }
   }
 
-  static JsonNode get(URI base, String path) throws IOException {
-    return send(base, HttpRequest.newBuilder(base.resolve(path)).GET());
+  static JsonNode get(URI base, String path, Optional<String> token) throws IOException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).GET();
+    token.ifPresent(t -> request.header("Authorization", "Bearer " + t));
+    return send(base, request);
   }
 
   static JsonNode put(URI base, String path, Object body, Path tokenFile) throws IOException {

@@ -72,7 +72,7 @@ final class ClientCommands {
 
     @Override
     JsonNode fetch(URI base) throws Exception {
-      return ApiClient.get(base, "v1/status");
+      return ApiClient.get(base, "v1/status", target.readToken());
     }
 
     @Override
@@ -107,7 +107,7 @@ final class ClientCommands {
 
     @Override
     JsonNode fetch(URI base) throws Exception {
-      return ApiClient.get(base, "v1/sites");
+      return ApiClient.get(base, "v1/sites", target.readToken());
     }
 
     @Override
@@ -133,7 +133,7 @@ final class ClientCommands {
 
     @Override
     JsonNode fetch(URI base) throws Exception {
-      return ApiClient.get(base, "v1/ledger");
+      return ApiClient.get(base, "v1/ledger", target.readToken());
     }
 
     @Override
@@ -162,7 +162,7 @@ final class ClientCommands {
       if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
         throw new IllegalArgumentException("'" + id + "' is not a job id");
       }
-      return ApiClient.get(base, "v1/jobs/" + id);
+      return ApiClient.get(base, "v1/jobs/" + id, target.readToken());
     }
 
     @Override
@@ -198,7 +198,7 @@ final class ClientCommands {
 
       @Override
       JsonNode fetch(URI base) throws Exception {
-        return ApiClient.get(base, "v1/participation");
+        return ApiClient.get(base, "v1/participation", target.readToken());
       }
 
       @Override

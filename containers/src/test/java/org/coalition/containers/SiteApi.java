@@ -17,11 +17,13 @@ import java.util.function.IntSupplier;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
-/** A daemon's API as the host reaches it: HTTPS on its published port, trusting the federation's CA alone. */
+/** A daemon's API as the host reaches it: HTTPS on its published port, trusting the federation's CA alone, with the operator token. */
 final class SiteApi {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HttpClient http;
   private final IntSupplier port;
+  /** The operator token: the daemons answer reads from another host (the host is one to them) only with it. */
+  private final String token;
   private volatile String lastError = "";
   private volatile String lastBase = "";
 
@@ -38,6 +40,7 @@ final class SiteApi {
       SSLContext tls = SSLContext.getInstance("TLS");
       tls.init(null, tmf.getTrustManagers(), null);
       http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
+      token = Files.readString(credentials.resolve("operator.token")).trim();
     } catch (IOException | GeneralSecurityException e) {
       throw new IllegalStateException("cannot read the federation's trust store in " + credentials + ": " + e.getMessage(), e);
     }
@@ -55,7 +58,8 @@ final class SiteApi {
     }
     lastBase = base.toString();
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
+      HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(path)).header("Authorization", "Bearer " + token)
+          .timeout(Duration.ofSeconds(10)).build(),
           HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 404) {
         return JSON.createObjectNode();

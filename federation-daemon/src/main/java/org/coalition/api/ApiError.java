@@ -1,5 +1,7 @@
 package org.coalition.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.coalition.api.model.ErrorBody;
@@ -13,7 +15,7 @@ public final class ApiError extends RuntimeException {
 
   /** The error categories, each with its HTTP status. */
   public enum Code {
-    INVALID(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), CONFLICT(409), UNAVAILABLE(503), INTERNAL(500);
+    INVALID(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), CONFLICT(409), TOO_LARGE(413), UNAVAILABLE(503), INTERNAL(500);
 
     final int status;
 
@@ -21,6 +23,8 @@ public final class ApiError extends RuntimeException {
       this.status = status;
     }
   }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Code code;
 
@@ -34,6 +38,24 @@ public final class ApiError extends RuntimeException {
   }
 
 
+  /** The error's JSON body, for the places that write it without Jersey (the gate, the server's own errors). */
+  String json() {
+    try {
+      return JSON.writeValueAsString(new ErrorBody(new ErrorBody.Detail(code.name(), getMessage())));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write an error body", e);
+    }
+  }
+
+  /** The category of an HTTP status the server itself answered with. */
+  static Code codeOf(int status) {
+    for (Code c : Code.values()) {
+      if (c.status == status) {
+        return c;
+      }
+    }
+    return status >= 500 ? Code.INTERNAL : Code.INVALID;
+  }
 
   Response response() {
     return Response.status(code.status).type(MediaType.APPLICATION_JSON_TYPE).entity(new ErrorBody(new ErrorBody.Detail(code.name(), getMessage()))).build();

@@ -1,16 +1,44 @@
 package org.coalition.api;
 
-import com.sun.net.httpserver.HttpServer;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import org.coalition.daemon.Broker;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.ConnectionLimit;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SizeLimitHandler;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.glassfish.jersey.jackson.JacksonFeature;
-import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
+import org.glassfish.jersey.jetty.JettyHttpContainer;
+import org.glassfish.jersey.server.ContainerFactory;
 import org.glassfish.jersey.server.ResourceConfig;
 
-/** Starts the HTTP API of one daemon on the JDK's server (HTTPS when given an SSL context). */
+/**
+ * Starts the HTTP API of one daemon: Jersey on Jetty (HTTPS when given an SSL context), behind
+ * {@link ApiGate}. Jetty rather than the JDK's server because the JDK's reads each request's
+ * headers on a worker thread, so a few hundred clients that send slowly hold every thread;
+ * Jetty parses headers without a thread and closes connections idle for {@link #IDLE}.
+ *
+ * <p>Bounds: {@link #MAX_THREADS} worker threads, {@link #MAX_CONNECTIONS} open connections (past
+ * it new ones wait in the kernel's backlog), 16 KiB of request headers, {@link #MAX_BODY} of
+ * body on any request (each endpoint's own bound is lower, see {@link ApiGate}), and a connection
+ * that sends or takes nothing for {@link #IDLE} is closed.
+ */
 public final class DaemonApi implements AutoCloseable {
+  public static final int MAX_THREADS = 32;
+  public static final int MAX_CONNECTIONS = 4096;
+  /** The largest body any request may carry: a pilot's report of two 8 MiB streams in base64, and its JSON. */
+  public static final long MAX_BODY = 24L << 20;
+  public static final Duration IDLE = Duration.ofSeconds(10);
+
   /** What the API reports about the daemon's connections. */
   public interface Health {
     boolean zookeeperConnected();
@@ -18,10 +46,10 @@ public final class DaemonApi implements AutoCloseable {
     String handler();
   }
 
-  private final HttpServer server;
+  private final Server server;
   private final URI uri;
 
-  private DaemonApi(HttpServer server, URI uri) {
+  private DaemonApi(Server server, URI uri) {
     this.server = server;
     this.uri = uri;
   }
@@ -29,7 +57,7 @@ public final class DaemonApi implements AutoCloseable {
   /**
    * Serves {@code broker}'s API at {@code bind}:{@code port} (port 0: any free port).
    *
-   * @param operatorToken the token operator writes must carry
+   * @param operatorToken the token operator writes (and reads from other hosts) must carry
    */
   public static DaemonApi start(Broker broker, String bind, int port, Optional<SSLContext> tls, byte[] operatorToken, Health health) {
     if (operatorToken.length < 16) {
@@ -38,13 +66,46 @@ public final class DaemonApi implements AutoCloseable {
     ResourceConfig app = new ResourceConfig()
         .register(JacksonFeature.withoutExceptionMappers())
         .register(ErrorMapper.class)
-        .register(new ApiResource(broker, operatorToken, health));
-    URI base = URI.create((tls.isPresent() ? "https" : "http") + "://" + bind + ":" + port + "/");
-    HttpServer server = tls.isPresent()
-        ? JdkHttpServerFactory.createHttpServer(base, app, tls.get(), true)
-        : JdkHttpServerFactory.createHttpServer(base, app, true);
-    URI actual = URI.create(base.getScheme() + "://" + bind + ":" + server.getAddress().getPort() + "/");
-    return new DaemonApi(server, actual);
+        .register(new ApiResource(broker, health));
+    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4);
+    threads.setName("api-" + broker.settings().site());
+    threads.setDaemon(true);
+    Server server = new Server(threads);
+    HttpConfiguration http = new HttpConfiguration();
+    http.setRequestHeaderSize(16 * 1024);
+    http.setSendServerVersion(false);
+    ServerConnector connector;
+    if (tls.isPresent()) {
+      http.addCustomizer(new SecureRequestCustomizer(false)); // clients reach daemons by address as often as by name
+      SslContextFactory.Server ssl = new SslContextFactory.Server();
+      ssl.setSslContext(tls.get());
+      connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(ssl, HttpVersion.HTTP_1_1.asString()), new HttpConnectionFactory(http));
+    } else {
+      connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+    }
+    connector.setHost(bind);
+    connector.setPort(port);
+    connector.setIdleTimeout(IDLE.toMillis());
+    server.addConnector(connector);
+    server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
+    ApiGate gate = new ApiGate(broker, operatorToken);
+    SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1);
+    bodies.setHandler(ContainerFactory.createContainer(JettyHttpContainer.class, app));
+    gate.setHandler(bodies);
+    server.setHandler(gate);
+    server.setErrorHandler(new JsonErrors());
+    try {
+      server.start();
+    } catch (Exception e) {
+      try {
+        server.stop();
+      } catch (Exception ignored) {
+        // already failing: the cause below says why
+      }
+      throw new IllegalStateException("cannot serve the API on " + bind + ":" + port + ": " + e.getMessage(), e);
+    }
+    String host = bind.contains(":") ? "[" + bind + "]" : bind;
+    return new DaemonApi(server, URI.create((tls.isPresent() ? "https" : "http") + "://" + host + ":" + connector.getLocalPort() + "/"));
   }
 
   /** Where the API answers, e.g. {@code http://127.0.0.1:8443/}. */
@@ -54,6 +115,10 @@ public final class DaemonApi implements AutoCloseable {
 
   @Override
   public void close() {
-    server.stop(0);
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping the API: " + e.getMessage(), e);
+    }
   }
 }

@@ -7,6 +7,7 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.daemon.PilotService;
+import org.coalition.daemon.RunOutputs;
 import org.coalition.handler.HandlerException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,9 @@ final class ErrorMapper implements ExceptionMapper<Throwable> {
     }
     if (e instanceof PilotService.PilotRefused r) {
       return new ApiError(ApiError.Code.FORBIDDEN, r.getMessage());
+    }
+    if (e instanceof RunOutputs.SpoolFull full) {
+      return new ApiError(ApiError.Code.UNAVAILABLE, full.getCause().getMessage() + "; retry later");
     }
     if (e instanceof JsonProcessingException j) {
       return new ApiError(ApiError.Code.INVALID, "the request body is not the JSON expected: " + j.getOriginalMessage());

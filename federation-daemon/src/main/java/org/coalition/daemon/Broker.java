@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * {@link PublishedJobLifecycle}). Every decision goes through {@link Decisions}: one log line with
  * its reason. Time (how long a job or a pilot has waited) comes from an injected {@link Clock}.
  */
-public final class Broker implements PilotService {
+public final class Broker implements PilotService, PilotTokens {
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
   private final BrokerSettings settings;
@@ -118,8 +118,9 @@ public final class Broker implements PilotService {
 
   /** Changes the declared participation level; it is announced with the next status. */
   public void setParticipation(double level) {
-    if (!(level >= 0) || Double.isInfinite(level)) {
-      throw new IllegalArgumentException("participation level must be finite and >= 0, was " + level);
+    if (!(level >= 0 && level <= SiteStatus.MAX_PARTICIPATION)) {
+      throw new IllegalArgumentException("participation level must be in [0, " + Numbers.format(SiteStatus.MAX_PARTICIPATION) + "], was "
+          + level);
     }
     decisions.record("participation", "site=" + settings.site(), "operator", "level " + Numbers.format(participation) + " -> "
         + Numbers.format(level));
@@ -188,6 +189,11 @@ public final class Broker implements PilotService {
   @Override
   public Optional<Assignment> work(String pilotId, String token) {
     return executorSide.work(pilotId, token);
+  }
+
+  @Override
+  public void authenticate(String pilotId, String token) {
+    executorSide.authenticate(pilotId, token);
   }
 
   @Override

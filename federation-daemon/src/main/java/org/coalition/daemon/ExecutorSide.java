@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * into the local queue; when it starts it asks for work and DirectContr picks the job then (late
  * binding); it heartbeats and reports the end. Pilots move through {@link PilotLifecycle}.
  */
-final class ExecutorSide implements PilotService {
+final class ExecutorSide implements PilotService, PilotTokens {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorSide.class);
   /** How long a job whose pilot the batch system refused is passed over. */
   private static final long REFUSED_HOLD_MILLIS = 10 * 60_000;
@@ -246,18 +246,36 @@ final class ExecutorSide implements PilotService {
   }
 
   @Override
+  public void authenticate(String pilotId, String token) {
+    pilots.check(pilotId, token);
+  }
+
+  @Override
   public void finish(String pilotId, String token, RunOutcome outcome) {
     Pilot p = pilots.check(pilotId, token);
+    synchronized (p) { // two reports of one run at once store its output once
+      report(p, outcome);
+    }
+  }
+
+  private void report(Pilot p, RunOutcome outcome) {
     Claim c = p.claim;
     if (c == null) {
-      throw new PilotRefused("pilot " + pilotId + " has no job to finish");
+      throw new PilotRefused("pilot " + p.id + " has no job to finish");
     }
-    String ref = outputs.store(c.ref().home() + "-" + c.ref().jobId() + "-" + c.token(), outcome.stdout(), outcome.stderr());
+    if (p.reported) {
+      return; // a retry after an answer that got lost: the run is in already
+    }
+    // stored once: a retry after a failed hand-in reuses it rather than storing the output again
+    String ref = p.output != null ? p.output : outputs.store(c.ref().home() + "-" + c.ref().jobId() + "-" + c.token(), outcome.stdout(),
+        outcome.stderr());
+    p.output = ref;
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
     double end = Math.max(p.startedAt, coordination.now());
     coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), ref));
+    p.reported = true;
     p.fire(Event.REPORTED);
-    decisions.record("finish", job(c.ref()) + " pilot=" + pilotId, "ran-here", String.format("exit %d after %s s",
+    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", String.format("exit %d after %s s",
         outcome.exitCode(), Numbers.format(end - p.startedAt)));
   }
 

@@ -28,6 +28,9 @@ final class Pilot {
   volatile PilotHandle handle;
   volatile Claim claim;
   volatile double startedAt;
+  /** Where its run's output was stored (a reference), once stored; whether the result was handed in. */
+  volatile String output;
+  volatile boolean reported;
 
   Pilot(String id, String token, String account, int cores, long walltime, JobRef target, long submittedMillis) {
     this.id = id;

@@ -14,7 +14,7 @@ public interface PilotService {
   /** The run goes on; false when the job's claim was lost: the pilot must kill the run. */
   boolean heartbeat(String pilotId, String token);
 
-  /** The run ended; its outcome goes to the job's home site. */
+  /** The run ended; its outcome goes to the job's home site. Calling it again (a retry) stores nothing more. */
   void finish(String pilotId, String token, RunOutcome outcome);
 
   /** A claimed job handed to a pilot: what to run and as whom. */

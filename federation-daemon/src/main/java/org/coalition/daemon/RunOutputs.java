@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
@@ -46,8 +47,12 @@ public final class RunOutputs {
   /** Largest blob fetched back (two capped streams and a header). */
   static final int MAX_BLOB = 2 * ScriptRunner.MAX_STREAM + 64;
 
+  /** Most bytes of outputs kept at once, unless the site says otherwise. */
+  public static final long DEFAULT_QUOTA = 10L << 30;
+
   private final Path spool;
   private final String endpoint;
+  private final long quotaBytes;
 
   /** Outputs referenced by {@code file:} URIs (the demo, tests). */
   public RunOutputs(Path spool) {
@@ -56,8 +61,26 @@ public final class RunOutputs {
 
   /** Outputs served by the daemon's API at {@code endpoint} (ending in '/') when it is an http(s) address. */
   public RunOutputs(Path spool, String endpoint) {
+    this(spool, endpoint, DEFAULT_QUOTA);
+  }
+
+  /** As above, with at most {@code quotaBytes} of outputs kept at once. */
+  public RunOutputs(Path spool, String endpoint, long quotaBytes) {
     this.spool = spool;
     this.endpoint = endpoint.startsWith("http://") || endpoint.startsWith("https://") ? endpoint : "";
+    this.quotaBytes = quotaBytes;
+  }
+
+  /**
+   * The spool holds its quota already: the output is not stored and the pilot's report fails as
+   * unavailable (it is retried; outputs older than the retention make room).
+   */
+  public static final class SpoolFull extends UncheckedIOException {
+    private static final long serialVersionUID = 1L;
+
+    SpoolFull(String message) {
+      super(new IOException(message));
+    }
   }
 
   /** Whether outputs are served over HTTP(S); if not, this is the one-machine demo and references are {@code file:} URIs. */
@@ -78,7 +101,11 @@ public final class RunOutputs {
     try {
       Files.createDirectories(spool, PRIVATE_DIR);
       Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
-      sweep();
+      long used = sweep();
+      if (used + blob.length > quotaBytes) {
+        throw new SpoolFull("the output spool " + spool + " holds " + used + " bytes; " + blob.length + " more would pass its quota of "
+            + quotaBytes);
+      }
       Path target = spool.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + HexFormat.of().formatHex(random16()));
       Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
       Files.createFile(tmp, PRIVATE_FILE);
@@ -105,16 +132,23 @@ public final class RunOutputs {
     return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
   }
 
-  /** Deletes outputs older than {@link #RETENTION}. */
-  private void sweep() throws IOException {
+  /** Deletes outputs older than {@link #RETENTION}; returns the bytes of those kept. */
+  private long sweep() throws IOException {
     long cutoff = System.currentTimeMillis() - RETENTION.toMillis();
+    long kept = 0;
     try (var files = Files.list(spool)) {
       for (Path f : (Iterable<Path>) files::iterator) {
-        if (Files.isRegularFile(f) && Files.getLastModifiedTime(f).toMillis() < cutoff) {
+        if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+          continue;
+        }
+        if (Files.getLastModifiedTime(f, LinkOption.NOFOLLOW_LINKS).toMillis() < cutoff) {
           Files.deleteIfExists(f);
+        } else {
+          kept += Files.size(f);
         }
       }
     }
+    return kept;
   }
 
   /**

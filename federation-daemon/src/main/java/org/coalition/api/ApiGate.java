@@ -1,0 +1,116 @@
+package org.coalition.api;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import org.coalition.daemon.PilotService;
+import org.coalition.daemon.PilotTokens;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The API's door, in front of Jersey: who may ask what is decided from the request line and
+ * headers alone, before a byte of the body is read, so that an unauthenticated client can make
+ * the daemon neither read nor decode anything.
+ *
+ * <ul>
+ *   <li>A pilot's calls ({@code POST v1/pilots/ID/...}) carry that pilot's token.
+ *   <li>Operator writes ({@code PUT v1/participation}) carry the operator token.
+ *   <li>Reads from another host carry the operator token, except a run's output (its name is the
+ *       capability) and the API document; reads from this host (loopback) are open, as
+ *       {@code squeue} is.
+ *   <li>Each endpoint has a body bound, checked on {@code Content-Length}; a body sent without one
+ *       is cut by the server-wide bound ({@link DaemonApi#MAX_BODY}).
+ * </ul>
+ */
+final class ApiGate extends Handler.Wrapper {
+  /** A pilot's report: two streams of at most 8 MiB each, in base64, and a little JSON. */
+  static final long MAX_FINISH_BODY = DaemonApi.MAX_BODY;
+  static final long MAX_OPERATOR_BODY = 4096;
+
+  private final PilotTokens pilots;
+  private final byte[] operatorToken;
+
+  ApiGate(PilotTokens pilots, byte[] operatorToken) {
+    this.pilots = pilots;
+    this.operatorToken = operatorToken.clone();
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) throws Exception {
+    ApiError refusal;
+    try {
+      refusal = check(request.getMethod(), Request.getPathInContext(request), request.getHeaders().get(HttpHeader.AUTHORIZATION),
+          request.getLength(), isLoopback(Request.getRemoteAddr(request)));
+    } catch (PilotService.PilotRefused e) {
+      refusal = new ApiError(ApiError.Code.FORBIDDEN, e.getMessage());
+    }
+    if (refusal == null) {
+      return super.handle(request, response, callback);
+    }
+    response.setStatus(refusal.code().status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.getHeaders().put(HttpHeader.CONNECTION, "close"); // the body, if any, is never read
+    Content.Sink.write(response, true, refusal.json(), callback);
+    return true;
+  }
+
+  /** Why the request is refused, or null to let it through. */
+  ApiError check(String method, String path, String authorization, long length, boolean local) {
+    String[] seg = path.startsWith("/") ? path.substring(1).split("/") : path.split("/");
+    boolean pilotCall = "POST".equals(method) && seg.length == 4 && seg[0].equals("v1") && seg[1].equals("pilots");
+    if (pilotCall) {
+      String token = bearer(authorization);
+      if (token == null) {
+        return unauthorized("the pilot's token");
+      }
+      pilots.authenticate(seg[2], token);
+      return length > (seg[3].equals("finish") ? MAX_FINISH_BODY : 0) ? tooLarge(length) : null;
+    }
+    if ("GET".equals(method) || "HEAD".equals(method)) {
+      boolean open = local || (seg.length == 3 && seg[0].equals("v1") && seg[1].equals("outputs")) || path.equals("/openapi.yaml");
+      if (!open && !operator(authorization)) {
+        return authorization == null ? unauthorized("the operator token (reads from another host need it)")
+            : new ApiError(ApiError.Code.FORBIDDEN, "the operator token is wrong");
+      }
+      return length > 0 ? tooLarge(length) : null;
+    }
+    if (!operator(authorization)) {
+      return authorization == null ? unauthorized("the operator token") : new ApiError(ApiError.Code.FORBIDDEN, "the operator token is wrong");
+    }
+    return length > MAX_OPERATOR_BODY ? tooLarge(length) : null;
+  }
+
+  private boolean operator(String authorization) {
+    String token = bearer(authorization);
+    return token != null && MessageDigest.isEqual(operatorToken, token.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static String bearer(String authorization) {
+    if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() == 7) {
+      return null;
+    }
+    return authorization.substring(7).trim();
+  }
+
+  private static ApiError unauthorized(String what) {
+    return new ApiError(ApiError.Code.UNAUTHORIZED, "send 'Authorization: Bearer TOKEN' with " + what);
+  }
+
+  private static ApiError tooLarge(long length) {
+    return new ApiError(ApiError.Code.TOO_LARGE, "a body of " + length + " bytes is over this endpoint's limit");
+  }
+
+  private static boolean isLoopback(String address) {
+    try {
+      return address != null && InetAddress.getByName(address).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.coalition.api.DaemonApi;
+import org.coalition.coordination.MutableClock;
+import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.periodic.BalancingPeriod;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The API under abuse from clients with no token, through real sockets: large bodies are refused
+ * before they are read, a thousand clients that send their headers a byte at a time hold no
+ * worker thread, and a pilot with its token is served all along. Prints the daemon's threads and
+ * heap under each attack (the figures of docs/security.md).
+ */
+class ApiAbuseIT {
+  private static final byte[] OPERATOR = "operator-token-0123456789".getBytes(StandardCharsets.UTF_8);
+  private static final int BIG = 38 << 20;
+  private static final int SLOW = 1000;
+
+  @TempDir Path tmp;
+
+  @Test
+  void unauthenticatedBodiesAndSlowClientsLeaveThreadsAndHeapBoundedAndPilotsStillServed() throws Exception {
+    MutableClock clock = new MutableClock(Instant.now());
+    InMemoryFederation fed = new InMemoryFederation(clock);
+    FakeBatch homeBatch = new FakeBatch(4);
+    homeBatch.allocatedCores = 4;
+    FakeBatch execBatch = new FakeBatch(8);
+    Broker home = new Broker(BrokerTest.settings("home", "local:home"), fed.connect("home"), homeBatch, Optional.of(homeBatch),
+        new RunOutputs(tmp.resolve("home")), clock);
+    Broker exec = new Broker(BrokerTest.settings("exec", "local:exec"), fed.connect("exec"), execBatch, Optional.empty(),
+        new RunOutputs(tmp.resolve("exec")), clock);
+    home.start();
+    exec.start();
+    homeBatch.userJob("7", 2);
+    home.tick();
+    new BalancingPeriod(home.coordination()).run();
+    clock.advance(Duration.ofSeconds(31));
+    home.tick();
+    exec.tick();
+    Map<String, String> pilot = execBatch.submitted.get(0).environment();
+
+    try (DaemonApi api = DaemonApi.start(exec, "127.0.0.1", 0, Optional.empty(), OPERATOR, health())) {
+      int port = api.uri().getPort();
+      long heap0 = usedHeapAfterGc();
+      int threads0 = ManagementFactory.getThreadMXBean().getThreadCount();
+
+      // six unauthenticated 38 MB reports at once: each answered 401 before its body is read
+      ExecutorService six = Executors.newFixedThreadPool(6);
+      List<Future<String>> answers = new ArrayList<>();
+      long t0 = System.nanoTime();
+      for (int i = 0; i < 6; i++) {
+        answers.add(six.submit(() -> bigPost(port, "/v1/pilots/" + pilot.get(PilotAgent.ID) + "/finish")));
+      }
+      for (Future<String> a : answers) {
+        assertTrue(a.get().startsWith("HTTP/1.1 401"), a.get());
+      }
+      double bigMillis = (System.nanoTime() - t0) / 1e6;
+      six.shutdown();
+      long heapAfterBig = usedHeapAfterGc();
+
+      // a thousand clients sending a request's headers a byte at a time
+      List<Socket> slow = new ArrayList<>();
+      for (int i = 0; i < SLOW; i++) {
+        Socket s = new Socket("127.0.0.1", port);
+        s.getOutputStream().write("POST /v1/pilots/x/work HTTP/1.1\r\nHost: a\r\n".getBytes(StandardCharsets.US_ASCII));
+        slow.add(s);
+      }
+      int apiThreadsMax = 0;
+      int jvmThreadsMax = 0;
+      long servedMillisMax = 0;
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      for (int round = 0; round < 5; round++) {
+        for (Socket s : slow) {
+          s.getOutputStream().write('X'); // one more byte of a header that never ends, inside the idle timeout
+        }
+        long asked = System.nanoTime();
+        HttpResponse<String> served = client.send(HttpRequest.newBuilder(URI.create(api.uri() + "v1/pilots/" + pilot.get(PilotAgent.ID)
+            + "/heartbeat")).header("Authorization", "Bearer " + pilot.get(PilotAgent.TOKEN)).POST(HttpRequest.BodyPublishers.noBody())
+            .build(), HttpResponse.BodyHandlers.ofString());
+        servedMillisMax = Math.max(servedMillisMax, (System.nanoTime() - asked) / 1_000_000);
+        assertEquals(403, served.statusCode(), "the pilot is heard (and refused only for having no job yet): " + served.body());
+        apiThreadsMax = Math.max(apiThreadsMax, apiThreads());
+        jvmThreadsMax = Math.max(jvmThreadsMax, ManagementFactory.getThreadMXBean().getThreadCount());
+        Thread.sleep(1000);
+      }
+      HttpResponse<String> work = client.send(HttpRequest.newBuilder(URI.create(api.uri() + "v1/pilots/" + pilot.get(PilotAgent.ID) + "/work"))
+          .header("Authorization", "Bearer " + pilot.get(PilotAgent.TOKEN)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, work.statusCode(), "the pilot gets its job while a thousand slow clients hang on: " + work.body());
+      long heapSlow = usedHeapAfterGc();
+      for (Socket s : slow) {
+        s.close();
+      }
+      assertTrue(apiThreadsMax <= DaemonApi.MAX_THREADS, apiThreadsMax + " API threads");
+      System.out.printf("api abuse: 6 x 38 MiB unauthenticated reports refused (401) in %.0f ms, heap %+.1f MiB;"
+          + " %d slow clients: API threads at most %d (bound %d), JVM threads %d -> %d, heap %+.1f MiB, pilot served in at most %d ms%n",
+          bigMillis, (heapAfterBig - heap0) / 1048576.0, SLOW, apiThreadsMax, DaemonApi.MAX_THREADS, threads0, jvmThreadsMax,
+          (heapSlow - heap0) / 1048576.0, servedMillisMax);
+    }
+  }
+
+  /** Sends headers announcing a 38 MiB body, then body bytes until the server answers or hangs up; the status line. */
+  private static String bigPost(int port, String path) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      OutputStream out = s.getOutputStream();
+      out.write(("POST " + path + " HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: " + BIG + "\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      byte[] chunk = new byte[1 << 20];
+      try {
+        for (int sent = 0; sent < BIG && s.getInputStream().available() == 0; sent += chunk.length) {
+          out.write(chunk);
+        }
+      } catch (IOException e) {
+        // the server answered and closed: what it should do
+      }
+      InputStream in = s.getInputStream();
+      StringBuilder line = new StringBuilder();
+      for (int c = in.read(); c >= 0 && c != '\r'; c = in.read()) {
+        line.append((char) c);
+      }
+      return line.toString();
+    }
+  }
+
+  private static int apiThreads() {
+    return (int) Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("api-exec")).count();
+  }
+
+  private static long usedHeapAfterGc() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static DaemonApi.Health health() {
+    return new DaemonApi.Health() {
+      @Override
+      public boolean zookeeperConnected() {
+        return true;
+      }
+
+      @Override
+      public String handler() {
+        return "fake";
+      }
+    };
+  }
+}

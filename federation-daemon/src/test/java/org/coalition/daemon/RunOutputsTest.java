@@ -1,0 +1,39 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The executor's spool: outputs private to the daemon's account, and no more of them than the quota. */
+class RunOutputsTest {
+  @TempDir Path tmp;
+
+  @Test
+  void outputsAreReadableByTheDaemonAloneWhateverTheUmask() throws IOException {
+    Path spool = tmp.resolve("outputs");
+    RunOutputs outputs = new RunOutputs(spool, "https://exec.example:8443/");
+    String ref = outputs.store("home-7-1", new byte[100_000], new byte[0]);
+    String name = ref.substring(ref.lastIndexOf('/') + 1);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(spool)));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(outputs.served(name).orElseThrow())));
+  }
+
+  @Test
+  void aFullSpoolRefusesTheNextOutputAndKeepsWhatItHas() throws IOException {
+    RunOutputs outputs = new RunOutputs(tmp.resolve("outputs"), "https://exec.example:8443/", 250_000);
+    outputs.store("home-7-1", new byte[100_000], new byte[0]);
+    outputs.store("home-8-1", new byte[100_000], new byte[0]);
+    RunOutputs.SpoolFull full = assertThrows(RunOutputs.SpoolFull.class, () -> outputs.store("home-9-1", new byte[100_000], new byte[0]));
+    assertTrue(full.getCause().getMessage().contains("quota of 250000"), full.getCause().getMessage());
+    try (var files = Files.list(tmp.resolve("outputs"))) {
+      assertEquals(2, files.count(), "the two stored before are kept, nothing half-written is left");
+    }
+  }
+}
