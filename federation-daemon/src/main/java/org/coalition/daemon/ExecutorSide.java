@@ -218,7 +218,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
       p.fire(Event.CLAIMED);
       budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
       decisions.record("claim", job(j.ref()) + " pilot=" + p.id, "directcontr", pick.reason());
-      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload()));
+      p.token = pilots.newToken();
+      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), p.token));
     }
     p.fire(Event.NO_WORK);
     decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores and "

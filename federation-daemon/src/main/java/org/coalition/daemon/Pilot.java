@@ -16,7 +16,12 @@ import org.coalition.handler.PilotHandle;
  */
 final class Pilot {
   final String id;
-  final String token;
+  /**
+   * Its capability: first the one in the pilot job's environment, replaced by a fresh one handed
+   * over with its job (so the one in the environment, which the job's account can read, is void
+   * before the job starts).
+   */
+  volatile String token;
   final String account;
   final int cores;
   final long walltime;

@@ -55,6 +55,7 @@ public final class PilotAgent {
       return 0;
     }
     Assignment a = work.get();
+    String token = a.token(); // the one in this process's environment is void now
     double start = clock.getAsDouble();
     ScriptRunner.Run run;
     try {

@@ -8,7 +8,7 @@ import java.util.Optional;
  * is refused. The broker implements it in-process; the HTTP API serves it to pilots on compute nodes.
  */
 public interface PilotService {
-  /** A job for this pilot (claimed for it now, late binding), or empty: the pilot exits. */
+  /** A job for this pilot (claimed for it now, late binding) with the pilot's new token, or empty: the pilot exits. */
   Optional<Assignment> work(String pilotId, String token);
 
   /** The run goes on; false when the job's claim was lost: the pilot must kill the run. */
@@ -17,8 +17,16 @@ public interface PilotService {
   /** The run ended; its outcome goes to the job's home site. Calling it again (a retry) stores nothing more. */
   void finish(String pilotId, String token, RunOutcome outcome);
 
-  /** A claimed job handed to a pilot: what to run and as whom. */
-  record Assignment(String job, String account, int cores, long walltimeSeconds, String script) {}
+  /**
+   * A claimed job handed to a pilot: what to run and as whom, and the pilot's token from now on
+   * (the one it started with is void: the job's account can read the pilot's environment).
+   */
+  record Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token) {
+    @Override
+    public String toString() {
+      return "Assignment[job=" + job + ", account=" + account + ", cores=" + cores + "]"; // never the token
+    }
+  }
 
   /**
    * How a run ended, with what it wrote (each stream capped by the pilot). Start and end are on

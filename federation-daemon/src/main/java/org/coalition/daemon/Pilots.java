@@ -26,12 +26,17 @@ final class Pilots {
 
   /** A new pilot shaped like {@code target}, to run as {@code account}. */
   synchronized Pilot create(String account, JobSpec target, long nowMillis) {
-    byte[] secret = new byte[24];
-    random.nextBytes(secret);
     String id = site + "-" + (++serial) + "-" + Long.toHexString(random.nextInt() & 0xffffffL);
-    Pilot p = new Pilot(id, HexFormat.of().formatHex(secret), account, target.cores(), target.walltimeSeconds(), target.ref(), nowMillis);
+    Pilot p = new Pilot(id, newToken(), account, target.cores(), target.walltimeSeconds(), target.ref(), nowMillis);
     byId.put(p.id, p);
     return p;
+  }
+
+  /** 24 random bytes, in hex. */
+  synchronized String newToken() {
+    byte[] secret = new byte[24];
+    random.nextBytes(secret);
+    return HexFormat.of().formatHex(secret);
   }
 
   void forget(Pilot p) {

@@ -120,8 +120,9 @@ class BrokerTest {
     assertEquals("#!/bin/sh\necho 7\n", a.script());
     assertEquals(Map.of("running", 1), nonZero(exec.pilotsByState()));
 
+    assertThrows(PilotRefused.class, () -> exec.heartbeat(pilot, token), "the token in the pilot's environment is void once it has its job");
     clock.advance(Duration.ofSeconds(5));
-    exec.finish(pilot, token, new RunOutcome(0, 5, 3, "seven\n".getBytes(StandardCharsets.UTF_8), new byte[0]));
+    exec.finish(pilot, a.token(), new RunOutcome(0, 5, 3, "seven\n".getBytes(StandardCharsets.UTF_8), new byte[0]));
     home.tick();
     assertEquals(3, homeBatch.replayed.get("7").exitCode(), "the home replays the remote run with its exit code");
     assertEquals("seven\n", new String(homeBatch.replayed.get("7").stdout(), StandardCharsets.UTF_8));
@@ -140,9 +141,9 @@ class BrokerTest {
     home.tick();
     exec.tick();
     Map<String, String> env = execBatch.submitted.get(0).environment();
-    exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
+    String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();
     byte[] big = "x".repeat(100_000).getBytes(StandardCharsets.UTF_8); // too large to travel inline in ZooKeeper
-    exec.finish(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN), new RunOutcome(0, 5, 0, big, new byte[0]));
+    exec.finish(env.get(PilotAgent.ID), token, new RunOutcome(0, 5, 0, big, new byte[0]));
 
     home.tick();
     assertFalse(homeBatch.replayed.containsKey("7"), "exec's daemon does not answer: the result waits, it is not replayed without its output");
@@ -174,8 +175,8 @@ class BrokerTest {
     Map<String, String> env = publishAndSubmitOnePilot();
     String pilot = env.get(PilotAgent.ID);
     assertThrows(PilotRefused.class, () -> exec.work(pilot, "0".repeat(48)), "someone else's token");
-    exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
-    PilotRefused again = assertThrows(PilotRefused.class, () -> exec.work(pilot, env.get(PilotAgent.TOKEN)));
+    String token = exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow().token();
+    PilotRefused again = assertThrows(PilotRefused.class, () -> exec.work(pilot, token));
     assertTrue(again.getMessage().contains("already asked for work"), again::getMessage);
   }
 

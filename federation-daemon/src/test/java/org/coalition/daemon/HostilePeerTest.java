@@ -155,9 +155,9 @@ class HostilePeerTest {
     evilRuns("7", new RunResult(now, 1e12, 0, ""));
     exec.tick();
     Map<String, String> env = execBatch.submitted.get(0).environment();
-    exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
+    String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();
     clock.advance(Duration.ofSeconds(5));
-    exec.finish(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN),
+    exec.finish(env.get(PilotAgent.ID), token,
         new RunOutcome(now, now + 5, 0, "eight\n".getBytes(StandardCharsets.UTF_8), new byte[0]));
     home.tick();
     assertEquals("eight\n", new String(homeBatch.replayed.get("8").stdout(), StandardCharsets.UTF_8), "the honest run is replayed");
@@ -172,8 +172,8 @@ class HostilePeerTest {
     double now = home.coordination().now();
     exec.tick();
     Map<String, String> env = execBatch.submitted.get(0).environment();
-    exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
-    exec.finish(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN), new RunOutcome(now, now + 1, 0, new byte[0], new byte[0]));
+    String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();
+    exec.finish(env.get(PilotAgent.ID), token, new RunOutcome(now, now + 1, 0, new byte[0], new byte[0]));
     home.tick();
     assertTrue(homeBatch.replayed.containsKey("7"), "the home round failed, the results step still ran");
     home.tick();

@@ -6,14 +6,16 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
+import java.util.concurrent.TimeUnit;
+import org.coalition.handler.files.NoFollow;
 
 /**
  * Runs a job script as a local account in a fresh working folder, standard output and error
@@ -25,6 +27,8 @@ public final class ScriptRunner {
   private static final boolean ROOT = "root".equals(ME);
   /** Most bytes kept of each output stream. */
   public static final int MAX_STREAM = 8 << 20;
+  /** How long reading a job's output may take (a pipe put in its place never ends). */
+  static final int READ_TIMEOUT_SECONDS = 10;
 
   private final Path scratch;
 
@@ -37,20 +41,25 @@ public final class ScriptRunner {
     return ROOT ? "nobody" : ME;
   }
 
-  /** A started script: its process and the folder holding its output. */
-  public record Run(Process process, Path folder) {
+  /**
+   * A started script: its process, the folder holding its output, and the account it runs as.
+   * The folder is the account's: the job may have replaced its output files by links or pipes,
+   * so they are read as that account (under root) or never through a link, and the folder is
+   * deleted without following any.
+   */
+  public record Run(Process process, Path folder, String account) {
     public byte[] stdout() {
-      return head(folder.resolve("stdout"));
+      return head(folder.resolve("stdout"), account);
     }
 
     public byte[] stderr() {
-      return head(folder.resolve("stderr"));
+      return head(folder.resolve("stderr"), account);
     }
 
     /** Deletes the working folder. */
     public void clean() {
-      try (Stream<Path> all = Files.walk(folder)) {
-        all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      try {
+        NoFollow.deleteTree(folder.getParent(), folder.getFileName().toString());
       } catch (IOException e) {
         // best effort: a leftover folder in scratch is harmless
       }
@@ -92,7 +101,9 @@ public final class ScriptRunner {
           .redirectOutput(folder.resolve("stdout").toFile())
           .redirectError(folder.resolve("stderr").toFile());
       pb.environment().put("HOME", folder.toString());
-      return new Run(pb.start(), folder);
+      // the pilot's own settings (its id, its void first token, its daemon) are none of the job's business
+      pb.environment().keySet().removeIf(k -> k.startsWith("COALITION_"));
+      return new Run(pb.start(), folder, account);
     } catch (IOException e) {
       throw new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + e.getMessage(), e);
     }
@@ -112,20 +123,65 @@ public final class ScriptRunner {
     }
   }
 
-  /** The first {@link #MAX_STREAM} bytes of a file; a note marks the cut. */
-  static byte[] head(Path file) {
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] data = in.readNBytes(MAX_STREAM);
-      if (in.read() < 0) {
-        return data;
+  /**
+   * The first {@link #MAX_STREAM} bytes of a job's output file; a note marks the cut. Under root
+   * it is read as {@code account} ({@code setpriv ... head}, bounded in time: a pipe in its place
+   * yields nothing), so a link to a file the account cannot read yields nothing either; otherwise
+   * it is opened without following a link.
+   */
+  static byte[] head(Path file, String account) {
+    byte[] data;
+    try {
+      if (ROOT && !account.equals(ME)) {
+        data = readAs(account, file);
+      } else if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+        return Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? note("[coalition: " + file.getFileName() + " is not a regular file; not read]")
+            : new byte[0];
+      } else {
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+          data = in.readNBytes(MAX_STREAM + 1);
+        }
       }
-      byte[] note = ("\n[coalition: output cut at " + MAX_STREAM + " bytes]\n").getBytes(StandardCharsets.US_ASCII);
-      System.arraycopy(note, 0, data, data.length - note.length, note.length); // the note replaces the last bytes kept
-      return data;
     } catch (NoSuchFileException e) {
       return new byte[0];
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+    if (data.length <= MAX_STREAM) {
+      return data;
+    }
+    byte[] kept = Arrays.copyOf(data, MAX_STREAM);
+    byte[] note = note("[coalition: output cut at " + MAX_STREAM + " bytes]");
+    System.arraycopy(note, 0, kept, kept.length - note.length, note.length); // the note replaces the last bytes kept
+    return kept;
+  }
+
+  private static byte[] note(String text) {
+    return ("\n" + text + "\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Reads at most {@link #MAX_STREAM} + 1 bytes of {@code file} with {@code account}'s rights, giving up after {@link #READ_TIMEOUT_SECONDS}. */
+  private static byte[] readAs(String account, Path file) throws IOException {
+    Path out = Files.createTempFile("coalition-read-", ".out");
+    try {
+      Process p = new ProcessBuilder("setpriv", "--reuid=" + account, "--regid=" + primaryGroup(account), "--init-groups", "--",
+          "head", "-c", Long.toString(MAX_STREAM + 1L), "--", file.toString())
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+          .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      if (!p.waitFor(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return note("[coalition: " + file.getFileName() + " could not be read within " + READ_TIMEOUT_SECONDS + " s (not a regular file?)]");
+      }
+      if (p.exitValue() != 0) {
+        return Files.exists(file, LinkOption.NOFOLLOW_LINKS) ? note("[coalition: " + file.getFileName() + " is not readable by " + account
+            + "]") : new byte[0];
+      }
+      return Files.readAllBytes(out);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while reading " + file, e);
+    } finally {
+      Files.deleteIfExists(out);
     }
   }
 }

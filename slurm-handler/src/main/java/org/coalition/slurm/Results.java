@@ -17,15 +17,14 @@ import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.RemoteRun;
+import org.coalition.handler.files.NoFollow;
 
 /**
  * The results folder coalition-replay reads: one folder per replayed job, named by its id,
@@ -123,15 +122,9 @@ final class Results {
     Files.getFileAttributeView(file, PosixFileAttributeView.class).setOwner(owner);
   }
 
+  /** A result folder belongs to its user, who may have put links in it: deleted without following any. */
   private static void delete(Path p) throws IOException {
-    if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(p)) {
-      for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(q);
-      }
-    }
+    NoFollow.deleteTree(p.getParent(), p.getFileName().toString());
   }
 
   private static void deleteQuietly(Path p) {
