@@ -58,10 +58,14 @@ final class ConfigCommand implements Runnable {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("file", file.toString());
         r.put("valid", true);
+        r.put("warnings", config.warnings());
         r.put("config", config);
         Output.json(out, r);
       } else {
         out.println(file + ": valid");
+        var err = spec.commandLine().getErr();
+        config.warnings().forEach(w -> err.println(file + ": warning: " + w));
+        err.flush();
         Output.table(out, List.of("key", "value"), List.of(
             List.of("site", config.site()),
             List.of("federation", config.federation().name() + " at " + config.federation().zookeeper()),

@@ -80,6 +80,7 @@ final class DaemonCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--tick must be at least 100ms, was " + Durations.format(tickEvery));
     }
 
+    c.warnings().forEach(w -> spec.commandLine().getErr().println("coalition daemon: warning: " + w));
     Files.createDirectories(c.spool());
     Files.setPosixFilePermissions(c.spool(), PosixFilePermissions.fromString("rwx--x--x"));
     Path scratch = Files.createDirectories(c.spool().resolve("scratch"));

@@ -39,6 +39,7 @@ class CoalitionCommandTest {
         assertEquals(ExitCodes.OK, r.exit(), file + ": " + r.err());
         var tree = json.readTree(r.out());
         assertTrue(tree.path("valid").asBoolean(), r.out());
+        assertEquals(0, tree.path("warnings").size(), file + ": every example maps each home site to its own account: " + r.out());
         assertEquals("15s", tree.path("config").path("federation").path("sessionTimeout").asText(), file + ": " + r.out());
         assertTrue(tree.path("config").path("handlers").get(0).path("name").isTextual(), r.out());
       }
@@ -49,6 +50,16 @@ class CoalitionCommandTest {
     assertEquals("1h", handler.path("defaultTimeLimit").asText(), ge.out());
     assertTrue(json.readTree(CliRun.of("config", "check", "../docs/examples/site-local.yaml", "--json").out()).path("config")
         .path("http").path("tls").isNull(), "an empty Optional is null");
+  }
+
+  @Test
+  void configCheckWarnsWhenOneAccountRunsSeveralHomesJobs() throws Exception {
+    Path shared = Files.createTempFile("shared", ".yaml");
+    Files.writeString(shared, Files.readString(Path.of("..", "docs", "examples", "site-slurm.yaml")).replace("west: fed-west", "\"*\": fed-south"));
+    CliRun r = CliRun.of("config", "check", shared.toString());
+    assertEquals(ExitCodes.OK, r.exit(), "a warning, not an error: " + r.err());
+    assertTrue(r.err().contains("warning: accounts: 'fed-south' runs the jobs of every other site"), r.err());
+    Files.delete(shared);
   }
 
   @Test

@@ -2,9 +2,11 @@ package org.coalition.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.coalition.handler.HandlerSettings;
 import org.coalition.policy.fairness.Utility;
 
@@ -23,6 +25,24 @@ public record SiteConfig(
     Pilots pilots,
     Http http,
     Path spool) {
+
+  /**
+   * What is allowed but unwise, for {@code config check} and the daemon's start: an account that
+   * runs the jobs of several home sites ({@code "*"} counts as every other site) lets one home's
+   * jobs read another's files and processes.
+   */
+  public List<String> warnings() {
+    Map<String, List<String>> homesByAccount = new TreeMap<>();
+    accounts.forEach((home, account) -> homesByAccount.computeIfAbsent(account, a -> new ArrayList<>()).add(home));
+    List<String> out = new ArrayList<>();
+    homesByAccount.forEach((account, homes) -> {
+      if (homes.size() > 1 || homes.contains("*")) {
+        out.add("accounts: '" + account + "' runs the jobs of " + (homes.contains("*") ? "every other site" : "sites " + homes)
+            + ": one home's jobs can read another's files and processes there; map each home site to its own account (docs/security.md)");
+      }
+    });
+    return out;
+  }
 
   /** How the site reaches its federation's ZooKeeper ensemble and who it is there. */
   public record Federation(String name, String zookeeper, Path secretFile, Duration sessionTimeout) {}

@@ -58,12 +58,12 @@ class SiteConfigReaderTest {
     SlurmSettings h = (SlurmSettings) slurm.handlers().get(0);
     assertEquals("http://slurmctl.north:6820", h.url());
     assertEquals(Optional.of(Path.of("/etc/slurm/jwt_hs256.key")), h.jwtKey());
-    assertEquals(Map.of("south", "fed-south", "*", "fed-guest"), slurm.accounts());
+    assertEquals(Map.of("south", "fed-south", "west", "fed-west"), slurm.accounts());
     assertTrue(slurm.http().tls().isPresent());
     assertEquals(1, SiteConfigReader.read(docs.resolve("site-local.yaml")).handlers().size());
     SiteConfig west = SiteConfigReader.read(docs.resolve("site-kubernetes.yaml"));
     assertEquals(new KubernetesSettings("kubernetes", Optional.of(Path.of("/etc/coalition/west.kubeconfig")), "coalition-pilots",
-        "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new Identity(20001, 20001), "fed-guest", new Identity(20002, 20002)),
+        "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new Identity(20001, 20001), "fed-west", new Identity(20002, 20002)),
         Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.of("coalition-pilots")), west.handlers().get(0));
     assertEquals(new GridEngineSettings("gridengine", Optional.of(Path.of("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0")),
         List.of("/usr/bin/qstat"), List.of("all.q"), "smp", Duration.ofHours(1)),
