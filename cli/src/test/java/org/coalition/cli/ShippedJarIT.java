@@ -1,5 +1,6 @@
 package org.coalition.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +27,16 @@ class ShippedJarIT {
         List<String> found = entries.stream().filter(n -> n.startsWith(banned)).limit(3).toList();
         assertFalse(!found.isEmpty(), () -> "the shipped jar holds " + banned + ": " + found);
       }
+    }
+  }
+
+  /** Jersey's Jetty container has its working classes for Java 17 only under META-INF/versions/17; without the flag the daemon's API cannot start. */
+  @Test
+  void theJarIsMultiReleaseSoTheApisServerLoadsItsJava17Classes() throws Exception {
+    try (JarFile file = new JarFile(Path.of("target", "coalition.jar").toFile())) {
+      assertEquals("true", file.getManifest().getMainAttributes().getValue("Multi-Release"), "the manifest's Multi-Release");
+      assertTrue(file.getEntry("META-INF/versions/17/org/glassfish/jersey/jetty/JettyHttpContainer.class") != null,
+          "the Jetty container's Java 17 class ships");
     }
   }
 }

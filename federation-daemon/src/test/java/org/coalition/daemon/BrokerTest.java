@@ -171,6 +171,20 @@ class BrokerTest {
   }
 
   @Test
+  void aRepeatedReportStoresItsOutputOnceAndHandsInOneResult() throws IOException {
+    Map<String, String> env = publishAndSubmitOnePilot();
+    String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();
+    byte[] big = new byte[100_000]; // stored in the spool, not inline
+    for (int i = 0; i < 3; i++) {
+      exec.finish(env.get(PilotAgent.ID), token, new RunOutcome(0, 5, 0, big, new byte[0]));
+    }
+    try (var stored = Files.list(tmp.resolve("exec"))) {
+      assertEquals(1, stored.count(), "three reports, one output stored");
+    }
+    assertEquals(1, home.coordination().results().size());
+  }
+
+  @Test
   void aPilotRunsOneJobAndAWrongTokenIsRefused() {
     Map<String, String> env = publishAndSubmitOnePilot();
     String pilot = env.get(PilotAgent.ID);
