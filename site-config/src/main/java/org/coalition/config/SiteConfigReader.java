@@ -1,5 +1,6 @@
 package org.coalition.config;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -69,7 +70,13 @@ public final class SiteConfigReader {
     try {
       root = YamlTree.parse(text);
     } catch (IOException e) {
-      throw new ConfigException(List.of(name + ": not valid YAML: " + e.getMessage().lines().findFirst().orElse("")));
+      if (e instanceof YamlTree.Problem p) {
+        throw new ConfigException(List.of(name + ":" + p.line + ": " + p.getMessage()));
+      }
+      int line = e instanceof JsonProcessingException j && j.getLocation() != null ? Math.max(1, j.getLocation().getLineNr()) : 1;
+      String what = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+      throw new ConfigException(List.of(name + ":" + line + ": not valid YAML: " + String.valueOf(what).lines().findFirst().orElse("")
+          + " (check the indentation and quoting near this line)"));
     }
     List<String> problems = new ArrayList<>();
     ConfigSection top = ConfigSection.of(name, "", root, problems);

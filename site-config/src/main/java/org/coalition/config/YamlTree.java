@@ -20,6 +20,17 @@ final class YamlTree {
 
   private YamlTree() {}
 
+  /** What the YAML parser accepts but a site file must not have, at a line. */
+  static final class Problem extends IOException {
+    private static final long serialVersionUID = 1L;
+    final int line;
+
+    Problem(int line, String message) {
+      super(message);
+      this.line = line;
+    }
+  }
+
   static Node parse(String text) throws IOException {
     try (JsonParser p = YAML.createParser(text)) {
       JsonToken first = p.nextToken();
@@ -28,7 +39,7 @@ final class YamlTree {
       }
       Node root = read(p);
       if (p.nextToken() != null) {
-        throw new IOException("line " + line(p) + ": only one YAML document is allowed in a site file");
+        throw new Problem(line(p), "only one YAML document is allowed in a site file");
       }
       return root;
     }
@@ -46,7 +57,7 @@ final class YamlTree {
           p.nextToken();
           Node value = read(p);
           if (map.put(key, new Node(value.value(), value.value() instanceof Map || value.value() instanceof List ? keyLine : value.line())) != null) {
-            throw new IOException("line " + keyLine + ": key '" + key + "' appears twice");
+            throw new Problem(keyLine, "key '" + key + "' appears twice");
           }
         }
         return new Node(map, line);

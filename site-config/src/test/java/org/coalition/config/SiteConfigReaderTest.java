@@ -51,6 +51,16 @@ class SiteConfigReaderTest {
     assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
   }
 
+  /** Found by SiteFileFuzzTest, kept: broken YAML is reported with its line, and a problem is one line whatever the value holds. */
+  @Test
+  void brokenYamlNamesItsLineAndAValueWithALineBreakStaysOnOneLine() {
+    List<String> broken = problems(MINIMAL.replace("name: fed", "name: {fed"));
+    assertTrue(broken.size() == 1 && broken.get(0).matches("east\\.yaml:[34]: not valid YAML: while parsing a flow mapping.*"), broken.toString());
+    List<String> oneLine = problems(MINIMAL.replace("  - type: local", "  - type: local\n    cores: \"4\\n2\""));
+    assertTrue(oneLine.stream().allMatch(p -> !p.contains("\n") && p.startsWith("east.yaml:")), oneLine.toString());
+    assertTrue(oneLine.stream().anyMatch(p -> p.contains("4\\n2")), "the line break is shown as an escape: " + oneLine);
+  }
+
   @Test
   void theExampleSiteFilesOfTheDocsAreValid() throws Exception {
     Path docs = Path.of("..", "docs", "examples");
@@ -233,7 +243,7 @@ class SiteConfigReaderTest {
 
   @Test
   void brokenYamlAndMissingSectionsSayWhat() {
-    assertTrue(problems("site: [east\n").get(0).startsWith("east.yaml: not valid YAML: "));
+    assertTrue(problems("site: [east\n").get(0).matches("east\\.yaml:[0-9]+: not valid YAML: .*"), problems("site: [east\n").toString());
     assertEquals(List.of(
         "east.yaml:1: federation: missing; it is required",
         "east.yaml:1: federation.name: missing; it is required",
@@ -241,6 +251,6 @@ class SiteConfigReaderTest {
         "east.yaml:1: federation.secret-file: missing; it is required",
         "east.yaml:1: handlers: missing; it is required",
         "east.yaml:1: http.operator-token-file: missing; it is required"), problems("site: east\n"));
-    assertEquals(List.of("east.yaml: not valid YAML: line 2: key 'site' appears twice"), problems("site: a\nsite: b\n"));
+    assertEquals(List.of("east.yaml:2: key 'site' appears twice"), problems("site: a\nsite: b\n"));
   }
 }
