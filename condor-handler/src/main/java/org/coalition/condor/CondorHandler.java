@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
@@ -38,8 +37,7 @@ import org.coalition.handler.Tool;
 public final class CondorHandler implements ResourceHandler {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "condor";
-  /** Slot activities in which a slot's cores run a job. */
-  private static final Set<String> BUSY = Set.of("Busy", "Retiring", "Suspended");
+  /** The idle jobs, and the held ones that wait for a release (held by the user, or by Coalition's park). */
   private static final String PENDING = "JobStatus == 1 || (JobStatus == 5 && (HoldReasonCode == 1 || HoldReasonCode == 15))";
 
   /** What the handler needs: the tools, and the time limit counted for a pending job without one. */
@@ -92,29 +90,10 @@ public final class CondorHandler implements ResourceHandler {
     List<JsonNode> pending = CondorTools.parse(q.requireSuccess("observe HTCondor's idle jobs", Category.UNAVAILABLE), "condor_q -json");
     Tool.Result s = config.tools().run("condor_status", List.of("-json", "-attributes", "Name,SlotType,Cpus,TotalSlotCpus,State,Activity"), null);
     List<JsonNode> slots = CondorTools.parse(s.requireSuccess("observe HTCondor's slots", Category.UNAVAILABLE), "condor_status -json");
-    double coreSeconds = 0;
-    for (JsonNode job : pending) {
-      double limit = job.path("AllowedJobDuration").canConvertToLong() ? job.path("AllowedJobDuration").asLong()
-          : config.defaultTimeLimit().toSeconds();
-      coreSeconds += Math.max(1, job.path("RequestCpus").asInt(1)) * limit;
-    }
-    int total = 0;
-    int claimed = 0;
-    for (JsonNode slot : slots) {
-      String type = slot.path("SlotType").asText("Static");
-      String state = slot.path("State").asText("");
-      boolean busy = BUSY.contains(slot.path("Activity").asText(""));
-      if (type.equals("Partitionable")) {
-        total += state.equals("Owner") || state.equals("Drained") ? 0 : slot.path("TotalSlotCpus").asInt(0);
-      } else if (type.equals("Dynamic")) {
-        claimed += busy ? slot.path("Cpus").asInt(0) : 0; // a claimed but idle slot runs nothing: the schedd may reuse it or let it go
-      } else if (!state.equals("Owner") && !state.equals("Drained")) {
-        total += slot.path("Cpus").asInt(0);
-        claimed += busy ? slot.path("Cpus").asInt(0) : 0;
-      }
-    }
+    double coreSeconds = CondorLoad.pendingCoreSeconds(pending, config.defaultTimeLimit());
+    CondorLoad.Cores cores = CondorLoad.cores(slots);
     List<PartitionLoad> partitions = pending.isEmpty() ? List.of() : List.of(new PartitionLoad("", pending.size(), coreSeconds));
-    return new QueueObservation(at, pending.size(), coreSeconds, partitions, Math.min(claimed, total), total,
+    return new QueueObservation(at, pending.size(), coreSeconds, partitions, cores.claimed(), cores.total(),
         new RequestCost(2, q.stdout().length() + s.stdout().length()));
   }
 

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -58,5 +60,18 @@ class CondorToolsTest {
     assertEquals("12.0", CondorHandler.firstId("12.0 - 12.2\n", "submit"));
     HandlerException e = assertThrows(HandlerException.class, () -> CondorHandler.firstId("ERROR: no", "submit pilot p"));
     assertEquals(HandlerException.Category.PROTOCOL, e.category());
+  }
+
+  /** The pool's load from its ads; a number HTCondor never prints (a negative limit made the load negative) is a protocol error. */
+  @Test
+  void theLoadIsReadFromTheAdsAndImpossibleNumbersAreAProtocolError() {
+    List<JsonNode> pending = CondorTools.parse("[{\"RequestCpus\": 4, \"AllowedJobDuration\": 100}, {}]", "condor_q -json");
+    assertEquals(4 * 100 + 3600, CondorLoad.pendingCoreSeconds(pending, Duration.ofHours(1)), 1e-9);
+    HandlerException negative = assertThrows(HandlerException.class, () -> CondorLoad.pendingCoreSeconds(
+        CondorTools.parse("[{\"AllowedJobDuration\": -5}]", "condor_q -json"), Duration.ofHours(1)));
+    assertEquals(HandlerException.Category.PROTOCOL, negative.category());
+    assertEquals(new CondorLoad.Cores(4, 2), CondorLoad.cores(CondorTools.parse("[{\"SlotType\": \"Partitionable\", \"TotalSlotCpus\": 4},"
+        + " {\"SlotType\": \"Dynamic\", \"Cpus\": 2, \"Activity\": \"Busy\"}]", "condor_status -json")));
+    assertThrows(HandlerException.class, () -> CondorLoad.cores(CondorTools.parse("[{\"Cpus\": -8}]", "condor_status -json")));
   }
 }

@@ -14,8 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.coalition.api.DaemonApi;
-import org.coalition.coordination.MutableClock;
-import org.coalition.coordination.memory.InMemoryFederation;
-import org.coalition.periodic.BalancingPeriod;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,26 +40,10 @@ class ApiAbuseIT {
 
   @Test
   void unauthenticatedBodiesAndSlowClientsLeaveThreadsAndHeapBoundedAndPilotsStillServed() throws Exception {
-    MutableClock clock = new MutableClock(Instant.now());
-    InMemoryFederation fed = new InMemoryFederation(clock);
-    FakeBatch homeBatch = new FakeBatch(4);
-    homeBatch.allocatedCores = 4;
-    FakeBatch execBatch = new FakeBatch(8);
-    Broker home = new Broker(BrokerTest.settings("home", "local:home"), fed.connect("home"), homeBatch, Optional.of(homeBatch),
-        new RunOutputs(tmp.resolve("home")), clock);
-    Broker exec = new Broker(BrokerTest.settings("exec", "local:exec"), fed.connect("exec"), execBatch, Optional.empty(),
-        new RunOutputs(tmp.resolve("exec")), clock);
-    home.start();
-    exec.start();
-    homeBatch.userJob("7", 2);
-    home.tick();
-    new BalancingPeriod(home.coordination()).run();
-    clock.advance(Duration.ofSeconds(31));
-    home.tick();
-    exec.tick();
-    Map<String, String> pilot = execBatch.submitted.get(0).environment();
+    OnePilot one = OnePilot.start(tmp);
+    Map<String, String> pilot = Map.of(PilotAgent.ID, one.pilot(), PilotAgent.TOKEN, one.envToken());
 
-    try (DaemonApi api = DaemonApi.start(exec, "127.0.0.1", 0, Optional.empty(), OPERATOR, health())) {
+    try (DaemonApi api = DaemonApi.start(one.exec(), "127.0.0.1", 0, Optional.empty(), OPERATOR, health())) {
       int port = api.uri().getPort();
       long heap0 = usedHeapAfterGc();
       int threads0 = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -156,7 +135,7 @@ class ApiAbuseIT {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
-  private static DaemonApi.Health health() {
+  static DaemonApi.Health health() {
     return new DaemonApi.Health() {
       @Override
       public boolean zookeeperConnected() {

@@ -99,10 +99,13 @@ final class QstatXml {
       try {
         String[] stepParts = range.split(":");
         String[] bounds = stepParts[0].split("-");
-        int first = Integer.parseInt(bounds[0].trim());
-        int last = bounds.length > 1 ? Integer.parseInt(bounds[1].trim()) : first;
-        int step = stepParts.length > 1 ? Integer.parseInt(stepParts[1].trim()) : 1;
-        n += step > 0 && last >= first ? (last - first) / step + 1 : 0;
+        long first = Integer.parseInt(bounds[0].trim());
+        long last = bounds.length > 1 ? Integer.parseInt(bounds[1].trim()) : first;
+        long step = stepParts.length > 1 ? Integer.parseInt(stepParts[1].trim()) : 1;
+        if (first < 1 || step < 1 || bounds.length > 2 || stepParts.length > 2) {
+          throw new NumberFormatException("task ids are 1 or more, steps too");
+        }
+        n = (int) Math.min(Integer.MAX_VALUE, n + (last >= first ? (last - first) / step + 1 : 0));
       } catch (NumberFormatException e) {
         throw new HandlerException(Category.PROTOCOL, "qstat printed a task range Coalition cannot read: '" + range + "'");
       }
@@ -110,12 +113,20 @@ final class QstatXml {
     return n;
   }
 
-  /** A time in seconds or {@code [[H:]M:]S}, as Grid Engine accepts and prints it. */
+  /** A time in seconds or {@code [[H:]M:]S}, as Grid Engine accepts and prints it: finite, 0 or more. */
   static double seconds(String value) {
     try {
       double total = 0;
-      for (String part : value.split(":")) {
-        total = total * 60 + Double.parseDouble(part.isEmpty() ? "0" : part);
+      String[] parts = value.split(":", -1);
+      if (parts.length > 3) {
+        throw new NumberFormatException("more than H:M:S");
+      }
+      for (String part : parts) {
+        double v = Double.parseDouble(part.isEmpty() ? "0" : part);
+        if (!(v >= 0 && v < 1e12)) {
+          throw new NumberFormatException("not a time");
+        }
+        total = total * 60 + v;
       }
       return total;
     } catch (NumberFormatException e) {
@@ -168,9 +179,13 @@ final class QstatXml {
   private static int number(Element parent, String tag) {
     String value = text(parent, tag);
     try {
-      return Integer.parseInt(value);
+      int n = Integer.parseInt(value);
+      if (n < 0) {
+        throw new NumberFormatException("negative");
+      }
+      return n;
     } catch (NumberFormatException e) {
-      throw new HandlerException(Category.PROTOCOL, "qstat's <" + tag + "> is not a whole number: '" + value + "'");
+      throw new HandlerException(Category.PROTOCOL, "qstat's <" + tag + "> is not a whole number of 0 or more: '" + value + "'");
     }
   }
 }

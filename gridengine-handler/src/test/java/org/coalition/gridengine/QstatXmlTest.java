@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /** Reading qstat's XML: the shapes Grid Engine 8.1.9 prints, and what is not qstat's. */
 class QstatXmlTest {
-  private static final String PENDING = """
+  /** Pending jobs as Grid Engine 8.1.9 prints them (the fuzzer edits this too). */
+  static final String PENDING = """
       <?xml version='1.0'?>
       <job_info  xmlns:xsd="http://arc.liv.ac.uk/repos/darcs/sge/source/dist/util/resources/schemas/qstat/qstat.xsd">
         <queue_info>
@@ -81,5 +82,21 @@ class QstatXmlTest {
     HandlerException shape = assertThrows(HandlerException.class, () -> QstatXml.slots(
         "<job_info><cluster_queue_summary><name>q</name><used>x</used></cluster_queue_summary></job_info>", List.of()));
     assertTrue(shape.getMessage().contains("<total>") || shape.getMessage().contains("<used>"), shape.getMessage());
+  }
+
+  /** Found by QstatXmlFuzzTest, kept: a negative or endless time limit or count made the queue's core-seconds negative. */
+  @Test
+  void negativeOrEndlessTimesAndCountsAreAProtocolError() {
+    for (String limit : List.of("-1:00:00", "NaN", "1e400", "1:2:3:4")) {
+      String xml = PENDING.replace("<hard_request name=\"h_rt\" resource_contribution=\"0.000000\">120</hard_request>",
+          "<hard_request name=\"h_rt\" resource_contribution=\"0.000000\">" + limit + "</hard_request>");
+      HandlerException e = assertThrows(HandlerException.class, () -> QstatXml.pending(xml, Duration.ofMinutes(30), "all.q"), limit);
+      assertEquals(HandlerException.Category.PROTOCOL, e.category());
+    }
+    HandlerException slots = assertThrows(HandlerException.class, () -> QstatXml.pending(PENDING.replace("<slots>3</slots>", "<slots>-3</slots>"),
+        Duration.ofMinutes(30), "all.q"));
+    assertTrue(slots.getMessage().contains("0 or more"), slots.getMessage());
+    assertThrows(HandlerException.class, () -> QstatXml.pending(PENDING.replace("<tasks>1-5:2,9</tasks>", "<tasks>0-5</tasks>"),
+        Duration.ofMinutes(30), "all.q"));
   }
 }
