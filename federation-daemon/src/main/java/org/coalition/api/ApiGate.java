@@ -91,7 +91,8 @@ final class ApiGate extends Handler.Wrapper {
     return token != null && MessageDigest.isEqual(operatorToken, token.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static String bearer(String authorization) {
+  /** The token of an {@code Authorization: Bearer TOKEN} header, or null; the resource reads the pilot's from here once the gate let it in. */
+  static String bearer(String authorization) {
     if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() == 7) {
       return null;
     }

@@ -145,14 +145,14 @@ public final class ApiResource {
   @POST
   @Path("v1/pilots/{id}/work")
   public Response work(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) {
-    Optional<PilotService.Assignment> a = broker.work(pilot, bearer(authorization));
+    Optional<PilotService.Assignment> a = broker.work(pilot, ApiGate.bearer(authorization));
     return a.isPresent() ? Response.ok(a.get()).build() : Response.noContent().build();
   }
 
   @POST
   @Path("v1/pilots/{id}/heartbeat")
   public Keep heartbeat(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) {
-    return new Keep(broker.heartbeat(pilot, bearer(authorization)));
+    return new Keep(broker.heartbeat(pilot, ApiGate.bearer(authorization)));
   }
 
   @POST
@@ -170,7 +170,7 @@ public final class ApiResource {
     } catch (IllegalArgumentException e) {
       throw new ApiError(ApiError.Code.INVALID, "stdout and stderr must be base64: " + e.getMessage());
     }
-    broker.finish(pilot, bearer(authorization), new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), out, err));
+    broker.finish(pilot, ApiGate.bearer(authorization), new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), out, err));
     return Response.noContent().build();
   }
 
@@ -202,14 +202,5 @@ public final class ApiResource {
     try (var in = ApiResource.class.getResourceAsStream("/openapi.yaml")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-  }
-
-  // --- authentication --------------------------------------------------------------------
-
-  private static String bearer(String authorization) {
-    if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() == 7) {
-      throw new ApiError(ApiError.Code.UNAUTHORIZED, "send 'Authorization: Bearer TOKEN' (the operator token, or the pilot's own)");
-    }
-    return authorization.substring(7).trim();
   }
 }

@@ -18,15 +18,6 @@ import org.coalition.testbed.fuzz.Mutations;
  * else escapes, so a broken {@code qstat} skips a round and never stops the daemon.
  */
 class QstatXmlFuzzTest {
-  private static final String SUMMARY = """
-      <?xml version='1.0'?>
-      <job_info>
-        <cluster_queue_summary><name>all.q</name><load>0.1</load><used>3</used><resv>0</resv><available>1</available><total>8</total>
-          <temp_disabled>4</temp_disabled><manual_intervention>0</manual_intervention></cluster_queue_summary>
-        <cluster_queue_summary><name>gpu.q</name><load>0.1</load><used>1</used><resv>0</resv><available>1</available><total>2</total>
-          <temp_disabled>0</temp_disabled><manual_intervention>0</manual_intervention></cluster_queue_summary>
-      </job_info>
-      """;
 
   @Property(tries = 10_000)
   void anEditedSummaryIsCountedSensiblyOrRefused(@ForAll("summaries") String xml) {
@@ -50,7 +41,7 @@ class QstatXmlFuzzTest {
 
   @Provide
   Arbitrary<String> summaries() {
-    return Mutations.of(3, SUMMARY);
+    return Mutations.of(3, QstatXmlTest.SUMMARY);
   }
 
   @Provide

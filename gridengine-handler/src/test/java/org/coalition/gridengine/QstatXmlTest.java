@@ -12,6 +12,17 @@ import org.junit.jupiter.api.Test;
 
 /** Reading qstat's XML: the shapes Grid Engine 8.1.9 prints, and what is not qstat's. */
 class QstatXmlTest {
+  /** The queue summary as Grid Engine 8.1.9 prints it (the fuzzer edits this too). */
+  static final String SUMMARY = """
+      <?xml version='1.0'?>
+      <job_info>
+        <cluster_queue_summary><name>all.q</name><load>0.1</load><used>3</used><resv>0</resv><available>1</available><total>8</total>
+          <temp_disabled>4</temp_disabled><manual_intervention>0</manual_intervention></cluster_queue_summary>
+        <cluster_queue_summary><name>gpu.q</name><load>0.1</load><used>1</used><resv>0</resv><available>1</available><total>2</total>
+          <temp_disabled>0</temp_disabled><manual_intervention>0</manual_intervention></cluster_queue_summary>
+      </job_info>
+      """;
+
   /** Pending jobs as Grid Engine 8.1.9 prints them (the fuzzer edits this too). */
   static final String PENDING = """
       <?xml version='1.0'?>
@@ -58,17 +69,8 @@ class QstatXmlTest {
 
   @Test
   void slotsAreUsedAndUsableOfTheChosenQueues() {
-    String xml = """
-        <?xml version='1.0'?>
-        <job_info>
-          <cluster_queue_summary><name>all.q</name><load>0.1</load><used>3</used><resv>0</resv><available>1</available><total>8</total>
-            <temp_disabled>4</temp_disabled><manual_intervention>0</manual_intervention></cluster_queue_summary>
-          <cluster_queue_summary><name>gpu.q</name><load>0.1</load><used>1</used><resv>0</resv><available>1</available><total>2</total>
-            <temp_disabled>0</temp_disabled><manual_intervention>0</manual_intervention></cluster_queue_summary>
-        </job_info>
-        """;
-    assertEquals(new QstatXml.Slots(4, 6), QstatXml.slots(xml, List.of()));
-    assertEquals(new QstatXml.Slots(3, 4), QstatXml.slots(xml, List.of("all.q")));
+    assertEquals(new QstatXml.Slots(4, 6), QstatXml.slots(SUMMARY, List.of()));
+    assertEquals(new QstatXml.Slots(3, 4), QstatXml.slots(SUMMARY, List.of("all.q")));
   }
 
   @Test
