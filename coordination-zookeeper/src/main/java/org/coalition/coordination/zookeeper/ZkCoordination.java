@@ -52,11 +52,16 @@ public final class ZkCoordination implements Coordination {
 
   ZkCoordination(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock, ZkFederation.Options options) {
     this.zk = new ZkSite(client, paths, site, self, clock, options);
-    this.membership = new ZkMembership(zk);
-    this.lostRuns = new ZkLostRuns(zk, () -> state.get() == State.STARTED && membership.joined());
+    this.lostRuns = new ZkLostRuns(zk, this::sweeps);
     this.view = new ZkQueueView(zk, lostRuns::sweepLater, lostRuns::recheckLater, lostRuns::rejectLater);
+    this.membership = new ZkMembership(zk, view::leader);
     this.claims = new ZkClaims(zk, view);
     this.ledger = new ZkLedger(zk);
+  }
+
+  /** Whether the home's lost-run sweep may run: the handle is started and the site has joined. */
+  private boolean sweeps() {
+    return state.get() == State.STARTED && membership.joined();
   }
 
   /** Loads and watches the tree; a lost or regained session triggers a lost-run sweep. */

@@ -82,10 +82,7 @@ public final class ZkFederation {
       for (String branch : List.of(paths.sites(), paths.jobs(), paths.done(), paths.ledgers(), paths.allowances())) {
         ensure(admin, branch, new byte[0], operatorOnly);
       }
-      List<ACL> leaderAcl = new ArrayList<>(operatorOnly);
-      members.forEach((site, id) -> leaderAcl.add(new ACL(Perms.CREATE | Perms.DELETE | Perms.READ, new Id("digest", id))));
-      ensure(admin, paths.leader(), new byte[0], leaderAcl);
-      admin.setACL().withACL(leaderAcl).forPath(paths.leader());
+      retireLeaderLatch(admin, paths);
       for (Map.Entry<String, String> m : members.entrySet()) {
         String site = m.getKey();
         List<ACL> own = new ArrayList<>(List.of(
@@ -151,6 +148,18 @@ public final class ZkFederation {
       return new Id("digest", DigestAuthenticationProvider.generateDigest(user + ":" + secret));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-1 is not available", e);
+    }
+  }
+
+  /**
+   * Federations made before leadership followed the live nodes have a {@code leader} folder that
+   * every member could write. Nothing reads it now; the operator deletes it so no one keeps a foothold there.
+   */
+  private static void retireLeaderLatch(CuratorFramework admin, ZkPaths paths) throws Exception {
+    try {
+      admin.delete().deletingChildrenIfNeeded().forPath(paths.root + "/leader");
+    } catch (KeeperException.NoNodeException e) {
+      // a federation made since, or retired already
     }
   }
 

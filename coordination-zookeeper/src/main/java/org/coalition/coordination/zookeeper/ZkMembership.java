@@ -1,8 +1,9 @@
 package org.coalition.coordination.zookeeper;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import java.util.function.Supplier;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
@@ -17,20 +18,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Membership and leadership: a site announces itself with its info and an ephemeral live node
- * carrying its status (so it leaves with its session), and takes part in the leader latch; the
- * leader publishes the BILB allowances under its own node, and everyone reads them through the
- * latch's current leader, so no node is writable by every site.
+ * carrying its status (so it leaves with its session). The leader is the site whose live node is
+ * the oldest ({@link ZkQueueView#leader()}): it publishes the BILB allowances under its own node,
+ * and everyone reads them from there. Leadership needs no node that every member may write (a
+ * latch folder would be one, and a member could plant or delete candidates in it), and the order
+ * it follows is the servers' creation zxid, which no member chooses.
  */
 final class ZkMembership implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ZkMembership.class);
 
   private final ZkSite zk;
-  private final LeaderLatch latch;
+  private final Supplier<Optional<String>> leader;
   private volatile PersistentNode liveNode;
 
-  ZkMembership(ZkSite zk) {
+  /** {@code leader} names the current leader as this site's cache sees it. */
+  ZkMembership(ZkSite zk, Supplier<Optional<String>> leader) {
     this.zk = zk;
-    this.latch = new LeaderLatch(zk.client, zk.paths.leader(), zk.site);
+    this.leader = leader;
   }
 
   /** Whether this site has announced itself (its live node exists or is being kept). */
@@ -56,7 +60,6 @@ final class ZkMembership implements AutoCloseable {
         if (!node.waitForInitialCreate(30, TimeUnit.SECONDS)) {
           throw new CoordinationException(Kind.UNAVAILABLE, "could not announce site " + zk.site + " within 30 s");
         }
-        latch.start();
       } else {
         liveNode.setData(ZkRecords.write(status));
       }
@@ -83,7 +86,7 @@ final class ZkMembership implements AutoCloseable {
   }
 
   boolean isLeader() {
-    return liveNode != null && latch.hasLeadership();
+    return liveNode != null && leader.get().filter(zk.site::equals).isPresent();
   }
 
   void publishAllowances(Allowances allowances) {
@@ -99,20 +102,16 @@ final class ZkMembership implements AutoCloseable {
   }
 
   /**
-   * The allowances of the latch's current leader, read from its own node (only it can write
+   * The allowances of the current leader, read from its own node (only it can write
    * there). A record that is unreadable, or that names another leader, is ignored with a
    * warning: the caller keeps to {@link Allowances#NONE}, and a peer's garbage stops no one.
    */
   Allowances allowances() {
-    String leader;
-    try {
-      leader = latch.getLeader().getId();
-    } catch (Exception e) {
-      throw ZkSite.translate("finding the leader", e);
-    }
-    if (leader.isEmpty()) {
+    Optional<String> current = leader.get();
+    if (current.isEmpty()) {
       return Allowances.NONE;
     }
+    String leader = current.get();
     try {
       String path = zk.paths.allowances(JobSpec.requireId("leader", leader));
       Allowances a = ZkRecords.read(path, zk.client.getData().forPath(path), Allowances.class);
@@ -132,12 +131,11 @@ final class ZkMembership implements AutoCloseable {
     }
   }
 
-  /** Leaves: the latch closes silently and the live node goes. */
+  /** Leaves: the live node goes, and with it any leadership. */
   @Override
   public void close() {
     try {
       if (liveNode != null) {
-        latch.close(LeaderLatch.CloseMode.SILENT);
         liveNode.close();
       }
     } catch (Exception e) {

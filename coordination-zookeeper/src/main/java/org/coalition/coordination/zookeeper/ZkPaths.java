@@ -16,8 +16,9 @@ import org.coalition.coordination.JobRef;
  *   done/SITE/HOME:JOB:TOKEN             DoneRecord (a run SITE made)  SITE writes
  *   ledger/SITE                          SiteLedger                    SITE writes (versioned)
  *   allowances/SITE                      Allowances                    SITE writes while leader
- *   leader/...                           Curator's leader latch
  * </pre>
+ *
+ * <p>The leader is the live site whose live node is the oldest; no node names it.
  */
 final class ZkPaths {
   static final String CLAIM = "claim";
@@ -89,10 +90,6 @@ final class ZkPaths {
 
   String allowances(String site) {
     return allowances() + "/" + site;
-  }
-
-  String leader() {
-    return root + "/leader";
   }
 
   /** The path's segments under the root ("jobs", HOME, JOB, ...), or an empty array if outside it. */

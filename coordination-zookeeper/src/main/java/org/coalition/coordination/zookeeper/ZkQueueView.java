@@ -57,6 +57,8 @@ final class ZkQueueView implements AutoCloseable {
    */
   private final Map<JobRef, Long> claimedHere = new ConcurrentHashMap<>();
   private final Map<String, SiteStatus> live = new ConcurrentHashMap<>();
+  /** When each live node was made (its czxid): the server assigns it, so no member can make itself older. */
+  private final Map<String, Long> liveSince = new ConcurrentHashMap<>();
 
   /**
    * {@code sweep} looks for this site's lost runs; {@code recheck} looks at one of its claimed
@@ -99,6 +101,15 @@ final class ZkQueueView implements AutoCloseable {
 
   Map<String, SiteStatus> live() {
     return Map.copyOf(live);
+  }
+
+  /**
+   * The federation's leader as this cache sees it: the live site whose live node is the oldest
+   * (smallest creation zxid), or empty while no site is live. Sites whose caches agree agree on
+   * the leader; while one lags, two may briefly disagree, as with any lease.
+   */
+  Optional<String> leader() {
+    return liveSince.entrySet().stream().min(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
   }
 
   Optional<CachedJob> cached(JobRef ref) {
@@ -190,9 +201,11 @@ final class ZkQueueView implements AutoCloseable {
     if (seg.length == 3 && seg[0].equals("sites") && seg[2].equals(ZkPaths.LIVE)) {
       if (gone) {
         live.remove(seg[1]);
+        liveSince.remove(seg[1]);
       } else {
         try {
           live.put(seg[1], ZkRecords.read(node.getPath(), node.getData(), SiteStatus.class));
+          liveSince.put(seg[1], node.getStat().getCzxid());
         } catch (CoordinationException | IllegalArgumentException e) {
           LOG.warn("ignoring a live node: {}", e.getMessage());
         }

@@ -2,18 +2,21 @@ package org.coalition.coordination.zookeeper;
 
 import static org.coalition.testbed.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobRef;
@@ -54,6 +57,7 @@ class ZkSecurityIT {
         CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT)) {
       join(a);
       join(c);
+      waitFor("a, the first to join, leads; c follows", () -> a.isLeader() && !c.isLeader());
       c.publish(new JobSpec("j1", "c", 1, 0, 60, 0, ""));
       a.publish(new JobSpec("own", "a", 1, 0, 60, 0, ""));
       waitFor("a sees c's job", () -> !a.queue().isEmpty());
@@ -72,6 +76,8 @@ class ZkSecurityIT {
       assertNoAuth("forge a result under a's claim", () -> b.create().forPath(paths.result(ref), JUNK));
       assertNoAuth("fold into a's ledger records", () -> b.create().forPath(paths.doneOf("a") + "/x", JUNK));
       assertNoAuth("change the member list", () -> b.setData().forPath(paths.root, JUNK));
+      assertNoAuth("plant a folder that names a leader", () -> b.create().forPath(paths.root + "/leader", JUNK));
+      assertNoAuth("take a's place in the leader order", () -> b.delete().forPath(paths.live("a")));
 
       try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
         anonymous.start();
@@ -140,7 +146,23 @@ class ZkSecurityIT {
         return c.queue().stream().anyMatch(j -> j.ref().equals(ref));
       });
       assertTrue(a.results().isEmpty(), "nothing to fold");
-      assertTrue(c.claim(ref).isPresent(), "queued again: c claims it");
+      // c's cache may show the claim gone a moment before the job's new version (a claim checks the version), as a
+      // daemon's next tick would, c tries again until it holds the job: it is queued again, not skipped for ever
+      waitFor("queued again: c claims it", () -> c.claim(ref).isPresent());
+    }
+  }
+
+  @Test
+  void theOldLeaderLatchFolderEveryMemberCouldWriteIsDeletedByTheNextBootstrap() throws Exception {
+    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a"));
+    ZkPaths paths = new ZkPaths(fed.name);
+    String latch = paths.root + "/leader";
+    try (CuratorFramework operator = ZkFederation.client(server.getConnectString(), ZkFederation.OPERATOR, ZkTestFederation.OPERATOR_SECRET,
+        ZkFederation.Options.DEFAULT)) {
+      // as a federation made before leadership followed the live nodes had it: open to every member
+      operator.create().creatingParentsIfNeeded().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(latch + "/_c_planted-latch-0000000001", JUNK);
+      ZkFederation.bootstrap(server.getConnectString(), fed.name, ZkTestFederation.OPERATOR_SECRET, Map.of("a", fed.secret("a")), Clock.systemUTC());
+      assertNull(operator.checkExists().forPath(latch), "the latch folder and what was planted in it are gone");
     }
   }
 

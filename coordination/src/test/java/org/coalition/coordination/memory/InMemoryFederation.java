@@ -31,7 +31,7 @@ public final class InMemoryFederation {
   long nextSession = 1;
   long nextToken = 1;
   final Map<String, SiteInfo> sites = new HashMap<>();
-  /** Live sites in the order they joined (the first is the leader, as with Curator's latch). */
+  /** Live sites in the order they joined (the first is the leader, as the oldest live node is in ZooKeeper). */
   final LinkedHashMap<String, Live> live = new LinkedHashMap<>();
   final Map<JobRef, JobSpec> jobs = new LinkedHashMap<>();
   final Map<JobRef, ClaimState> claims = new HashMap<>();
