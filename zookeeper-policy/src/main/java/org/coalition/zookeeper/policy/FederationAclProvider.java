@@ -1,0 +1,138 @@
+package org.coalition.zookeeper.policy;
+
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.HashSet;
+import java.util.List;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.server.auth.ServerAuthenticationProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The federation's write rules, loaded into every ZooKeeper server
+ * ({@code authProvider.coalition=org.coalition.zookeeper.policy.FederationAclProvider}).
+ *
+ * <p>Authentication: a client that adds auth {@value #SCHEME} (with no data) on a TLS connection
+ * gets the identity its verified client certificate names ({@link Identity}); without a
+ * certificate, or with one that names no identity, the server refuses it (AUTHFAILED).
+ *
+ * <p>Authorisation: ZooKeeper asks {@link #matches} for every ACL entry of this scheme, with the
+ * path, the permission asked for and, on a create, the new node's ACL. That is what plain ACLs
+ * cannot see: under another site's job a member may create only {@code claim}, and only with
+ * the ACL {@link FederationAcls#claim} prescribes (so it cannot take rights it should not have);
+ * under its claim the claimer may create only {@code result}, with {@link FederationAcls#result}'s ACL.
+ */
+public final class FederationAclProvider extends ServerAuthenticationProvider {
+  /** The ACL scheme and the auth scheme clients add. */
+  public static final String SCHEME = "coalition";
+  private static final Logger LOG = LoggerFactory.getLogger(FederationAclProvider.class);
+
+  @Override
+  public String getScheme() {
+    return SCHEME;
+  }
+
+  @Override
+  public KeeperException.Code handleAuthentication(ServerObjs serverObjs, byte[] authData) {
+    Certificate[] chain = serverObjs.getCnxn().getClientCertificateChain();
+    if (chain == null || chain.length == 0 || !(chain[0] instanceof X509Certificate leaf)) {
+      LOG.warn("refused {} auth from {}: no client certificate (the client must connect over TLS with its identity)", SCHEME,
+          serverObjs.getCnxn().getRemoteSocketAddress());
+      return KeeperException.Code.AUTHFAILED;
+    }
+    try {
+      Identity identity = Identity.of(leaf.getSubjectX500Principal());
+      serverObjs.getCnxn().addAuthInfo(new Id(SCHEME, identity.toString()));
+      return KeeperException.Code.OK;
+    } catch (IllegalArgumentException e) {
+      LOG.warn("refused {} auth from {}: {}", SCHEME, serverObjs.getCnxn().getRemoteSocketAddress(), e.getMessage());
+      return KeeperException.Code.AUTHFAILED;
+    }
+  }
+
+  @Override
+  public boolean matches(ServerObjs serverObjs, MatchValues m) {
+    Identity who;
+    try {
+      who = Identity.parse(m.getId());
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return allows(who, m.getAclExpr(), m.getPath(), m.getPerm(), m.getSetAcls());
+  }
+
+  /**
+   * Whether the ACL entry {@code rule} admits {@code who} asking for {@code perm} on {@code path}
+   * ({@code setAcls}: the ACL of the node a create would make).
+   */
+  static boolean allows(Identity who, String rule, String path, int perm, List<ACL> setAcls) {
+    int colon = rule.indexOf(':');
+    if (colon < 0) {
+      return false;
+    }
+    String kind = rule.substring(0, colon);
+    String value = rule.substring(colon + 1);
+    switch (kind) {
+      case FederationAcls.SITE:
+        return who.toString().equals(value);
+      case FederationAcls.MEMBER:
+        return value.equals(FederationAcls.ANY) || who.federation().equals(value);
+      case FederationAcls.OPERATOR:
+        return who.isOperator() && (value.equals(FederationAcls.ANY) || who.federation().equals(value));
+      case FederationAcls.CLAIM: {
+        if (!Identity.isIdentity(value)) {
+          return false;
+        }
+        Identity home = Identity.parse(value);
+        return perm == Perms.CREATE && who.federation().equals(home.federation()) && !who.equals(home) && !who.isOperator()
+            && lastSegment(path).equals(FederationAcls.CLAIM) && sameAcl(setAcls, FederationAcls.claim(who, home));
+      }
+      case FederationAcls.RESULT:
+        return perm == Perms.CREATE && who.toString().equals(value) && lastSegment(path).equals(FederationAcls.RESULT)
+            && sameAcl(setAcls, FederationAcls.result(who));
+      default:
+        return false;
+    }
+  }
+
+  @Override
+  public boolean isAuthenticated() {
+    return true;
+  }
+
+  /** Whether {@code id} is a rule this provider knows, so a node cannot be made with an ACL entry no one can satisfy by mistake. */
+  @Override
+  public boolean isValid(String id) {
+    int colon = id.indexOf(':');
+    if (colon < 0) {
+      return false;
+    }
+    String kind = id.substring(0, colon);
+    String value = id.substring(colon + 1);
+    try {
+      switch (kind) {
+        case FederationAcls.SITE, FederationAcls.CLAIM, FederationAcls.RESULT:
+          Identity.parse(value);
+          return true;
+        case FederationAcls.MEMBER, FederationAcls.OPERATOR:
+          return value.equals(FederationAcls.ANY) || Identity.isName(value);
+        default:
+          return false;
+      }
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static String lastSegment(String path) {
+    return path == null ? "" : path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  private static boolean sameAcl(List<ACL> asked, List<ACL> prescribed) {
+    return asked != null && asked.size() == prescribed.size() && new HashSet<>(asked).equals(new HashSet<>(prescribed));
+  }
+}

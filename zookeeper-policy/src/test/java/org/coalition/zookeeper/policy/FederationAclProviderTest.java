@@ -1,0 +1,87 @@
+package org.coalition.zookeeper.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import javax.security.auth.x500.X500Principal;
+import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.data.ACL;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules alone, as a server applies them to one ACL entry (ZkPolicyIT runs them in real servers).
+ */
+class FederationAclProviderTest {
+  private static final Identity NORTH = new Identity("fed", "north");
+  private static final Identity SOUTH = new Identity("fed", "south");
+  private static final Identity STRANGER = new Identity("other", "south");
+  private static final String JOB = "/coalition/fed/jobs/north/j1";
+
+  @Test
+  void aMemberMayCreateOnlyTheClaimWithThePrescribedAcl() {
+    String rule = "claim:fed/north";
+    assertTrue(allows(SOUTH, rule, JOB + "/claim", Perms.CREATE, FederationAcls.claim(SOUTH, NORTH)));
+    assertFalse(allows(SOUTH, rule, JOB + "/squat", Perms.CREATE, FederationAcls.claim(SOUTH, NORTH)), "another name");
+    assertFalse(allows(SOUTH, rule, JOB + "/claim", Perms.CREATE, FederationAcls.own(SOUTH)), "an ACL that keeps ADMIN and shuts the home out");
+    List<ACL> extra = new ArrayList<>(FederationAcls.claim(SOUTH, NORTH));
+    extra.add(new ACL(Perms.ALL, FederationAcls.rule(FederationAcls.SITE, "fed/west")));
+    assertFalse(allows(SOUTH, rule, JOB + "/claim", Perms.CREATE, extra), "an ACL with an extra entry");
+    assertFalse(allows(SOUTH, rule, JOB + "/claim", Perms.CREATE, FederationAcls.claim(NORTH, NORTH)), "an ACL naming someone else as claimer");
+    assertFalse(allows(NORTH, rule, JOB + "/claim", Perms.CREATE, FederationAcls.claim(NORTH, NORTH)), "the home claiming its own job");
+    assertFalse(allows(STRANGER, rule, JOB + "/claim", Perms.CREATE, FederationAcls.claim(STRANGER, NORTH)), "another federation's site");
+    assertFalse(allows(SOUTH, rule, JOB + "/claim", Perms.DELETE, null), "deleting a claim");
+    assertFalse(allows(Identity.operator("fed"), rule, JOB + "/claim", Perms.CREATE, FederationAcls.claim(Identity.operator("fed"), NORTH)));
+  }
+
+  @Test
+  void onlyTheClaimerMayAddItsResultAndOnlyWithTheResultAcl() {
+    String rule = "result:fed/south";
+    assertTrue(allows(SOUTH, rule, JOB + "/claim/result", Perms.CREATE, FederationAcls.result(SOUTH)));
+    assertFalse(allows(SOUTH, rule, JOB + "/claim/other", Perms.CREATE, FederationAcls.result(SOUTH)));
+    assertFalse(allows(SOUTH, rule, JOB + "/claim/result", Perms.CREATE, FederationAcls.own(SOUTH)), "a result it could rewrite");
+    assertFalse(allows(new Identity("fed", "west"), rule, JOB + "/claim/result", Perms.CREATE, FederationAcls.result(SOUTH)));
+  }
+
+  @Test
+  void sitesMembersAndOperatorsAreWhoTheyAre() {
+    assertTrue(allows(NORTH, "site:fed/north", "/x", Perms.WRITE, null));
+    assertFalse(allows(SOUTH, "site:fed/north", "/x", Perms.WRITE, null));
+    assertTrue(allows(SOUTH, "member:fed", "/x", Perms.READ, null));
+    assertFalse(allows(STRANGER, "member:fed", "/x", Perms.READ, null));
+    assertTrue(allows(STRANGER, "member:*", "/coalition", Perms.READ, null));
+    assertTrue(allows(Identity.operator("fed"), "operator:fed", "/x", Perms.ALL, null));
+    assertFalse(allows(NORTH, "operator:fed", "/x", Perms.WRITE, null));
+    assertFalse(allows(Identity.operator("other"), "operator:fed", "/x", Perms.WRITE, null));
+    assertFalse(allows(NORTH, "nonsense", "/x", Perms.READ, null));
+  }
+
+  @Test
+  void onlyKnownRulesAreValidAclIds() {
+    FederationAclProvider provider = new FederationAclProvider();
+    for (String valid : List.of("site:fed/north", "member:fed", "member:*", "operator:*", "claim:fed/north", "result:fed/south")) {
+      assertTrue(provider.isValid(valid), valid);
+    }
+    for (String invalid : List.of("site:north", "member:fed/x", "claim:", "anyone", "site:fed/no rth", "world:anyone")) {
+      assertFalse(provider.isValid(invalid), invalid);
+    }
+  }
+
+  @Test
+  void anIdentityIsExactlyCommonNameUnitAndTheCoalitionOrganisation() {
+    assertEquals(NORTH, Identity.of(new X500Principal("CN=north, OU=fed, O=Coalition")));
+    assertEquals(NORTH, Identity.of(NORTH.subject()));
+    for (String subject : List.of("CN=north, O=Coalition", "CN=north, OU=fed, O=Other", "CN=north, OU=fed, OU=x, O=Coalition",
+        "CN=north, OU=fed, O=Coalition, L=Paris", "CN=no/rth, OU=fed, O=Coalition", "CN=zk1, O=Coalition servers")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Identity.of(new X500Principal(subject)), subject);
+      assertTrue(e.getMessage().contains("names no federation identity") || e.getMessage().contains("is not a name"), e.getMessage());
+    }
+  }
+
+  private static boolean allows(Identity who, String rule, String path, int perm, List<ACL> setAcls) {
+    return FederationAclProvider.allows(who, rule, path, perm, setAcls);
+  }
+}
