@@ -23,6 +23,7 @@ import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 
 /**
  * One site in the benchmark, doing what the daemon does with the coordination layer: its home
@@ -43,9 +44,8 @@ final class BenchDaemon {
 
   private final CoordinationBenchmark bench;
   private final String connectString;
-  private final String federation;
+  private final ZkTls tls;
   private final String site;
-  private final String secret;
   private final int ownJobs;
   private final Object signal = new Object();
   /** Jobs this daemon's workers are claiming right now: two workers of one site never race for one job. */
@@ -55,19 +55,18 @@ final class BenchDaemon {
   private final List<Thread> threads = new ArrayList<>();
   private volatile ZkCoordination coordination;
 
-  BenchDaemon(CoordinationBenchmark bench, String connectString, String federation, int index, String secret, int ownJobs) {
+  BenchDaemon(CoordinationBenchmark bench, String connectString, ZkTls tls, int index, int ownJobs) {
     this.bench = bench;
     this.index = index;
-    this.site = "site" + index;
+    this.site = tls.who().name();
     this.connectString = connectString;
-    this.federation = federation;
-    this.secret = secret;
+    this.tls = tls;
     this.ownJobs = ownJobs;
     this.coordination = connect();
   }
 
   private ZkCoordination connect() {
-    ZkCoordination c = ZkFederation.connect(connectString, federation, site, secret, Clock.systemUTC(),
+    ZkCoordination c = ZkFederation.connect(connectString, tls, Clock.systemUTC(),
         new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(10)));
     c.watchQueue(this::wake);
     c.join(new SiteInfo(site, "", 1000), new SiteStatus(site, 1000, 0, 0, 0.5, 1e9));

@@ -22,8 +22,10 @@ import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.policy.fairness.Utility;
 import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.Identity;
 
 /**
  * {@code bench coordination}: D daemons on an in-process ensemble run J jobs through the whole
@@ -88,18 +90,23 @@ public final class CoordinationBenchmark {
     }
   }
 
+  private static ZkTls tls(Ensemble ensemble, Identity who) {
+    return new ZkTls(ensemble.identity(who), ensemble.trustStore());
+  }
+
   private Result runOn(Ensemble ensemble, String federation) throws Exception {
-    Map<String, String> secrets = new LinkedHashMap<>();
+    List<String> sites = new ArrayList<>();
     for (int d = 0; d < config.daemons(); d++) {
-      secrets.put("site" + d, "bench-secret-" + d);
+      sites.add("site" + d);
     }
-    ZkFederation.bootstrap(ensemble.connectString(), federation, "bench-operator", secrets, Clock.systemUTC());
-    double raw = RawWrites.measure(ensemble.connectString(), federation, "bench-operator", config.daemons(), config.workers(), Duration.ofSeconds(3));
+    ZkTls operator = tls(ensemble, Identity.operator(federation));
+    ZkFederation.bootstrap(ensemble.connectString(), operator, sites, Clock.systemUTC());
+    double raw = RawWrites.measure(ensemble.connectString(), federation, operator, config.daemons(), config.workers(), Duration.ofSeconds(3));
     List<BenchDaemon> daemons = new ArrayList<>();
     int perHome = config.jobs() / config.daemons();
     for (int d = 0; d < config.daemons(); d++) {
       int own = perHome + (d < config.jobs() % config.daemons() ? 1 : 0);
-      daemons.add(new BenchDaemon(this, ensemble.connectString(), federation, d, secrets.get("site" + d), own));
+      daemons.add(new BenchDaemon(this, ensemble.connectString(), tls(ensemble, new Identity(federation, "site" + d)), d, own));
     }
     long t0 = System.nanoTime();
     daemons.forEach(BenchDaemon::start);

@@ -9,6 +9,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.admin.ZooKeeperAdmin;
+import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.zookeeper.policy.FederationAclProvider;
 
 /**
  * The ensemble's plain write rate, the yardstick for the lifecycle rate: as many clients and
@@ -18,13 +21,15 @@ import org.apache.zookeeper.KeeperException;
 final class RawWrites {
   private RawWrites() {}
 
-  static double measure(String connectString, String run, String operatorSecret, int clients, int threadsPerClient, Duration duration) throws Exception {
+  /** Measures with {@code clients} connections over TLS as {@code tls}'s identity, as the daemons connect. */
+  static double measure(String connectString, String run, ZkTls tls, int clients, int threadsPerClient, Duration duration) throws Exception {
     List<CuratorFramework> curators = new ArrayList<>();
     try {
       for (int c = 0; c < clients; c++) {
         CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connectString)
             .retryPolicy(new ExponentialBackoffRetry(100, 5))
-            .authorization("digest", ("operator:" + operatorSecret).getBytes(StandardCharsets.UTF_8))
+            .zookeeperFactory((connect, session, watcher, readOnly) -> new ZooKeeperAdmin(connect, session, watcher, readOnly, tls.clientConfig()))
+            .authorization(FederationAclProvider.SCHEME, new byte[0])
             .build();
         client.start();
         client.blockUntilConnected();

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -23,8 +24,10 @@ import org.coalition.api.DaemonApi;
 import org.coalition.config.ConfigException;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
+import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.PilotAgent;
@@ -39,6 +42,7 @@ import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.handler.SiteHandlers;
 import org.coalition.handler.config.Durations;
+import org.coalition.zookeeper.policy.Identity;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -72,7 +76,14 @@ final class DaemonCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return ExitCodes.BAD_INPUT;
     }
-    String secret = secret(c.federation().secretFile(), "the site's ZooKeeper secret");
+    ZkTls zkTls;
+    try {
+      zkTls = identity(c);
+    } catch (CoordinationException e) {
+      spec.commandLine().getErr().println("coalition daemon: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      return ExitCodes.BAD_INPUT;
+    }
     byte[] operator = secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
     Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get())) : Optional.empty();
     Duration tickEvery = tick;
@@ -88,8 +99,18 @@ final class DaemonCommand implements Callable<Integer> {
     ScriptRunner runner = new ScriptRunner(scratch);
 
     String endpoint = c.http().url();
-    try (ZkCoordination coordination = ZkFederation.connect(c.federation().zookeeper(), c.federation().name(), c.site(), secret,
-        Clock.systemUTC(), new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(10)));
+    Optional<ZkCoordination> joined;
+    try {
+      joined = joinPatiently(c, zkTls);
+    } catch (CoordinationException e) {
+      spec.commandLine().getErr().println("coalition daemon: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      return ExitCodes.BAD_INPUT;
+    }
+    if (joined.isEmpty()) {
+      return ExitCodes.OK; // stopped while waiting for ZooKeeper
+    }
+    try (ZkCoordination coordination = joined.get();
         ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {
       BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
           c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
@@ -153,6 +174,43 @@ final class DaemonCommand implements Callable<Integer> {
   /** Stops a daemon started by {@link #call()} in this process (tests). */
   void stop() {
     stop.countDown();
+  }
+
+  /**
+   * Connects to the federation, waiting for ZooKeeper as long as it takes: a daemon may start
+   * before its ensemble, or while its servers are busy (a first TLS handshake in a cold JVM on a
+   * loaded host took longer than the per-server connect window in the container tier). Each failed
+   * attempt is reported and retried after 5 s; any other refusal (not a member, a bad identity) ends
+   * the daemon. Empty if it was stopped meanwhile.
+   */
+  private Optional<ZkCoordination> joinPatiently(SiteConfig c, ZkTls tls) throws InterruptedException {
+    ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(20));
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return Optional.of(ZkFederation.connect(c.federation().zookeeper(), tls, Clock.systemUTC(), options));
+      } catch (CoordinationException e) {
+        if (e.kind() != CoordinationException.Kind.UNAVAILABLE) {
+          throw e;
+        }
+        spec.commandLine().getErr().println("coalition daemon: " + e.getMessage() + "; trying again in 5 s (attempt " + attempt + ")");
+        spec.commandLine().getErr().flush();
+        if (stop.await(5, TimeUnit.SECONDS)) {
+          return Optional.empty();
+        }
+      }
+    }
+  }
+
+  /** The site's federation identity, which must name this site of this federation (a copied site file often names another's). */
+  static ZkTls identity(SiteConfig c) {
+    ZkTls tls = new ZkTls(c.federation().identity(), c.federation().trust());
+    Identity expected = new Identity(c.federation().name(), c.site());
+    if (!tls.who().equals(expected)) {
+      throw new CoordinationException(CoordinationException.Kind.INVALID, c.federation().identity() + ": its certificate names " + tls.who()
+          + ", but the site file is site " + c.site() + " of federation " + c.federation().name() + "; give this site's own identity"
+          + " (coalition federation issue --federation " + c.federation().name() + " " + c.site() + ")");
+    }
+    return tls;
   }
 
   /** A secret's file: must exist, be readable by its owner only, and hold the secret on its first line. */

@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.zookeeper.EmbeddedZooKeeper;
@@ -28,6 +27,7 @@ import org.coalition.handler.ScriptRunner;
 import org.coalition.handler.config.Durations;
 import org.coalition.local.LocalSite;
 import org.coalition.policy.fairness.Utility;
+import org.coalition.zookeeper.policy.Identity;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -120,11 +120,9 @@ final class DemoCommand implements Callable<Integer> {
     String account = ScriptRunner.unprivilegedAccount();
     EmbeddedZooKeeper zk = EmbeddedZooKeeper.start();
     try {
-      Map<String, String> secrets = new TreeMap<>();
-      SITES.forEach(s -> secrets.put(s.name, "secret-of-" + s.name + "-" + seed));
-      ZkFederation.bootstrap(zk.connectString(), "demo", "operator-secret", secrets, clock);
+      ZkFederation.bootstrap(zk.connectString(), zk.identity(Identity.operator("demo")), SITES.stream().map(s -> s.name).toList(), clock);
       for (SiteShape s : SITES) {
-        ZkCoordination c = ZkFederation.connect(zk.connectString(), "demo", s.name, secrets.get(s.name), clock, ZkFederation.Options.DEFAULT);
+        ZkCoordination c = ZkFederation.connect(zk.connectString(), zk.identity(new Identity("demo", s.name)), clock, ZkFederation.Options.DEFAULT);
         handles.add(c);
         LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
         BrokerSettings settings = new BrokerSettings(s.name, "local:" + s.name, 0.7, 100_000, utility, Map.of(), account,

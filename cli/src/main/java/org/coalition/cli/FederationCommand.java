@@ -1,27 +1,35 @@
 package org.coalition.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.trust.FederationCa;
+import org.coalition.trust.StoreFiles;
+import org.coalition.trust.TrustException;
+import org.coalition.zookeeper.policy.Identity;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
- * {@code coalition federation}: what an operator does to a federation's tree in ZooKeeper.
- * {@code create} makes the tree and its member sites (or adds sites to an existing one); each
- * site's secret and the operator's come from files of mode 0600, never from the command line.
+ * {@code coalition federation}: what an operator does. {@code ca} makes the federation's
+ * certificate authority, {@code issue} gives a site, the operator or a ZooKeeper server its key
+ * and certificate, {@code create} makes the federation's tree in ZooKeeper with its member sites
+ * (or adds sites). Keys and their passwords live in files of mode 0600, never on the command line.
  */
-@Command(name = "federation", mixinStandardHelpOptions = true, description = "Create a federation in ZooKeeper and name its member sites.",
-    subcommands = FederationCommand.Create.class)
+@Command(name = "federation", mixinStandardHelpOptions = true,
+    description = "Make a federation's CA and certificates, and create the federation in ZooKeeper.",
+    subcommands = {FederationCommand.Ca.class, FederationCommand.Issue.class, FederationCommand.Create.class})
 final class FederationCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -32,64 +40,159 @@ final class FederationCommand implements Callable<Integer> {
     return ExitCodes.USAGE;
   }
 
-  @Command(name = "create", mixinStandardHelpOptions = true,
-      description = {"Create the federation's tree in ZooKeeper with its member sites, or add sites to it.",
-          "Each --site names a site and the file of its secret (one line, at least 16 characters, mode 0600): the same file its daemon's"
-              + " site file names as federation.secret-file. Running it again with the same sites changes nothing."})
-  static final class Create implements Callable<Integer> {
+  @Command(name = "ca", mixinStandardHelpOptions = true,
+      description = {"Make the federation's certificate authority in DIR (mode 0700): ca.p12, its key, stays there (keep DIR offline);"
+          + " trust.p12, its certificate, goes to every site, server and pilot. Refuses to replace a CA: that would void every"
+          + " certificate it issued."})
+  static final class Ca implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--zookeeper", required = true, paramLabel = "HOSTS", description = "The ensemble, e.g. zk1:2181,zk2:2181,zk3:2181.")
-    String zookeeper;
+    @Option(names = "--dir", required = true, paramLabel = "DIR", description = "Where the CA lives.")
+    Path dir;
 
-    @Option(names = "--name", required = true, paramLabel = "FEDERATION", description = "The federation's id (its tree in ZooKeeper).")
+    @Option(names = "--name", required = true, paramLabel = "FEDERATION", description = "The federation's id, named in the CA's certificate.")
     String name;
-
-    @Option(names = "--operator-secret-file", required = true, paramLabel = "FILE",
-        description = "The operator's ZooKeeper secret (mode 0600): whoever holds it may change the federation.")
-    Path operatorSecret;
-
-    @Option(names = "--site", required = true, paramLabel = "NAME=FILE", description = "A member site and its secret's file; repeat for each.")
-    Map<String, Path> sites = new LinkedHashMap<>();
 
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
     @Override
     public Integer call() {
-      PrintWriter err = spec.commandLine().getErr();
-      Map<String, String> secrets = new TreeMap<>();
-      String operator;
+      if (!Identity.isName(name)) {
+        return fail(spec, "federation ca", "--name '" + name + "' is not a name (letters, digits, '.', '_', '-'; a letter or digit first)",
+            ExitCodes.USAGE);
+      }
+      FederationCa ca;
       try {
-        operator = DaemonCommand.secret(operatorSecret, "the operator's secret");
-        for (Map.Entry<String, Path> s : sites.entrySet()) {
-          secrets.put(s.getKey(), DaemonCommand.secret(s.getValue(), "the secret of site " + s.getKey()));
-        }
-      } catch (IOException e) {
-        err.println("coalition federation create: " + e.getMessage());
-        err.flush();
-        return ExitCodes.BAD_INPUT;
+        ca = FederationCa.create(dir, name);
+      } catch (TrustException e) {
+        return fail(spec, "federation ca", e.getMessage(), ExitCodes.BAD_INPUT);
       }
-      try {
-        ZkFederation.bootstrap(zookeeper, name, operator, secrets, Clock.systemUTC());
-      } catch (IllegalArgumentException e) {
-        err.println("coalition federation create: " + e.getMessage());
-        err.flush();
-        return ExitCodes.USAGE;
-      } catch (CoordinationException e) {
-        err.println("coalition federation create: " + e.getMessage());
-        err.flush();
-        return e.kind() == CoordinationException.Kind.UNAVAILABLE ? ExitCodes.UNAVAILABLE : ExitCodes.INTERNAL;
-      }
-      PrintWriter out = spec.commandLine().getOut();
-      List<String> members = List.copyOf(secrets.keySet());
-      if (json) {
-        Output.json(out, Map.of("federation", name, "zookeeper", zookeeper, "sites", members));
-      } else {
-        out.println("federation " + name + " at " + zookeeper + ": member sites " + String.join(", ", members));
-        out.flush();
-      }
+      report(spec, json, Map.of("ca", dir.resolve(FederationCa.CA_STORE).toString(), "trust", ca.trustStore().toString()),
+          "CA of federation " + name + " in " + dir + "; give " + ca.trustStore() + " (and its .password file) to every site and server");
       return ExitCodes.OK;
     }
+  }
+
+  @Command(name = "issue", mixinStandardHelpOptions = true,
+      description = {"Issue NAME's key and certificate into --out (mode 0600, its password in OUT.password).",
+          "NAME is a member site, or 'operator' (who may create and change the federation); with --server, NAME is a ZooKeeper"
+              + " server's host name. --host adds names and addresses the certificate is valid for (a daemon's HTTPS address)."})
+  static final class Issue implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--ca", required = true, paramLabel = "DIR", description = "The CA's folder (coalition federation ca).")
+    Path ca;
+
+    @Option(names = "--federation", paramLabel = "FEDERATION", description = "The federation NAME belongs to (not for --server).")
+    String federation;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The key store to write (PKCS#12).")
+    Path out;
+
+    @Option(names = "--host", paramLabel = "HOST", description = "A host name or address the certificate is also valid for; repeat for each.")
+    List<String> hosts = new ArrayList<>();
+
+    @Option(names = "--server", description = "A ZooKeeper server's certificate: it names no member of any federation.")
+    boolean server;
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    @Parameters(index = "0", paramLabel = "NAME", description = "The site, 'operator', or (with --server) the server's host name.")
+    String name;
+
+    @Override
+    public Integer call() {
+      try {
+        FederationCa authority = FederationCa.load(ca);
+        String who;
+        if (server) {
+          authority.issueServer(name, hosts, out);
+          who = "ZooKeeper server " + name;
+        } else {
+          if (federation == null) {
+            return fail(spec, "federation issue", "--federation is required for a site or the operator", ExitCodes.USAGE);
+          }
+          Identity identity = new Identity(federation, name);
+          authority.issue(identity, hosts, out);
+          who = identity.isOperator() ? "the operator of " + federation : "site " + identity;
+        }
+        report(spec, json, Map.of("identity", server ? name : federation + "/" + name, "keystore", out.toString(),
+            "password", StoreFiles.passwordFile(out).toString()), "issued " + who + " into " + out + " (password in " + StoreFiles.passwordFile(out) + ")");
+        return ExitCodes.OK;
+      } catch (IllegalArgumentException e) {
+        return fail(spec, "federation issue", e.getMessage(), ExitCodes.USAGE);
+      } catch (TrustException e) {
+        return fail(spec, "federation issue", e.getMessage(), ExitCodes.BAD_INPUT);
+      }
+    }
+  }
+
+  @Command(name = "create", mixinStandardHelpOptions = true,
+      description = {"Create the federation's tree in ZooKeeper with its member sites, or add sites to it. Running it again with the"
+          + " same sites changes nothing.",
+          "It connects over TLS as the operator (--identity, from coalition federation issue operator); the federation is the one"
+              + " the operator's certificate names."})
+  static final class Create implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--zookeeper", required = true, paramLabel = "HOSTS", description = "The ensemble's TLS ports, e.g. zk1:2281,zk2:2281,zk3:2281.")
+    String zookeeper;
+
+    @Option(names = "--identity", required = true, paramLabel = "FILE", description = "The operator's key store (password in FILE.password).")
+    Path identity;
+
+    @Option(names = "--trust", required = true, paramLabel = "FILE", description = "The federation's trust store (trust.p12).")
+    Path trust;
+
+    @Option(names = "--site", required = true, paramLabel = "NAME", description = "A member site; repeat for each.")
+    List<String> sites = new ArrayList<>();
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      ZkTls tls;
+      try {
+        tls = new ZkTls(identity, trust);
+        ZkFederation.bootstrap(zookeeper, tls, sites, Clock.systemUTC());
+      } catch (IllegalArgumentException e) {
+        return fail(spec, "federation create", e.getMessage(), ExitCodes.USAGE);
+      } catch (CoordinationException e) {
+        int code = switch (e.kind()) {
+          case UNAVAILABLE -> ExitCodes.UNAVAILABLE;
+          case INVALID, FORBIDDEN -> ExitCodes.BAD_INPUT;
+          default -> ExitCodes.INTERNAL;
+        };
+        return fail(spec, "federation create", e.getMessage(), code);
+      }
+      String name = tls.who().federation();
+      List<String> members = List.copyOf(new TreeSet<>(sites));
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("federation", name);
+      result.put("zookeeper", zookeeper);
+      result.put("sites", members);
+      report(spec, json, result, "federation " + name + " at " + zookeeper + ": member sites " + String.join(", ", members));
+      return ExitCodes.OK;
+    }
+  }
+
+  private static void report(CommandLine.Model.CommandSpec spec, boolean json, Map<String, ?> result, String text) {
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      Output.json(out, result);
+    } else {
+      out.println(text);
+      out.flush();
+    }
+  }
+
+  private static int fail(CommandLine.Model.CommandSpec spec, String command, String message, int code) {
+    PrintWriter err = spec.commandLine().getErr();
+    err.println("coalition " + command + ": " + message);
+    err.flush();
+    return code;
   }
 }

@@ -2,6 +2,7 @@ package org.coalition.cli;
 
 import static org.coalition.testbed.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,19 +35,29 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.trust.StoreFiles;
+import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** Two daemons started from site files on a real (in-process) ZooKeeper, read and steered with the client commands. */
+/** Two daemons started from site files on a real ZooKeeper (over TLS, identities from its CA), read and steered with the client commands. */
 class DaemonCommandIT {
   @TempDir Path tmp;
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private final List<DaemonCommand> daemons = new ArrayList<>();
   private final List<Future<Integer>> exits = new ArrayList<>();
   private Ensemble zk;
+  /** Key stores to give a site instead of its own identity from the ensemble's CA. */
+  private final Map<String, Path> identities = new HashMap<>();
+
+  /** Creates federation t with {@code sites}, as its operator. */
+  private void bootstrap(String... sites) {
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator("t")), zk.trustStore()), List.of(sites), Clock.systemUTC());
+  }
 
   @AfterEach
   void stop() throws Exception {
@@ -81,7 +92,8 @@ class DaemonCommandIT {
         federation:
           name: t
           zookeeper: %s
-          secret-file: %s
+          identity: %s
+          trust: %s
         %s
         accounts:
           "*": nobody
@@ -91,7 +103,8 @@ class DaemonCommandIT {
           port: %d
           operator-token-file: %s
         spool: %s
-        """, site, zk.connectString(), tmp.resolve(site + ".secret"), handlers.strip(), port, tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
+        """, site, zk.connectString(), identities.getOrDefault(site, zk.identity(new Identity("t", site))), zk.trustStore(),
+        handlers.strip(), port, tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
     return file;
   }
 
@@ -121,11 +134,9 @@ class DaemonCommandIT {
   void daemonsFromSiteFilesJoinAndAnswerTheClientCommands() throws Exception {
     zk = Ensemble.start(1);
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
-    secretFile(tmp.resolve("alpha.secret"), "alpha-secret-0123456789");
-    secretFile(tmp.resolve("beta.secret"), "beta-secret-0123456789");
+    Path wrongToken = secretFile(tmp.resolve("wrong.token"), "not-the-operator-token-0123");
     Path operator = secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
-    ZkFederation.bootstrap(zk.connectString(), "t", "operator-secret-0123456789",
-        Map.of("alpha", "alpha-secret-0123456789", "beta", "beta-secret-0123456789"), Clock.systemUTC());
+    bootstrap("alpha", "beta");
     Path alpha = startDaemon("alpha");
     startDaemon("beta");
 
@@ -143,7 +154,7 @@ class DaemonCommandIT {
     assertTrue(status.out().contains("local processes (2 cores, demo site alpha)"), status.out());
     assertTrue(status.out().contains("connected"), status.out());
 
-    CliRun refused = run("participation", "set", "100", "--config", alpha.toString(), "--token-file", tmp.resolve("alpha.secret").toString());
+    CliRun refused = run("participation", "set", "100", "--config", alpha.toString(), "--token-file", wrongToken.toString());
     assertEquals(ExitCodes.UNAVAILABLE, refused.exit());
     assertTrue(refused.err().contains("the daemon refused (FORBIDDEN): the operator token is wrong"), refused.err());
     CliRun set = run("participation", "set", "100", "--config", alpha.toString());
@@ -163,9 +174,8 @@ class DaemonCommandIT {
   void aKubernetesSiteJoinsFromItsSiteFileWithItsClustersCores() throws Exception {
     zk = Ensemble.start(1);
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
-    secretFile(tmp.resolve("west.secret"), "west-secret-0123456789");
     secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
-    ZkFederation.bootstrap(zk.connectString(), "t", "operator-secret-0123456789", Map.of("west", "west-secret-0123456789"), Clock.systemUTC());
+    bootstrap("west");
     // fabric8's mock API server in CRUD mode; the mixed dispatcher answers /version from the server's version, as an API server does
     Map<ServerRequest, Queue<ServerResponse>> answers = new HashMap<>();
     KubernetesMockServer k8s = new KubernetesMockServer(new Context(), new MockWebServer(), answers, new KubernetesMixedDispatcher(answers), false,
@@ -218,13 +228,23 @@ class DaemonCommandIT {
   }
 
   @Test
-  void aSecretOthersCanReadIsRefused() throws Exception {
+  void anIdentityWhosePasswordOthersCanReadOrThatNamesAnotherSiteIsRefused() throws Exception {
     zk = Ensemble.start(1);
-    Path secret = secretFile(tmp.resolve("alpha.secret"), "alpha-secret-0123456789");
-    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-r--r--"));
     secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
-    CliRun r = run("daemon", "--config", siteFile("alpha", 1).toString());
-    assertEquals(ExitCodes.BAD_INPUT, r.exit());
-    assertTrue(r.err().contains("is readable by others; chmod 600"), r.err());
+    Path copy = tmp.resolve("alpha.p12");
+    Files.copy(zk.identity(new Identity("t", "alpha")), copy);
+    Files.copy(StoreFiles.passwordFile(zk.identity(new Identity("t", "alpha"))), StoreFiles.passwordFile(copy));
+    Files.setPosixFilePermissions(StoreFiles.passwordFile(copy), PosixFilePermissions.fromString("rw-r--r--"));
+    identities.put("alpha", copy);
+    CliRun loose = run("daemon", "--config", siteFile("alpha", 1).toString());
+    assertEquals(ExitCodes.BAD_INPUT, loose.exit());
+    assertTrue(loose.err().contains("others can read this key's password (mode rw-r--r--); run: chmod 600 " + StoreFiles.passwordFile(copy)),
+        loose.err());
+    assertFalse(loose.err().contains(new String(StoreFiles.password(copy, false))), "the password is not echoed");
+
+    identities.put("alpha", zk.identity(new Identity("t", "beta")));
+    CliRun other = run("daemon", "--config", siteFile("alpha", 1).toString());
+    assertEquals(ExitCodes.BAD_INPUT, other.exit());
+    assertTrue(other.err().contains("its certificate names t/beta, but the site file is site alpha of federation t"), other.err());
   }
 }

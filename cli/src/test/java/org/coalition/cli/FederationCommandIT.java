@@ -12,75 +12,116 @@ import java.time.Duration;
 import java.util.Arrays;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.trust.StoreFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code coalition federation create} against a real ZooKeeper server, and with the inputs an operator gets wrong. */
+/**
+ * An operator's whole path with {@code coalition federation}: a CA, the identities, the
+ * federation created on a real ZooKeeper server that trusts the CA, sites joining with what
+ * {@code issue} gave them; and the inputs an operator gets wrong.
+ */
 class FederationCommandIT {
   @TempDir Path tmp;
 
-  private Path secret(String name, String value, String mode) throws Exception {
-    Path f = tmp.resolve(name);
-    Files.writeString(f, value + "\n");
-    Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(mode));
-    return f;
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
-  /** {@code coalition federation create} of federation "fed" with the operator's secret {@code operator} and {@code more} arguments. */
-  private static CliRun create(String zk, Path operator, String... more) {
-    String[] args = {"federation", "create", "--zookeeper", zk, "--name", "fed", "--operator-secret-file", operator.toString()};
-    String[] all = Arrays.copyOf(args, args.length + more.length);
-    System.arraycopy(more, 0, all, args.length, more.length);
-    return CliRun.of(all);
+  private static String[] with(String[] head, String... more) {
+    String[] all = Arrays.copyOf(head, head.length + more.length);
+    System.arraycopy(more, 0, all, head.length, more.length);
+    return all;
   }
 
-  private static void joins(String zk, String site, String secret) {
-    try (ZkCoordination c = ZkFederation.connect(zk, "fed", site, secret, Clock.systemUTC(),
+  private Path issue(Path ca, String name) {
+    Path out = tmp.resolve(name + ".p12");
+    CliRun r = run("federation", "issue", "--ca", ca.toString(), "--federation", "fed", "--out", out.toString(), name);
+    assertEquals(0, r.exit(), r.err());
+    return out;
+  }
+
+  private static void joins(String zk, Path identity, Path trust) {
+    try (ZkCoordination c = ZkFederation.connect(zk, new ZkTls(identity, trust), Clock.systemUTC(),
         new ZkFederation.Options(Duration.ofSeconds(6), Duration.ofSeconds(10)))) {
-      assertTrue(c.connected(), site + " joined");
+      assertTrue(c.connected(), identity + " joined");
     }
   }
 
   @Test
-  void createsAFederationItsSitesCanJoinAndAddsSitesWhenRunAgain() throws Exception {
+  void anOperatorMakesACaIssuesIdentitiesCreatesTheFederationAndAddsSitesLater() throws Exception {
+    Path ca = tmp.resolve("ca");
+    CliRun made = run("federation", "ca", "--dir", ca.toString(), "--name", "fed", "--json");
+    assertEquals(0, made.exit(), made.err());
+    assertTrue(made.out().contains("\"trust\" : \"" + ca.resolve("trust.p12") + "\""), made.out());
+    Path operator = issue(ca, "operator");
+    Path north = issue(ca, "north");
+    Path south = issue(ca, "south");
+    Path server = tmp.resolve("zk.p12");
+    assertEquals(0, run("federation", "issue", "--ca", ca.toString(), "--server", "--host", "127.0.0.1", "--out", server.toString(),
+        "localhost").exit());
+    Path trust = ca.resolve("trust.p12");
+
+    // the ensemble's CA would do as well; here the servers trust this operator's CA, as in production
     try (Ensemble zk = Ensemble.start(1)) {
-      Path op = secret("op", "operator-secret-0123456789", "rw-------");
-      Path north = secret("north", "north-secret-0123456789", "rw-------");
-      Path south = secret("south", "south-secret-0123456789", "rw-------");
-      CliRun first = create(zk.connectString(), op, "--site", "north=" + north);
+      String[] create = {"federation", "create", "--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust",
+          zk.trustStore().toString()};
+      // the testbed's servers trust their own CA: an operator of this CA is refused by the TLS handshake
+      CliRun stranger = run(with(create, "--site", "north"));
+      assertEquals(ExitCodes.UNAVAILABLE, stranger.exit(), stranger.err());
+      assertTrue(stranger.err().contains("no ZooKeeper server answered over TLS"), stranger.err());
+    }
+    try (Ensemble zk = Ensemble.start(1, server, trust)) {
+      String[] create = {"federation", "create", "--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust", trust.toString()};
+      CliRun first = run(with(create, "--site", "north"));
       assertEquals(0, first.exit(), first.err());
       assertEquals("federation fed at " + zk.connectString() + ": member sites north\n", first.out());
-      joins(zk.connectString(), "north", "north-secret-0123456789");
+      joins(zk.connectString(), north, trust);
 
-      CliRun again = create(zk.connectString(), op, "--site", "south=" + south, "--json");
+      CliRun again = run(with(create, "--site", "south", "--json"));
       assertEquals(0, again.exit(), again.err());
       assertTrue(again.out().contains("\"sites\" : [ \"south\" ]"), again.out());
-      joins(zk.connectString(), "south", "south-secret-0123456789");
-      joins(zk.connectString(), "north", "north-secret-0123456789");
+      joins(zk.connectString(), south, trust);
+      joins(zk.connectString(), north, trust);
+
+      CliRun notOperator = run("federation", "create", "--zookeeper", zk.connectString(), "--identity", north.toString(), "--trust",
+          trust.toString(), "--site", "west");
+      assertEquals(ExitCodes.BAD_INPUT, notOperator.exit(), notOperator.err());
+      assertTrue(notOperator.err().contains("only the federation's operator creates its tree; this identity is fed/north"), notOperator.err());
     }
   }
 
   @Test
-  void aSecretOthersCanReadOrAMissingFileIsRefusedWithoutEchoingIt() throws Exception {
-    Path op = secret("op", "operator-secret-0123456789", "rw-------");
-    Path loose = secret("loose", "north-secret-0123456789", "rw-r--r--");
-    CliRun r = create("127.0.0.1:1", op, "--site", "north=" + loose);
-    assertEquals(ExitCodes.BAD_INPUT, r.exit());
-    assertEquals("coalition federation create: " + loose + ": the secret of site north is readable by others; chmod 600 " + loose + "\n",
-        r.err());
-    assertFalse(r.err().contains("north-secret"), "the secret is never echoed");
-    CliRun missing = create("127.0.0.1:1", tmp.resolve("nope"), "--site", "north=" + loose);
-    assertEquals(ExitCodes.BAD_INPUT, missing.exit());
-    assertTrue(missing.err().contains("nope: the operator's secret is missing"), missing.err());
+  void aKeyWhosePasswordOthersCanReadOrASecondCaIsRefusedWithoutEchoingSecrets() throws Exception {
+    Path ca = tmp.resolve("ca");
+    assertEquals(0, run("federation", "ca", "--dir", ca.toString(), "--name", "fed").exit());
+    CliRun twice = run("federation", "ca", "--dir", ca.toString(), "--name", "fed");
+    assertEquals(ExitCodes.BAD_INPUT, twice.exit());
+    assertTrue(twice.err().contains("a CA is already here"), twice.err());
+
+    Path operator = issue(ca, "operator");
+    Files.setPosixFilePermissions(StoreFiles.passwordFile(operator), PosixFilePermissions.fromString("rw-r--r--"));
+    CliRun loose = run("federation", "create", "--zookeeper", "127.0.0.1:1", "--identity", operator.toString(), "--trust",
+        ca.resolve("trust.p12").toString(), "--site", "north");
+    assertEquals(ExitCodes.BAD_INPUT, loose.exit());
+    assertTrue(loose.err().contains("run: chmod 600 " + StoreFiles.passwordFile(operator)), loose.err());
+    assertFalse(loose.err().contains(new String(StoreFiles.password(operator, false))), "the password is never echoed");
+
+    CliRun badName = run("federation", "issue", "--ca", ca.toString(), "--federation", "fed", "--out", tmp.resolve("x.p12").toString(), "no/pe");
+    assertEquals(ExitCodes.USAGE, badName.exit());
+    assertTrue(badName.err().contains("is not a name"), badName.err());
   }
 
   @Test
   void zooKeeperThatDoesNotAnswerIsExitThree() throws Exception {
-    Path op = secret("op", "operator-secret-0123456789", "rw-------");
-    Path north = secret("north", "north-secret-0123456789", "rw-------");
-    CliRun r = create("127.0.0.1:1", op, "--site", "north=" + north);
+    Path ca = tmp.resolve("ca");
+    assertEquals(0, run("federation", "ca", "--dir", ca.toString(), "--name", "fed").exit());
+    Path operator = issue(ca, "operator");
+    CliRun r = run("federation", "create", "--zookeeper", "127.0.0.1:1", "--identity", operator.toString(), "--trust",
+        ca.resolve("trust.p12").toString(), "--site", "north");
     assertEquals(ExitCodes.UNAVAILABLE, r.exit(), r.err());
-    assertTrue(r.err().startsWith("coalition federation create: no ZooKeeper server answered at 127.0.0.1:1"), r.err());
+    assertTrue(r.err().startsWith("coalition federation create: no ZooKeeper server answered over TLS at 127.0.0.1:1"), r.err());
   }
 }

@@ -31,11 +31,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
 import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,15 +97,13 @@ class SlurmFederationIT {
         "north must keep accounting in slurmdbd so that sacct can be checked: testbed/up slurmdbd:c2 slurm22 slurm22:c2 slurm24");
     zk = Ensemble.start(3);
     Path jar = nodeVisibleJar();
-    Map<String, String> secrets = new TreeMap<>();
-    SITES.keySet().forEach(s -> secrets.put(s, "e2e-secret-of-" + s + "-0123456789"));
+    List<String> members = List.copyOf(SITES.keySet());
     for (String site : SITES.keySet()) {
       Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
     }
-    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
     secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
     for (String site : SITES.keySet()) {
-      secret(tmp.resolve(site + ".secret"), secrets.get(site));
       ports.put(site, freePort());
       startDaemon(site, jar);
     }
@@ -259,12 +259,11 @@ class SlurmFederationIT {
     clusters.put("b", b);
     clusters.put("south", Testbed.require(SITES.get("south")));
     zk = Ensemble.start(1);
-    Map<String, String> secrets = Map.of("duo", "e2e-secret-of-duo-0123456789", "south", "e2e-secret-of-south-0123456789");
-    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    List<String> members = List.of("duo", "south");
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
     secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
     Path jar = nodeVisibleJar();
     for (String site : List.of("duo", "south")) {
-      secret(tmp.resolve(site + ".secret"), secrets.get(site));
       ports.put(site, freePort());
       Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
     }
@@ -311,12 +310,10 @@ class SlurmFederationIT {
     Instance condor = Testbed.require("condor");
     clusters.put("north", home);
     zk = Ensemble.start(1);
-    Map<String, String> secrets = new TreeMap<>();
-    List.of("north", "east", "central").forEach(site -> secrets.put(site, "e2e-secret-of-" + site + "-0123456789"));
-    ZkFederation.bootstrap(zk.connectString(), FEDERATION, "e2e-operator-0123456789", secrets, Clock.systemUTC());
+    List<String> members = List.of("central", "east", "north");
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
     secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
-    for (String site : secrets.keySet()) {
-      secret(tmp.resolve(site + ".secret"), secrets.get(site));
+    for (String site : members) {
       ports.put(site, freePort());
       Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
     }
@@ -335,7 +332,7 @@ class SlurmFederationIT {
               bin: %s
               as-user: [env, "COALITION_TESTBED_USER={user}"]
           """, condor.path("bin")), condor.get("user"), "", Map.of());
-      for (String site : secrets.keySet()) {
+      for (String site : members) {
         Eventually.waitFor(site + "'s daemon answers with all three sites live", Duration.ofSeconds(60), () -> liveSites(site) == 3);
       }
       String east = status("east").path("handler").asText();
@@ -483,7 +480,8 @@ class SlurmFederationIT {
         federation:
           name: %s
           zookeeper: %s
-          secret-file: %s
+          identity: %s
+          trust: %s
           session-timeout: 6s
         handlers:
         %saccounts:
@@ -504,7 +502,7 @@ class SlurmFederationIT {
           port: %d
           operator-token-file: %s
         spool: %s
-        """, site, FEDERATION, zk.connectString(), tmp.resolve(site + ".secret"), handlers, account, partition, java,
+        """, site, FEDERATION, zk.connectString(), zk.identity(new Identity(FEDERATION, site)), zk.trustStore(), handlers, account, partition, java,
         jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
     Path log = Files.createDirectories(Path.of("target", "e2e")).resolve(site + ".log");
     ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",

@@ -1,6 +1,7 @@
 package org.coalition.containers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -12,9 +13,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
+import org.coalition.trust.FederationCa;
+import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,21 +61,19 @@ class FederationInContainersIT {
     long t0 = System.nanoTime();
     String run = "tier" + Long.toHexString(System.nanoTime() & 0xffffff);
     credentials = Files.createTempDirectory("coalition-tier-");
-    Command.of(Path.of("..", "docker", "credentials").toAbsolutePath().normalize(), credentials.toString(), "north", "south", "west")
-        .env("KEYTOOL", Path.of(System.getProperty("java.home"), "bin", "keytool").toString()).timeout(Duration.ofMinutes(1)).run()
-        .requireSuccess();
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Command.of(Path.of("..", "docker", "credentials").toAbsolutePath().normalize(), credentials.toString(), FEDERATION, "north", "south", "west")
+        .env("KEYTOOL", Path.of(System.getProperty("java.home"), "bin", "keytool").toString())
+        .env("COALITION", java + " -jar " + Path.of("..", "cli", "target", "coalition.jar").toAbsolutePath().normalize())
+        .timeout(Duration.ofMinutes(2)).run().requireSuccess();
     sites.put("north", new SlurmSite("north", "22.05", 2, run, logs));
     sites.put("south", new SlurmSite("south", "24.11", 2, run, logs));
     sites.put("west", new SlurmSite("west", "22.05", 2, run, logs));
-    zk = new ZooKeeperEnsemble(federation, logs);
+    zk = new ZooKeeperEnsemble(federation, logs, credentials);
     faults = new Faults(federation);
     sites.values().parallelStream().forEach(SlurmSite::startCluster);
-    Map<String, String> secrets = new TreeMap<>();
-    for (String site : sites.keySet()) {
-      secrets.put(site, Files.readString(credentials.resolve(site).resolve("site.secret")).trim());
-    }
-    ZkFederation.bootstrap(zk.hostConnectString(), FEDERATION, Files.readString(credentials.resolve("operator.secret")).trim(), secrets,
-        Clock.systemUTC());
+    ZkFederation.bootstrap(zk.hostConnectString(), new ZkTls(credentials.resolve("operator.p12"), credentials.resolve("federation-ca.p12")),
+        sites.keySet(), Clock.systemUTC());
     String template = Files.readString(Path.of("..", "docker", "coalition", "site.yaml.template"));
     String trust = Files.readString(credentials.resolve("federation-ca.p12.password")).trim();
     sites.values().parallelStream().forEach(s -> s.startDaemon(template.replace("${SITE}", s.name).replace("${FEDERATION}", FEDERATION)
@@ -97,6 +100,18 @@ class FederationInContainersIT {
       zk.close();
     }
     federation.close();
+  }
+
+  @Test
+  @Order(0)
+  void aCertificateFromAnotherCaThatNamesAMemberIsRefusedByTheServers() throws Exception {
+    Path other = Files.createTempDirectory("coalition-stranger-");
+    FederationCa stranger = FederationCa.create(other.resolve("ca"), "a stranger");
+    ZkTls forged = new ZkTls(stranger.issue(new Identity(FEDERATION, "north"), List.of(), other.resolve("north.p12")),
+        credentials.resolve("federation-ca.p12"));
+    CoordinationException e = assertThrows(CoordinationException.class, () -> ZkFederation.connect(zk.hostConnectString(), forged,
+        Clock.systemUTC(), new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(5))).close());
+    assertEquals(CoordinationException.Kind.UNAVAILABLE, e.kind(), e.getMessage());
   }
 
   @Test

@@ -59,7 +59,7 @@ final class SlurmSite implements AutoCloseable {
         .withCreateContainerCmdModifier(logs.hostname(name + "-daemon")).withCreateContainerCmdModifier(Logs.netAdmin())
         .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", true), bind(spool, "/var/spool/coalition",
             false)))
-        .withEnv("COALITION_WAIT_FOR", "zk1:2181 zk2:2181 zk3:2181")
+        .withEnv("COALITION_WAIT_FOR", "zk1:2281 zk2:2281 zk3:2281")
         .withLogConsumer(logs.to(name + "-daemon")).waitingFor(new StartedOnly());
   }
 
@@ -94,7 +94,7 @@ final class SlurmSite implements AutoCloseable {
   void startDaemon(String siteFile, Path credentials, Network federation) {
     Path own = credentials.resolve(name);
     daemon.withCopyToContainer(Transferable.of(siteFile, 0600), "/etc/coalition/site.yaml");
-    for (String f : List.of("site.secret", "site.p12", "site.p12.password")) {
+    for (String f : List.of("site.p12", "site.p12.password")) {
       daemon.withCopyFileToContainer(MountableFile.forHostPath(own.resolve(f), 0600), "/etc/coalition/" + f);
     }
     daemon.withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("operator.token"), 0600), "/etc/coalition/operator.token");

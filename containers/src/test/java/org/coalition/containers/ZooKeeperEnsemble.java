@@ -1,5 +1,6 @@
 package org.coalition.containers;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,17 +9,28 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.lifecycle.Startables;
+import org.testcontainers.utility.MountableFile;
 
-/** Three ZooKeeper servers (docker/zookeeper) on the federation's network, as zk1, zk2 and zk3. */
+/**
+ * Three ZooKeeper servers (docker/zookeeper) on the federation's network, as zk1, zk2 and zk3,
+ * serving TLS on 2281 with their keys from docker/credentials ({@code credentials}).
+ */
 final class ZooKeeperEnsemble implements AutoCloseable {
-  static final String CONNECT = "zk1:2181,zk2:2181,zk3:2181";
+  static final String CONNECT = "zk1:2281,zk2:2281,zk3:2281";
+  static final int TLS_PORT = 2281;
   private final List<GenericContainer<?>> servers = new ArrayList<>();
 
-  ZooKeeperEnsemble(Network network, Logs logs) {
+  ZooKeeperEnsemble(Network network, Logs logs, Path credentials) {
     String image = "coalition/zookeeper:3.8";
     for (int i = 1; i <= 3; i++) {
       GenericContainer<?> zk = Engine.container(image).withNetwork(network).withNetworkAliases("zk" + i)
-          .withEnv("ZK_ID", String.valueOf(i)).withEnv("ZK_SERVERS", "zk1 zk2 zk3").withExposedPorts(2181)
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("zk" + i + ".p12"), 0600), "/etc/zookeeper/tls/server.p12")
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("zk" + i + ".p12.password"), 0600),
+              "/etc/zookeeper/tls/server.p12.password")
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("federation-ca.p12"), 0644), "/etc/zookeeper/tls/trust.p12")
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("federation-ca.p12.password"), 0644),
+              "/etc/zookeeper/tls/trust.p12.password")
+          .withEnv("ZK_ID", String.valueOf(i)).withEnv("ZK_SERVERS", "zk1 zk2 zk3").withExposedPorts(TLS_PORT)
           .withCreateContainerCmdModifier(logs.hostname("zk" + i)).withCreateContainerCmdModifier(Logs.netAdmin())
           .withLogConsumer(logs.to("zk" + i)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(2)));
       servers.add(zk);
@@ -26,9 +38,9 @@ final class ZooKeeperEnsemble implements AutoCloseable {
     Startables.deepStart(servers).join();
   }
 
-  /** The ensemble as the host reaches it (published ports on 127.0.0.1). */
+  /** The ensemble as the host reaches it (published TLS ports on 127.0.0.1). */
   String hostConnectString() {
-    return servers.stream().map(s -> "127.0.0.1:" + s.getMappedPort(2181)).collect(Collectors.joining(","));
+    return servers.stream().map(s -> "127.0.0.1:" + s.getMappedPort(TLS_PORT)).collect(Collectors.joining(","));
   }
 
   GenericContainer<?> server(int id) {

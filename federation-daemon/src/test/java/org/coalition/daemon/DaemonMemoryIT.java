@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -17,11 +15,14 @@ import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.local.LocalSite;
 import org.coalition.periodic.BalancingPeriod;
 import org.coalition.policy.fairness.Utility;
 import org.coalition.testbed.Eventually;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,31 +42,15 @@ class DaemonMemoryIT {
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
     Path scratch = Files.createDirectories(tmp.resolve("scratch"));
     Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    Path data = Files.createDirectories(tmp.resolve("zk"));
-    Process zk = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-        "-Dzookeeper.admin.enableServer=false", "-cp", System.getProperty("java.class.path"),
-        "org.apache.zookeeper.server.ZooKeeperServerMain", Integer.toString(port), data.toString())
-        .redirectErrorStream(true).redirectOutput(tmp.resolve("zk.log").toFile()).start();
-    String connect = "127.0.0.1:" + port;
+    // the server in a process of its own, so its heap is not counted as the daemons'
+    Ensemble zk = Ensemble.start(1);
+    String connect = zk.connectString();
     List<AutoCloseable> open = new ArrayList<>();
     try {
-      Eventually.waitFor("ZooKeeper answers at " + connect, Duration.ofSeconds(60), () -> {
-        try {
-          new Socket("127.0.0.1", port).close();
-          return true;
-        } catch (IOException e) {
-          return false;
-        }
-      });
-      ZkFederation.bootstrap(connect, "mem", "operator-secret-0123456789",
-          Map.of("home", "home-secret-0123456789", "busy", "busy-secret-0123456789"), Clock.systemUTC());
+      ZkFederation.bootstrap(connect, tls(zk, Identity.operator("mem")), List.of("home", "busy"), Clock.systemUTC());
       ScriptRunner runner = new ScriptRunner(scratch);
-      Site home = site("home", connect, runner, open);
-      Site busy = site("busy", connect, runner, open);
+      Site home = site(tls(zk, new Identity("mem", "home")), connect, runner, open);
+      Site busy = site(tls(zk, new Identity("mem", "busy")), connect, runner, open);
       home.local.submit(LocalFederation.ME, 1, 3600, "sleep 600\n");
       busy.local.submit(LocalFederation.ME, 1, 3600, "sleep 600\n");
       home.broker.start();
@@ -97,15 +82,19 @@ class DaemonMemoryIT {
       for (int i = open.size() - 1; i >= 0; i--) {
         open.get(i).close();
       }
-      zk.destroy();
-      zk.waitFor();
+      zk.close();
     }
+  }
+
+  private static ZkTls tls(Ensemble zk, Identity who) {
+    return new ZkTls(zk.identity(who), zk.trustStore());
   }
 
   private record Site(LocalSite local, Broker broker, ZkCoordination coordination, BalancingPeriod period) {}
 
-  private static Site site(String name, String connect, ScriptRunner runner, List<AutoCloseable> open) throws Exception {
-    ZkCoordination c = ZkFederation.connect(connect, "mem", name, name + "-secret-0123456789", Clock.systemUTC(), ZkFederation.Options.DEFAULT);
+  private static Site site(ZkTls tls, String connect, ScriptRunner runner, List<AutoCloseable> open) throws Exception {
+    String name = tls.who().name();
+    ZkCoordination c = ZkFederation.connect(connect, tls, Clock.systemUTC(), ZkFederation.Options.DEFAULT);
     open.add(c);
     LocalSite local = new LocalSite(name, 1, runner, c::now);
     open.add(local);

@@ -44,8 +44,13 @@ public record SiteConfig(
     return out;
   }
 
-  /** How the site reaches its federation's ZooKeeper ensemble and who it is there. */
-  public record Federation(String name, String zookeeper, Path secretFile, Duration sessionTimeout) {}
+  /**
+   * How the site reaches its federation's ZooKeeper ensemble (over TLS) and who it is there.
+   *
+   * @param identity the site's key store (its key and the certificate the federation's CA issued), password in {@code IDENTITY.password}
+   * @param trust the federation's trust store (the CA's certificate), password in {@code TRUST.password}
+   */
+  public record Federation(String name, String zookeeper, Path identity, Path trust, Duration sessionTimeout) {}
 
   /** How much the site shares, and how it picks whom to serve. */
   public record Sharing(double exposureThreshold, double participation, Duration balancingPeriod, Policy policy, Utility utility,

@@ -83,8 +83,14 @@ public final class SiteConfigReader {
     String site = id(top, "site", problems);
 
     ConfigSection fed = ConfigSection.of(name, "federation", orEmpty(top.node("federation"), top, "federation", problems), problems);
+    if (fed.has("secret-file")) {
+      // a site file from before ZooKeeper over TLS: say what replaces it rather than "unknown key"
+      fed.problem("secret-file", "sites now reach ZooKeeper over TLS with a certificate, not a secret: replace secret-file with identity"
+          + " (the site's key store from coalition federation issue) and trust (the federation's trust.p12); docs/site-file.md");
+    }
     Federation federation = new Federation(id(fed, "name", problems), fed.string("zookeeper", "", true),
-        fed.absolutePath("secret-file", true), fed.duration("session-timeout", Duration.ofSeconds(15), Duration.ofSeconds(2)));
+        fed.absolutePath("identity", true), fed.absolutePath("trust", true),
+        fed.duration("session-timeout", Duration.ofSeconds(15), Duration.ofSeconds(2)));
     fed.rejectUnknown();
 
     List<Entry> entries = handlers(name, top.node("handlers"), top, problems);

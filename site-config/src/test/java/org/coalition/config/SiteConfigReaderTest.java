@@ -25,7 +25,8 @@ class SiteConfigReaderTest {
       federation:
         name: fed
         zookeeper: zk:2181
-        secret-file: /etc/coalition/east.secret
+        identity: /etc/coalition/east.p12
+        trust: /etc/coalition/trust.p12
       handlers:
         - type: local
       http:
@@ -40,7 +41,8 @@ class SiteConfigReaderTest {
   void aMinimalFileGetsTheDocumentedDefaults() {
     SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL);
     assertEquals("east", c.site());
-    assertEquals(new SiteConfig.Federation("fed", "zk:2181", Path.of("/etc/coalition/east.secret"), Duration.ofSeconds(15)), c.federation());
+    assertEquals(new SiteConfig.Federation("fed", "zk:2181", Path.of("/etc/coalition/east.p12"), Path.of("/etc/coalition/trust.p12"),
+        Duration.ofSeconds(15)), c.federation());
     assertEquals(List.of(new LocalSettings("local", 4)), c.handlers());
     assertEquals(Map.of(), c.accounts());
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
@@ -98,22 +100,22 @@ class SiteConfigReaderTest {
     List<String> p = problems(k8s.replace("namespace: pilots", "namespace: Pilots_1").replace("\"1001:1001\"", "\"0:0\"")
         .replace("south: fed-south", "south: fed-south\n  \"*\": fed-guest").replace("image: pilot:1", "image: pilot:1\n    pending-timeout: 2s"));
     assertEquals(List.of(
-        "east.yaml:8: handlers[0].namespace: 'Pilots_1' must be a Kubernetes namespace: 1-63 lower-case letters, digits and '-'",
-        "east.yaml:12: handlers[0].uids.fed-south: must be UID:GID, each 1 to 2147483647 (foreign jobs never run as root or in its group),"
+        "east.yaml:9: handlers[0].namespace: 'Pilots_1' must be a Kubernetes namespace: 1-63 lower-case letters, digits and '-'",
+        "east.yaml:13: handlers[0].uids.fed-south: must be UID:GID, each 1 to 2147483647 (foreign jobs never run as root or in its group),"
             + " was '0:0'",
-        "east.yaml:10: handlers[0].pending-timeout: must be at least 10000 ms, was 2s",
-        "east.yaml:13: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
-        "east.yaml:13: accounts: account 'fed-guest' has no uid in handler kubernetes's uids; add fed-guest: \"UID:GID\" there (its pods run as that uid)"),
+        "east.yaml:11: handlers[0].pending-timeout: must be at least 10000 ms, was 2s",
+        "east.yaml:14: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
+        "east.yaml:14: accounts: account 'fed-guest' has no uid in handler kubernetes's uids; add fed-guest: \"UID:GID\" there (its pods run as that uid)"),
         p);
     List<String> q = problems(k8s.replace("site: east", "site: " + "e".repeat(64)).replace("\"1001:1001\"", "\"1001:0\"")
         + "pilots:\n  partition: batch\n");
     assertEquals(List.of(
-        "east.yaml:11: handlers[0].uids.fed-south: must be UID:GID, each 1 to 2147483647 (foreign jobs never run as root or in its group),"
+        "east.yaml:12: handlers[0].uids.fed-south: must be UID:GID, each 1 to 2147483647 (foreign jobs never run as root or in its group),"
             + " was '1001:0'",
         "east.yaml:1: site: '" + "e".repeat(64) + "' must also be a Kubernetes label value for handler kubernetes: at most 63 characters,"
             + " starting and ending with a letter or digit",
-        "east.yaml:12: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
-        "east.yaml:17: pilots.partition: must stay empty with handler kubernetes: Kubernetes has no partitions (was 'batch')"), q);
+        "east.yaml:13: accounts: account 'fed-south' has no uid in handler kubernetes's uids; add fed-south: \"UID:GID\" there (its pods run as that uid)",
+        "east.yaml:18: pilots.partition: must stay empty with handler kubernetes: Kubernetes has no partitions (was 'batch')"), q);
   }
 
   @Test
@@ -136,12 +138,12 @@ class SiteConfigReaderTest {
           - type: condor
             as-user: [/usr/bin/sudo, -n]""") + "pilots:\n  partition: all.q\n");
     assertEquals(List.of(
-        "east.yaml:8: handlers[0].queues: 'long q' is not a cluster queue name",
-        "east.yaml:9: handlers[0].parallel-environment: 'mpi/x' is not a parallel environment's name",
-        "east.yaml:10: handlers[1].type: a daemon drives at most one Grid Engine cluster: DRMAA 1.0 allows one session per process",
-        "east.yaml:13: handlers[2].as-user: must contain {user} where the pilot's account goes, e.g. [/usr/sbin/runuser, -u, \"{user}\", --],"
+        "east.yaml:9: handlers[0].queues: 'long q' is not a cluster queue name",
+        "east.yaml:10: handlers[0].parallel-environment: 'mpi/x' is not a parallel environment's name",
+        "east.yaml:11: handlers[1].type: a daemon drives at most one Grid Engine cluster: DRMAA 1.0 allows one session per process",
+        "east.yaml:14: handlers[2].as-user: must contain {user} where the pilot's account goes, e.g. [/usr/sbin/runuser, -u, \"{user}\", --],"
             + " was [/usr/bin/sudo, -n]",
-        "east.yaml:17: pilots.partition: must stay empty with handler condor-2: HTCondor has no partitions (was 'all.q')"), p);
+        "east.yaml:18: pilots.partition: must stay empty with handler condor-2: HTCondor has no partitions (was 'all.q')"), p);
   }
 
   @Test
@@ -149,7 +151,7 @@ class SiteConfigReaderTest {
     List<String> p = problems(MINIMAL.replace("  zookeeper: zk:2181", "  zookeeper: zk:2181\n  sesion-timeout: 10s"));
     assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
     List<String> top = problems(MINIMAL + "partcipation: 5\n");
-    assertEquals(List.of("east.yaml:10: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http, spool"), top);
+    assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http, spool"), top);
   }
 
   @Test
@@ -181,7 +183,7 @@ class SiteConfigReaderTest {
             jwt-key: /etc/slurm/b.key""");
     SiteConfig c = SiteConfigReader.parse("east.yaml", two);
     assertEquals(List.of("clustera", "slurm-1"), c.handlers().stream().map(HandlerSettings::name).toList());
-    assertEquals(List.of("east.yaml:12: handlers[1].name: 'clustera' names two handlers; give each its own name"),
+    assertEquals(List.of("east.yaml:13: handlers[1].name: 'clustera' names two handlers; give each its own name"),
         problems(two.replace("url: http://127.0.0.1:6830", "name: clustera\n    url: http://127.0.0.1:6830")));
     assertTrue(problems(two.replace("name: clustera", "name: Cluster.A")).get(0)
         .contains("handlers[0].name: 'Cluster.A' must be 1-32 lowercase letters, digits, '_' or '-'"));
@@ -196,7 +198,8 @@ class SiteConfigReaderTest {
         federation:
           name: fed
           zookeeper: zk:2181
-          secret-file: relative/secret
+          identity: relative/east.p12
+          trust: /etc/coalition/trust.p12
         handlers:
           - type: slurm
             url: slurmctl:6820
@@ -214,17 +217,17 @@ class SiteConfigReaderTest {
         """);
     assertEquals(List.of(
         "east.yaml:1: site: 'bad id!' is not a valid id (letters, digits, '.', '_', '-'; starts with a letter or digit)",
-        "east.yaml:5: federation.secret-file: must be an absolute path, was 'relative/secret'",
-        "east.yaml:8: handlers[0].url: slurmrestd's address must start with http:// or https://, was 'slurmctl:6820'",
-        "east.yaml:7: handlers[0].token-file: give exactly one of token-file (a token of the observer user) or jwt-key (Slurm's JWT key)",
-        "east.yaml:9: handlers[1].type: name the batch system behind DRMAA: 'gridengine' (the DRMAA bridge is tested with Grid Engine's"
+        "east.yaml:5: federation.identity: must be an absolute path, was 'relative/east.p12'",
+        "east.yaml:9: handlers[0].url: slurmrestd's address must start with http:// or https://, was 'slurmctl:6820'",
+        "east.yaml:8: handlers[0].token-file: give exactly one of token-file (a token of the observer user) or jwt-key (Slurm's JWT key)",
+        "east.yaml:10: handlers[1].type: name the batch system behind DRMAA: 'gridengine' (the DRMAA bridge is tested with Grid Engine's"
             + " libdrmaa)",
-        "east.yaml:10: handlers[2].type: unknown batch system 'slrum' (did you mean 'slurm'?)",
-        "east.yaml:12: accounts.south: 'root' is not an unprivileged local account; foreign jobs never run as root",
-        "east.yaml:14: sharing.exposure-threshold: must be between 0.01 and 1, was 1.5",
-        "east.yaml:15: sharing.balancing-period: must be a duration such as 500ms, 30s, 10m, 2h or 1d, was 'soon'",
-        "east.yaml:16: sharing.utility: must be one of orig, rel, simpl, was 'best'",
-        "east.yaml:18: http.bind: serving on 0.0.0.0 needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only"), p);
+        "east.yaml:11: handlers[2].type: unknown batch system 'slrum' (did you mean 'slurm'?)",
+        "east.yaml:13: accounts.south: 'root' is not an unprivileged local account; foreign jobs never run as root",
+        "east.yaml:15: sharing.exposure-threshold: must be between 0.01 and 1, was 1.5",
+        "east.yaml:16: sharing.balancing-period: must be a duration such as 500ms, 30s, 10m, 2h or 1d, was 'soon'",
+        "east.yaml:17: sharing.utility: must be one of orig, rel, simpl, was 'best'",
+        "east.yaml:19: http.bind: serving on 0.0.0.0 needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only"), p);
   }
 
   @Test
@@ -235,10 +238,18 @@ class SiteConfigReaderTest {
         .http().url());
     assertEquals("https://east-daemon:8443/", SiteConfigReader.parse("east.yaml", head
         + "http:\n  bind: 0.0.0.0\n  url: https://east-daemon:8443\n" + tls).http().url());
-    assertEquals(List.of("east.yaml:8: http.url: is required when http.bind is 0.0.0.0 (every address): give the address pilots and"
+    assertEquals(List.of("east.yaml:9: http.url: is required when http.bind is 0.0.0.0 (every address): give the address pilots and"
         + " peers use, e.g. https://daemon.example.org:8443/"), problems(head + "http:\n  bind: 0.0.0.0\n" + tls));
-    assertEquals(List.of("east.yaml:10: http.url: must be an https:// address with a host and no query (the API serves TLS), was"
+    assertEquals(List.of("east.yaml:11: http.url: must be an https:// address with a host and no query (the API serves TLS), was"
         + " 'http://east-daemon:8443/'"), problems(head + "http:\n  bind: 0.0.0.0\n  url: http://east-daemon:8443/\n" + tls));
+  }
+
+  @Test
+  void aSiteFileFromBeforeTlsSaysWhatReplacesItsSecret() {
+    List<String> p = problems(MINIMAL.replace("  trust: /etc/coalition/trust.p12\n", "  secret-file: /etc/coalition/east.secret\n"));
+    assertTrue(p.contains("east.yaml:6: federation.secret-file: sites now reach ZooKeeper over TLS with a certificate, not a secret: replace"
+        + " secret-file with identity (the site's key store from coalition federation issue) and trust (the federation's trust.p12);"
+        + " docs/site-file.md"), p.toString());
   }
 
   @Test
@@ -248,7 +259,8 @@ class SiteConfigReaderTest {
         "east.yaml:1: federation: missing; it is required",
         "east.yaml:1: federation.name: missing; it is required",
         "east.yaml:1: federation.zookeeper: missing; it is required",
-        "east.yaml:1: federation.secret-file: missing; it is required",
+        "east.yaml:1: federation.identity: missing; it is required",
+        "east.yaml:1: federation.trust: missing; it is required",
         "east.yaml:1: handlers: missing; it is required",
         "east.yaml:1: http.operator-token-file: missing; it is required"), problems("site: east\n"));
     assertEquals(List.of("east.yaml:2: key 'site' appears twice"), problems("site: a\nsite: b\n"));

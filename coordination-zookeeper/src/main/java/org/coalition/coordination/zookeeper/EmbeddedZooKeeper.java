@@ -6,49 +6,64 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 import org.apache.zookeeper.server.embedded.ExitHandler;
 import org.apache.zookeeper.server.embedded.ZooKeeperServerEmbedded;
+import org.coalition.trust.FederationCa;
+import org.coalition.zookeeper.policy.Identity;
+import org.coalition.zookeeper.policy.ServerTls;
 
 /**
  * One standalone ZooKeeper server in this process, through ZooKeeper's own embedding API, on a
- * free loopback port and a temporary folder removed at close: the demo's federation store. It is
- * not a test harness (tests and benchmarks use the testbed's {@code Ensemble}, which injects faults).
+ * free loopback port and a temporary folder removed at close: the demo's federation store. It
+ * serves as production servers do (TLS with client certificates, the federation's policy:
+ * {@link ServerTls}), with a CA of its own that issues the demo's identities. It is not a test
+ * harness (tests and benchmarks use the testbed's {@code Ensemble}, which injects faults).
  */
 public final class EmbeddedZooKeeper implements AutoCloseable {
   private final ZooKeeperServerEmbedded server;
   private final Path dir;
   private final int port;
+  private final FederationCa ca;
 
-  private EmbeddedZooKeeper(ZooKeeperServerEmbedded server, Path dir, int port) {
+  private EmbeddedZooKeeper(ZooKeeperServerEmbedded server, Path dir, int port, FederationCa ca) {
     this.server = server;
     this.dir = dir;
     this.port = port;
+    this.ca = ca;
   }
 
-  /** Starts the server and waits until it serves clients. */
+  /** Starts the server (one per process: ZooKeeper keeps its TLS settings in system properties) and waits until it serves clients. */
   public static EmbeddedZooKeeper start() throws Exception {
     Path dir = Files.createTempDirectory("coalition-zookeeper-");
+    FederationCa ca = FederationCa.create(dir.resolve("ca"), "embedded");
+    Path key = ca.issueServer("localhost", List.of("127.0.0.1"), dir.resolve("server.p12"));
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
     }
     Properties config = new Properties();
-    config.setProperty("clientPort", Integer.toString(port));
-    config.setProperty("clientPortAddress", "127.0.0.1");
+    config.setProperty("secureClientPortAddress", "127.0.0.1");
     config.setProperty("tickTime", "2000");
     config.setProperty("admin.enableServer", "false");
-    config.setProperty("4lw.commands.whitelist", "srvr,ruok");
-    ZooKeeperServerEmbedded server = ZooKeeperServerEmbedded.builder().baseDir(dir).configuration(config)
+    ServerTls.properties(port, key, ca.trustStore()).forEach(config::setProperty);
+    ZooKeeperServerEmbedded server = ZooKeeperServerEmbedded.builder().baseDir(Files.createDirectories(dir.resolve("server"))).configuration(config)
         .exitHandler(ExitHandler.LOG_ONLY).build();
     server.start(30_000);
-    return new EmbeddedZooKeeper(server, dir, port);
+    return new EmbeddedZooKeeper(server, dir, port, ca);
   }
 
-  /** The address clients connect to. */
+  /** The address clients connect to (TLS). */
   public String connectString() {
     return "127.0.0.1:" + port;
+  }
+
+  /** {@code who}'s TLS identity from the server's own CA. */
+  public ZkTls identity(Identity who) {
+    Path store = ca.issue(who, List.of(), dir.resolve("identities").resolve(who.federation() + "-" + who.name() + ".p12"));
+    return new ZkTls(store, ca.trustStore());
   }
 
   @Override

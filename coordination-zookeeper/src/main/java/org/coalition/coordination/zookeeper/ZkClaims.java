@@ -10,10 +10,8 @@ import org.apache.zookeeper.CreateOptions;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.CoordinationException;
@@ -25,6 +23,7 @@ import org.coalition.coordination.zookeeper.ZkQueueView.CachedJob;
 import org.coalition.coordination.zookeeper.ZkRecords.ClaimRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.DoneRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
+import org.coalition.zookeeper.policy.FederationAcls;
 
 /**
  * Claims with fencing. A claim is a node created in one multi with a check that the job's home is
@@ -215,7 +214,8 @@ final class ZkClaims {
     List<Op> ops = List.of(
         Op.check(zk.paths.job(ref), fence.jobVersion()),
         Op.check(zk.paths.claim(ref), fence.version()),
-        Op.create(zk.paths.result(ref), ZkRecords.write(new ResultRecord(zk.site, claim.token(), result)), zk.ownAcl, CreateMode.PERSISTENT),
+        Op.create(zk.paths.result(ref), ZkRecords.write(new ResultRecord(zk.site, claim.token(), result)), FederationAcls.result(zk.self),
+            CreateMode.PERSISTENT),
         Op.create(zk.paths.doneRecord(zk.site, ref, claim.token()), ZkRecords.write(DoneRecord.of(claim.job(), result)),
             zk.ownAcl, CreateMode.PERSISTENT));
     try {
@@ -285,16 +285,9 @@ final class ZkClaims {
     }
   }
 
-  /**
-   * A claim node: all rights to the claimer; the home may delete its result (once acknowledged)
-   * and no one else may write it or add a result under it.
-   */
+  /** A claim node: the ACL the servers' policy prescribes ({@link FederationAcls#claim}). */
   private List<ACL> claimAcl(String home) {
-    List<ACL> acl = new ArrayList<>(zk.ownAcl);
-    String homeId = zk.members.get(home);
-    if (homeId != null && !home.equals(zk.site)) {
-      acl.add(new ACL(Perms.DELETE | Perms.READ, new Id("digest", homeId)));
-    }
-    return acl;
+    return FederationAcls.claim(zk.self, zk.member(home));
   }
+
 }

@@ -12,7 +12,6 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooKeeper;
-import org.apache.zookeeper.data.Id;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
@@ -26,6 +25,7 @@ import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.zookeeper.policy.Identity;
 
 /**
  * {@link Coordination} on ZooKeeper through Curator (layout in {@link ZkPaths}), one ZooKeeper
@@ -50,8 +50,8 @@ public final class ZkCoordination implements Coordination {
   private final ZkLedger ledger;
   private final AtomicReference<State> state = new AtomicReference<>(State.LATENT);
 
-  ZkCoordination(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock, ZkFederation.Options options) {
-    this.zk = new ZkSite(client, paths, site, self, clock, options);
+  ZkCoordination(CuratorFramework client, ZkPaths paths, Identity self, Clock clock, ZkFederation.Options options) {
+    this.zk = new ZkSite(client, paths, self, clock, options);
     this.lostRuns = new ZkLostRuns(zk, this::sweeps);
     this.view = new ZkQueueView(zk, lostRuns::sweepLater, lostRuns::recheckLater, lostRuns::rejectLater);
     this.membership = new ZkMembership(zk, view::leader);

@@ -1,10 +1,8 @@
 package org.coalition.coordination.zookeeper;
 
-import java.nio.charset.StandardCharsets;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,12 +12,9 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs.Ids;
-import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
-import org.apache.zookeeper.server.auth.DigestAuthenticationProvider;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
@@ -27,14 +22,17 @@ import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
+import org.coalition.zookeeper.policy.FederationAclProvider;
+import org.coalition.zookeeper.policy.FederationAcls;
+import org.coalition.zookeeper.policy.Identity;
 
 /**
  * Creating a federation's tree (the operator's job, once, and again to add sites) and connecting
- * a site to it. Identities are ZooKeeper digest identities: a site authenticates as
- * {@code SITE:SECRET}; the operator as {@code operator:SECRET}.
+ * a site to it. Every party connects over TLS with its federation identity ({@link ZkTls}); the
+ * tree's ACLs are {@link FederationAcls}', which the servers' {@code FederationAclProvider} enforces.
  */
 public final class ZkFederation {
-  public static final String OPERATOR = "operator";
+  public static final String OPERATOR = Identity.OPERATOR;
 
   private ZkFederation() {}
 
@@ -56,19 +54,29 @@ public final class ZkFederation {
   }
 
   /**
-   * Creates (or completes) federation {@code federation}'s tree with one subtree per site of
-   * {@code siteSecrets}, each writable only by that site. Idempotent: existing nodes are kept,
-   * new sites are added to the member list.
+   * Creates (or completes) the tree of the federation {@code operator} is the operator of, with
+   * one subtree per site of {@code sites}, each writable only by that site's identity.
+   * Idempotent: existing nodes are kept, new sites are added to the member list.
    */
-  public static void bootstrap(String connectString, String federation, String operatorSecret, Map<String, String> siteSecrets, Clock clock) {
-    JobSpec.requireId("federation", federation);
+  public static void bootstrap(String connectString, ZkTls operator, Collection<String> sites, Clock clock) {
+    Identity self = operator.who();
+    if (!self.isOperator()) {
+      throw new CoordinationException(Kind.FORBIDDEN, "only the federation's operator creates its tree; this identity is " + self
+          + " (the operator's certificate names CN=" + OPERATOR + ")");
+    }
+    String federation = self.federation();
     ZkPaths paths = new ZkPaths(federation);
-    try (CuratorFramework admin = client(connectString, OPERATOR, operatorSecret, Options.DEFAULT)) {
-      Id operator = digest(OPERATOR, operatorSecret);
+    try (CuratorFramework admin = client(connectString, operator, Options.DEFAULT)) {
       Map<String, String> members = new TreeMap<>();
-      siteSecrets.forEach((site, secret) -> members.put(JobSpec.requireId("site", site), digest(site, secret).getId()));
-      List<ACL> operatorOnly = new ArrayList<>(List.of(new ACL(Perms.ALL, operator), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE)));
-      ensure(admin, "/coalition", new byte[0], operatorOnly);
+      for (String site : sites) {
+        JobSpec.requireId("site", site);
+        if (site.equals(OPERATOR)) {
+          throw new CoordinationException(Kind.INVALID, "'" + OPERATOR + "' names the operator; a site needs another name");
+        }
+        members.put(site, new Identity(federation, site).toString());
+      }
+      List<ACL> operatorOnly = FederationAcls.operatorOnly(federation);
+      ensure(admin, "/coalition", new byte[0], FederationAcls.shared(federation));
       Stat stat = new Stat();
       if (admin.checkExists().forPath(paths.root) == null) {
         ensure(admin, paths.root, ZkRecords.write(new FederationRecord(clock.millis(), members)), operatorOnly);
@@ -83,10 +91,8 @@ public final class ZkFederation {
         ensure(admin, branch, new byte[0], operatorOnly);
       }
       retireLeaderLatch(admin, paths);
-      for (Map.Entry<String, String> m : members.entrySet()) {
-        String site = m.getKey();
-        List<ACL> own = new ArrayList<>(List.of(
-            new ACL(Perms.ALL, new Id("digest", m.getValue())), new ACL(Perms.ALL, operator), new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE)));
+      for (String site : members.keySet()) {
+        List<ACL> own = FederationAcls.own(new Identity(federation, site));
         ensure(admin, paths.site(site), ZkRecords.write(new SiteInfo(site, "", 0)), own);
         ensure(admin, paths.jobsOf(site), new byte[0], own);
         ensure(admin, paths.doneOf(site), new byte[0], own);
@@ -100,27 +106,33 @@ public final class ZkFederation {
     }
   }
 
-  /** Connects {@code site} to the federation; it must have been bootstrapped with this site's secret. */
-  public static ZkCoordination connect(String connectString, String federation, String site, String secret, Clock clock, Options options) {
-    JobSpec.requireId("site", site);
-    CuratorFramework client = client(connectString, site, secret, options);
+  /** Connects the site {@code tls} names to its federation; the operator must have added it. */
+  public static ZkCoordination connect(String connectString, ZkTls tls, Clock clock, Options options) {
+    Identity self = tls.who();
+    if (self.isOperator()) {
+      throw new CoordinationException(Kind.INVALID, "the operator's identity runs no site; a site connects with its own (coalition federation issue SITE)");
+    }
+    CuratorFramework client = client(connectString, tls, options);
     try {
-      return new ZkCoordination(client, new ZkPaths(federation), site, digest(site, secret), clock, options).start();
+      return new ZkCoordination(client, new ZkPaths(self.federation()), self, clock, options).start();
     } catch (RuntimeException e) {
       client.close();
       throw e;
     }
   }
 
-  /** A started Curator client authenticated as {@code user}, connected within the options' timeout. */
-  static CuratorFramework client(String connectString, String user, String secret, Options options) {
-    Id self = digest(user, secret);
+  /** A started Curator client over TLS as {@code tls}'s identity, connected within the options' timeout. */
+  static CuratorFramework client(String connectString, ZkTls tls, Options options) {
+    Identity self = tls.who();
     CuratorFramework client = CuratorFrameworkFactory.builder()
         .connectString(connectString)
         .sessionTimeoutMs((int) options.sessionTimeout().toMillis())
         .connectionTimeoutMs((int) options.connectTimeout().toMillis())
         .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
-        .authorization("digest", (user + ":" + secret).getBytes(StandardCharsets.UTF_8))
+        // each handle gets its own configuration: ZooKeeper keeps per-connection TLS state in it
+        .zookeeperFactory((connect, sessionTimeout, watcher, canBeReadOnly) ->
+            new ZooKeeperAdmin(connect, sessionTimeout, watcher, canBeReadOnly, tls.clientConfig()))
+        .authorization(FederationAclProvider.SCHEME, new byte[0])
         .aclProvider(new OwnNodesAclProvider(self))
         // A short disconnect (SUSPENDED) must not cost leadership; only a lost session does.
         .connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy())
@@ -129,8 +141,9 @@ public final class ZkFederation {
     try {
       if (!client.blockUntilConnected((int) options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
         client.close();
-        throw new CoordinationException(Kind.UNAVAILABLE, "no ZooKeeper server answered at " + connectString + " within "
-            + options.connectTimeout().toSeconds() + " s; check the connect string and that the ensemble has a quorum");
+        throw new CoordinationException(Kind.UNAVAILABLE, "no ZooKeeper server answered over TLS at " + connectString + " within "
+            + options.connectTimeout().toSeconds() + " s; check the connect string (the servers' secure ports), that the ensemble has a quorum, "
+            + "and that its servers trust the federation's CA");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -138,17 +151,6 @@ public final class ZkFederation {
       throw new CoordinationException(Kind.UNAVAILABLE, "interrupted while connecting to " + connectString, e);
     }
     return client;
-  }
-
-  static Id digest(String user, String secret) {
-    if (secret == null || secret.length() < 8) {
-      throw new CoordinationException(Kind.INVALID, "the secret of " + user + " must have at least 8 characters");
-    }
-    try {
-      return new Id("digest", DigestAuthenticationProvider.generateDigest(user + ":" + secret));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-1 is not available", e);
-    }
   }
 
   /**

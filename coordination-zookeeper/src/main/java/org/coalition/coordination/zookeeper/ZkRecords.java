@@ -28,7 +28,7 @@ final class ZkRecords {
 
   private ZkRecords() {}
 
-  /** The federation root's data: its epoch and each member site's ZooKeeper ACL id (digest). */
+  /** The federation root's data: its epoch and each member site's identity (FEDERATION/SITE, as its certificate names it). */
   record FederationRecord(long epochMillis, Map<String, String> members) {}
 
   /** Who claimed a job, from which ZooKeeper session; whether the run started or was given up. */

@@ -1,22 +1,19 @@
 package org.coalition.coordination.zookeeper;
 
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.ZooDefs.Ids;
-import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Id;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
+import org.coalition.zookeeper.policy.FederationAcls;
+import org.coalition.zookeeper.policy.Identity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,45 +33,43 @@ final class ZkSite {
   /** The handle's settings, the claim lease and the cap on a member's claims among them. */
   final ZkFederation.Options options;
   final long epochMillis;
-  /** A job node: everything for its home, CREATE (a claim) and READ for the other members, READ for all. */
+  /** This site's identity (federation and name), as its certificate names it. */
+  final Identity self;
+  /** A job node: everything for its home, exactly a claim for the other members, READ for the members. */
   final List<ACL> jobAcl;
   /** A node only this site may change. */
   final List<ACL> ownAcl;
-  /** The members' digest ids, by site. */
-  final Map<String, String> members;
 
-  /** Reads the federation's record; refuses a site that is not a member with this secret. */
-  ZkSite(CuratorFramework client, ZkPaths paths, String site, Id self, Clock clock, ZkFederation.Options options) {
+  /** Reads the federation's record; refuses a site that is not a member. */
+  ZkSite(CuratorFramework client, ZkPaths paths, Identity self, Clock clock, ZkFederation.Options options) {
     this.client = client;
     this.options = options;
     this.paths = paths;
-    this.site = site;
+    this.self = self;
+    this.site = self.name();
     this.clock = clock;
     FederationRecord fed;
     try {
       if (client.checkExists().forPath(paths.root) == null) {
-        throw new CoordinationException(Kind.INVALID, "no federation at " + paths.root + "; the operator creates it with ZkFederation.bootstrap");
+        throw new CoordinationException(Kind.INVALID, "no federation at " + paths.root
+            + " (or this identity may not read it); the operator creates it with coalition federation create");
       }
       fed = ZkRecords.read(paths.root, client.getData().forPath(paths.root), FederationRecord.class);
     } catch (Exception e) {
       throw translate("reading federation " + paths.root, e);
     }
-    if (!self.getId().equals(fed.members().get(site))) {
+    if (!self.toString().equals(fed.members().get(site))) {
       throw new CoordinationException(Kind.FORBIDDEN, "site " + site + " is not a member of " + paths.root
-          + " with this secret; the operator adds it by bootstrapping the federation again with the site's secret");
+          + "; the operator adds it with coalition federation create --site " + site);
     }
     this.epochMillis = fed.epochMillis();
-    this.members = Map.copyOf(fed.members());
-    List<ACL> acl = new ArrayList<>();
-    acl.add(new ACL(Perms.ALL, self));
-    fed.members().forEach((member, id) -> {
-      if (!member.equals(site)) {
-        acl.add(new ACL(Perms.CREATE | Perms.READ, new Id("digest", id)));
-      }
-    });
-    acl.add(new ACL(Perms.READ, Ids.ANYONE_ID_UNSAFE));
-    this.jobAcl = Collections.unmodifiableList(acl);
-    this.ownAcl = new OwnNodesAclProvider(self).getDefaultAcl();
+    this.jobAcl = FederationAcls.job(self);
+    this.ownAcl = FederationAcls.own(self);
+  }
+
+  /** The identity of {@code site}, a member of this federation. */
+  Identity member(String site) {
+    return new Identity(self.federation(), site);
   }
 
   /** Seconds since the federation's epoch: every site's clock for release, start and end times. */

@@ -2,21 +2,20 @@ package org.coalition.coordination.zookeeper;
 
 import java.time.Duration;
 import java.util.List;
-import org.apache.curator.test.TestingServer;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationContract;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The coordination contract against a real ZooKeeper server (Curator's TestingServer). */
+/** The coordination contract against a real ZooKeeper server (the testbed's, over TLS with the federation's policy). */
 class ZkCoordinationIT extends CoordinationContract {
-  private static TestingServer server;
+  private static Ensemble server;
   private ZkTestFederation federation;
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = new TestingServer(true);
+    server = Ensemble.start(1);
   }
 
   @AfterAll
@@ -27,7 +26,7 @@ class ZkCoordinationIT extends CoordinationContract {
   @Override
   protected Coordination newHandle(String site) {
     if (federation == null) {
-      federation = new ZkTestFederation(server.getConnectString(), clock, List.of("a", "b", "c"));
+      federation = new ZkTestFederation(server, clock, List.of("a", "b", "c"));
     }
     return federation.connect(site, new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(5), CLAIM_LEASE, MAX_CLAIMS_PER_MEMBER));
   }
@@ -36,7 +35,7 @@ class ZkCoordinationIT extends CoordinationContract {
   protected void expireSession(Coordination handle) {
     try {
       ZkCoordination.Session session = ((ZkCoordination) handle).session();
-      Ensemble.expireSession(session.id(), session.password(), server.getConnectString());
+      server.expireSession(session.id(), session.password());
     } catch (Exception e) {
       throw new AssertionError("could not expire the session of " + handle.site(), e);
     }

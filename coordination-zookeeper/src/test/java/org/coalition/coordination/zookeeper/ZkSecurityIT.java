@@ -1,5 +1,8 @@
 package org.coalition.coordination.zookeeper;
 
+import static org.coalition.coordination.zookeeper.HostileWrites.JUNK;
+import static org.coalition.coordination.zookeeper.HostileWrites.assertNoAuth;
+import static org.coalition.coordination.zookeeper.HostileWrites.join;
 import static org.coalition.testbed.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,21 +12,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
-import org.coalition.coordination.SiteInfo;
-import org.coalition.coordination.SiteStatus;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.FederationAcls;
+import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,12 +36,11 @@ import org.junit.jupiter.api.Test;
  * ignored with a warning, and nothing else is lost.
  */
 class ZkSecurityIT {
-  private static final byte[] JUNK = "{\"forged\":true}".getBytes(StandardCharsets.UTF_8);
-  private static TestingServer server;
+  private static Ensemble server;
 
   @BeforeAll
   static void start() throws Exception {
-    server = new TestingServer(true);
+    server = Ensemble.start(1);
   }
 
   @AfterAll
@@ -50,11 +50,11 @@ class ZkSecurityIT {
 
   @Test
   void siteBCannotRewriteSiteAsDataOrStealItsClaim() throws Exception {
-    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b", "c"));
+    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c"));
     ZkPaths paths = new ZkPaths(fed.name);
     try (ZkCoordination a = fed.connect("a");
         ZkCoordination c = fed.connect("c");
-        CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT)) {
+        CuratorFramework b = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT)) {
       join(a);
       join(c);
       waitFor("a, the first to join, leads; c follows", () -> a.isLeader() && !c.isLeader());
@@ -79,11 +79,13 @@ class ZkSecurityIT {
       assertNoAuth("plant a folder that names a leader", () -> b.create().forPath(paths.root + "/leader", JUNK));
       assertNoAuth("take a's place in the leader order", () -> b.delete().forPath(paths.live("a")));
 
-      try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(server.getConnectString(), new RetryOneTime(100))) {
+      try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(server.plainConnectString(), new RetryOneTime(100))) {
         anonymous.start();
         anonymous.blockUntilConnected();
         assertNoAuth("claim without an identity", () -> anonymous.create().withMode(CreateMode.PERSISTENT)
             .forPath(paths.jobsOf("a") + "/own/claim", JUNK));
+        assertNoAuth("read a job without an identity", () -> anonymous.getData().forPath(paths.job(new JobRef("a", "own"))));
+        assertNoAuth("read the member list without an identity", () -> anonymous.getData().forPath(paths.root));
       }
 
       a.start(claim, 1);
@@ -95,10 +97,10 @@ class ZkSecurityIT {
 
   @Test
   void garbageInAPeersNodesIsIgnoredAndLosesNothing() throws Exception {
-    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b"));
+    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b"));
     ZkPaths paths = new ZkPaths(fed.name);
     try (ZkCoordination a = fed.connect("a");
-        CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT);
+        CuratorFramework b = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT);
         ZkCoordination bApi = fed.connect("b")) {
       join(a);
       join(bApi);
@@ -125,12 +127,12 @@ class ZkSecurityIT {
 
   @Test
   void anUnreadableResultIsRejectedAndItsJobQueuedAgainNotSkippedForEver() throws Exception {
-    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b", "c"));
+    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c"));
     ZkPaths paths = new ZkPaths(fed.name);
     try (ZkCoordination a = fed.connect("a");
         ZkCoordination bApi = fed.connect("b");
         ZkCoordination c = fed.connect("c");
-        CuratorFramework b = ZkFederation.client(server.getConnectString(), "b", fed.secret("b"), ZkFederation.Options.DEFAULT)) {
+        CuratorFramework b = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT)) {
       join(a);
       join(bApi);
       join(c);
@@ -139,7 +141,8 @@ class ZkSecurityIT {
       waitFor("b sees a's job", () -> !bApi.queue().isEmpty());
       bApi.claim(ref).orElseThrow();
       // b writes its result node itself, with a body that is no result at all
-      b.create().forPath(paths.result(ref), "{\"executor\":\"b\",\"token\":1,\"run\":{\"start\":5,\"end\":1e400}}"
+      b.create().withACL(FederationAcls.result(new Identity(fed.name, "b"))).forPath(paths.result(ref),
+          "{\"executor\":\"b\",\"token\":1,\"run\":{\"start\":5,\"end\":1e400}}"
           .getBytes(StandardCharsets.UTF_8));
       waitFor("a's cache has the result node", () -> {
         a.results();
@@ -154,30 +157,14 @@ class ZkSecurityIT {
 
   @Test
   void theOldLeaderLatchFolderEveryMemberCouldWriteIsDeletedByTheNextBootstrap() throws Exception {
-    ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a"));
+    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a"));
     ZkPaths paths = new ZkPaths(fed.name);
     String latch = paths.root + "/leader";
-    try (CuratorFramework operator = ZkFederation.client(server.getConnectString(), ZkFederation.OPERATOR, ZkTestFederation.OPERATOR_SECRET,
-        ZkFederation.Options.DEFAULT)) {
+    try (CuratorFramework operator = ZkFederation.client(fed.connectString, fed.operator(), ZkFederation.Options.DEFAULT)) {
       // as a federation made before leadership followed the live nodes had it: open to every member
       operator.create().creatingParentsIfNeeded().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath(latch + "/_c_planted-latch-0000000001", JUNK);
-      ZkFederation.bootstrap(server.getConnectString(), fed.name, ZkTestFederation.OPERATOR_SECRET, Map.of("a", fed.secret("a")), Clock.systemUTC());
+      ZkFederation.bootstrap(fed.connectString, fed.operator(), List.of("a"), Clock.systemUTC());
       assertNull(operator.checkExists().forPath(latch), "the latch folder and what was planted in it are gone");
     }
-  }
-
-  /** Announces {@code c}'s site: 8 cores, an empty queue. */
-  private static void join(ZkCoordination c) {
-    c.join(new SiteInfo(c.site(), "", 8), new SiteStatus(c.site(), 8, 0, 0, 0, 100));
-  }
-
-  private static void assertNoAuth(String attempt, ThrowingRunnable write) {
-    Exception e = assertThrows(Exception.class, write::run, "site b could " + attempt);
-    assertTrue(e instanceof KeeperException.NoAuthException, attempt + ": expected NoAuth, got " + e);
-  }
-
-  @FunctionalInterface
-  private interface ThrowingRunnable {
-    void run() throws Exception;
   }
 }

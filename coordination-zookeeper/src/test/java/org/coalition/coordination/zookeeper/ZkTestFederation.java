@@ -2,33 +2,35 @@ package org.coalition.coordination.zookeeper;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.Identity;
 
-/** A federation of test sites bootstrapped on a real ensemble; a fresh name per instance. */
+/** A federation of test sites bootstrapped on a real ensemble, identities from the ensemble's CA; a fresh name per instance. */
 public final class ZkTestFederation {
   private static final AtomicInteger COUNTER = new AtomicInteger();
-  public static final String OPERATOR_SECRET = "operator-secret";
 
+  public final Ensemble ensemble;
   public final String connectString;
   public final String name;
   public final Clock clock;
-  private final Map<String, String> secrets = new LinkedHashMap<>();
 
-  public ZkTestFederation(String connectString, Clock clock, List<String> sites) {
-    this.connectString = connectString;
+  public ZkTestFederation(Ensemble ensemble, Clock clock, List<String> sites) {
+    this.ensemble = ensemble;
+    this.connectString = ensemble.connectString();
     this.clock = clock;
     this.name = "test" + COUNTER.incrementAndGet();
-    for (String site : sites) {
-      secrets.put(site, site + "-secret-" + name);
-    }
-    ZkFederation.bootstrap(connectString, name, OPERATOR_SECRET, secrets, clock);
+    ZkFederation.bootstrap(connectString, operator(), sites, clock);
   }
 
-  public String secret(String site) {
-    return secrets.get(site);
+  /** {@code party}'s TLS identity in this federation (a site's name, or {@link ZkFederation#OPERATOR}). */
+  public ZkTls tls(String party) {
+    return new ZkTls(ensemble.identity(new Identity(name, party)), ensemble.trustStore());
+  }
+
+  public ZkTls operator() {
+    return tls(ZkFederation.OPERATOR);
   }
 
   public ZkCoordination connect(String site) {
@@ -40,6 +42,6 @@ public final class ZkTestFederation {
   }
 
   public ZkCoordination connect(String site, ZkFederation.Options options) {
-    return ZkFederation.connect(connectString, name, site, secret(site), clock, options);
+    return ZkFederation.connect(connectString, tls(site), clock, options);
   }
 }

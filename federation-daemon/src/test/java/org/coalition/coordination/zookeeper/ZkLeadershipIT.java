@@ -11,7 +11,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.curator.test.TestingServer;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.periodic.BalancingPeriod;
@@ -26,8 +25,8 @@ import org.junit.jupiter.api.Test;
 class ZkLeadershipIT {
   @Test
   void theLeaderPublishesEveryPeriodAndKeepsLeadershipThroughASuspension() throws Exception {
-    try (TestingServer server = new TestingServer(true)) {
-      ZkTestFederation fed = new ZkTestFederation(server.getConnectString(), Clock.systemUTC(), List.of("a", "b"));
+    try (Ensemble server = Ensemble.start(1)) {
+      ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b"));
       try (ZkCoordination a = fed.connect("a", Duration.ofSeconds(20));
           ZkCoordination b = fed.connect("b", Duration.ofSeconds(20))) {
         a.join(new SiteInfo("a", "", 10), new SiteStatus("a", 10, 5000, 2, 1.0, 3000));
@@ -53,9 +52,7 @@ class ZkLeadershipIT {
               lostSamples.incrementAndGet();
             }
           }, 0, 10, TimeUnit.MILLISECONDS);
-          server.stop(); // both clients go SUSPENDED; their sessions (20 s) outlive the pause
-          Thread.sleep(2000);
-          server.restart();
+          server.restartAll(Duration.ofSeconds(2)); // both clients go SUSPENDED; their sessions (20 s) outlive the pause
           waitFor("periods go on after the pause", () -> {
             try {
               return follower.allowances().period() > beforePause && leader.isLeader();
@@ -72,7 +69,7 @@ class ZkLeadershipIT {
               && follower.allowances().leader().equals(leader.site()));
 
           ZkCoordination.Session session = leader.session();
-          Ensemble.expireSession(session.id(), session.password(), server.getConnectString());
+          server.expireSession(session.id(), session.password());
           waitFor("leadership moves when the session is lost", () -> {
             try {
               return follower.isLeader() && follower.allowances().leader().equals(follower.site());

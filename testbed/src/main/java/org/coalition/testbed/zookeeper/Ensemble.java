@@ -3,118 +3,193 @@ package org.coalition.testbed.zookeeper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.InstanceSpec;
-import org.apache.curator.test.TestingCluster;
-import org.apache.curator.test.TestingServer;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooKeeper;
+import org.coalition.trust.FederationCa;
+import org.coalition.zookeeper.policy.Identity;
+import org.coalition.zookeeper.policy.ServerTls;
 
 /**
- * Real ZooKeeper servers in this process (Curator's TestingServer or a TestingCluster), with the
- * faults the chaos runs inject: a server restarted, a session expired on the servers.
+ * Real ZooKeeper servers, each in a process of its own, serving federations as production
+ * servers do: TLS 1.3 with client certificates from the ensemble's own CA, and the federation's
+ * policy loaded ({@link ServerTls}). Tests get identities from {@link #identity}. The faults the
+ * chaos runs inject are real ones: a server killed and started again, every server down for a
+ * while, all of them stopped (SIGSTOP), a session expired on the servers.
+ *
+ * <p>Each server also has a plain client port on loopback, for the 'srvr' command, the expiry of a
+ * session, and tests that show what a client without a certificate gets (nothing).
  */
 public final class Ensemble implements AutoCloseable {
-  private final TestingServer single;
-  private final TestingCluster cluster;
+  private final Path dir;
+  private final FederationCa ca;
+  private final List<ServerProcess> servers;
+  private final Map<Identity, Path> identities = new ConcurrentHashMap<>();
 
-  private Ensemble(TestingServer single, TestingCluster cluster) {
-    this.single = single;
-    this.cluster = cluster;
+  private Ensemble(Path dir, FederationCa ca, List<ServerProcess> servers) {
+    this.dir = dir;
+    this.ca = ca;
+    this.servers = servers;
   }
 
-  /** Starts {@code size} servers (1, or 3 as an ensemble with a quorum of 2). */
+  /** Starts {@code size} servers (1, or 3 or more as an ensemble with a majority quorum) and waits until they serve. */
   public static Ensemble start(int size) throws Exception {
-    if (size == 1) {
-      return new Ensemble(new TestingServer(true), null);
-    }
-    if (size < 3) {
-      throw new IllegalArgumentException("an ensemble has 1 server or at least 3, not " + size);
-    }
-    TestingCluster cluster = new TestingCluster(distinctPorts(size));
-    cluster.start();
-    return new Ensemble(null, cluster);
+    return start(size, null, null);
   }
 
   /**
-   * {@code size} servers whose client, election and quorum ports are all different. Curator picks
-   * each port on its own (a socket opened and closed), and two picks can be the same port: seen in
-   * CI as two servers on one client port. Holding every socket open until all are picked rules that out.
+   * As {@link #start(int)}, the servers with the key {@code serverKey} and trusting {@code trust}
+   * (an operator's own CA) instead of the ensemble's ({@link #identity} still issues from the ensemble's CA).
    */
-  private static List<InstanceSpec> distinctPorts(int size) throws IOException {
+  public static Ensemble start(int size, Path serverKey, Path trust) throws Exception {
+    if (size != 1 && size < 3) {
+      throw new IllegalArgumentException("an ensemble has 1 server or at least 3, not " + size);
+    }
+    Path dir = Files.createTempDirectory("coalition-ensemble-");
+    FederationCa ca = FederationCa.create(dir.resolve("ca"), "testbed ensemble");
+    Path key = serverKey != null ? serverKey : ca.issueServer("localhost", List.of("127.0.0.1"), dir.resolve("server.p12"));
+    Path trusted = trust != null ? trust : ca.trustStore();
+    int[] ports = distinctPorts(4 * size);
+    List<ServerProcess> servers = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      servers.add(new ServerProcess(i + 1, dir.resolve("server" + (i + 1)), new int[] {ports[4 * i], ports[4 * i + 1], ports[4 * i + 2],
+          ports[4 * i + 3]}));
+    }
+    Ensemble ensemble = new Ensemble(dir, ca, servers);
+    try {
+      for (ServerProcess s : servers) {
+        s.configure(ServerTls.properties(s.securePort, key, trusted), servers);
+        s.start();
+      }
+      ensemble.awaitServing(Duration.ofSeconds(60));
+      return ensemble;
+    } catch (Exception e) {
+      ensemble.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Ports held open together until all are picked, so no two are the same: picking them one at
+   * a time (a socket opened and closed) once gave two servers one port in CI.
+   */
+  private static int[] distinctPorts(int count) throws IOException {
     List<ServerSocket> held = new ArrayList<>();
     try {
-      for (int i = 0; i < 3 * size; i++) {
+      for (int i = 0; i < count; i++) {
         held.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
       }
+      return held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
     } finally {
       for (ServerSocket socket : held) {
         socket.close();
       }
     }
-    List<InstanceSpec> specs = new ArrayList<>();
-    for (int i = 0; i < size; i++) {
-      specs.add(new InstanceSpec(null, held.get(3 * i).getLocalPort(), held.get(3 * i + 1).getLocalPort(), held.get(3 * i + 2).getLocalPort(),
-          true, i + 1));
-    }
-    return specs;
   }
 
+  /** The servers' TLS ports: what members connect to. */
   public String connectString() {
-    return single != null ? single.getConnectString() : cluster.getConnectString();
+    return servers.stream().map(s -> "127.0.0.1:" + s.securePort).collect(Collectors.joining(","));
+  }
+
+  /** The servers' plain loopback ports: a client there has no certificate and so no identity. */
+  public String plainConnectString() {
+    return servers.stream().map(s -> "127.0.0.1:" + s.clientPort).collect(Collectors.joining(","));
   }
 
   public int size() {
-    return single != null ? 1 : cluster.getInstances().size();
+    return servers.size();
   }
 
-  /** Stops one server (picked by {@code random}) and starts it again; returns its id. */
+  /** The trust store (the ensemble CA's certificate) members are given. */
+  public Path trustStore() {
+    return ca.trustStore();
+  }
+
+  /** A key store with {@code who}'s key and certificate from the ensemble's CA (made once, then reused). */
+  public Path identity(Identity who) {
+    return identities.computeIfAbsent(who, w -> ca.issue(w, List.of(), dir.resolve("identities").resolve(w.federation() + "-" + w.name() + ".p12")));
+  }
+
+  /** The ensemble's CA, for tests that issue odd certificates. */
+  public FederationCa ca() {
+    return ca;
+  }
+
+  /** Kills one server (picked by {@code random}) and starts it again; returns its id. */
   public int restartServer(Random random) throws Exception {
-    if (single != null) {
-      single.restart();
-      return 1;
-    }
-    List<InstanceSpec> servers = new ArrayList<>(cluster.getInstances());
     return restart(servers.get(random.nextInt(servers.size())));
   }
 
-  /** Stops the ensemble's leader and starts it again (the others elect a new one meanwhile); returns its id. */
+  /** Kills the ensemble's leader and starts it again (the others elect a new one meanwhile); returns its id. */
   public int restartLeader() throws Exception {
-    if (single != null) {
-      single.restart();
-      return 1;
+    if (servers.size() == 1) {
+      return restart(servers.get(0));
     }
-    for (InstanceSpec server : cluster.getInstances()) {
-      if (mode(server).equals("leader")) {
-        return restart(server);
+    for (ServerProcess s : servers) {
+      if (s.mode().equals("leader")) {
+        return restart(s);
       }
     }
     throw new IllegalStateException("the ensemble has no leader now");
   }
 
-  private int restart(InstanceSpec server) throws Exception {
-    cluster.killServer(server);
-    Thread.sleep(300);
-    cluster.restartServer(server);
-    return server.getServerId();
+  /** Kills every server, waits {@code down}, starts them again and waits until they serve: clients see a disconnection, sessions live on. */
+  public void restartAll(Duration down) throws Exception {
+    for (ServerProcess s : servers) {
+      s.kill();
+    }
+    Thread.sleep(down.toMillis());
+    for (ServerProcess s : servers) {
+      s.start();
+    }
+    awaitServing(Duration.ofSeconds(60));
   }
 
-  /** What a server says it is ({@code leader}, {@code follower}, {@code standalone}), from the {@code srvr} command; empty when it does not answer. */
-  private static String mode(InstanceSpec server) {
-    try (Socket socket = new Socket("127.0.0.1", server.getPort())) {
-      socket.setSoTimeout(5000);
-      socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
-      socket.getOutputStream().flush();
-      String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
-      return answer.lines().filter(l -> l.startsWith("Mode: ")).map(l -> l.substring(6).trim()).findFirst().orElse("");
-    } catch (IOException e) {
-      return "";
+  /** Stops every server (SIGSTOP) for {@code pause}, then lets them go on: a hang, not a crash; connections stay open. */
+  public void pause(Duration pause) throws Exception {
+    for (ServerProcess s : servers) {
+      s.signal(true);
+    }
+    try {
+      Thread.sleep(pause.toMillis());
+    } finally {
+      for (ServerProcess s : servers) {
+        s.signal(false);
+      }
+    }
+  }
+
+  private int restart(ServerProcess server) throws Exception {
+    server.kill();
+    Thread.sleep(300);
+    server.start();
+    return server.id;
+  }
+
+  /** Waits until every server answers 'srvr' as a leader, a follower or standalone. */
+  private void awaitServing(Duration limit) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    for (ServerProcess s : servers) {
+      while (s.mode().isEmpty()) {
+        if (!s.alive() || System.nanoTime() > deadline) {
+          throw new IllegalStateException("ZooKeeper server " + s.id + (s.alive() ? " did not serve within " + limit.toSeconds() + " s" : " exited")
+              + "; the end of its log:\n" + s.logTail());
+        }
+        Thread.sleep(100);
+      }
     }
   }
 
@@ -124,13 +199,13 @@ public final class Ensemble implements AutoCloseable {
    * ephemeral nodes and the client sees EXPIRED on its next contact.
    */
   public void expireSession(long id, byte[] password) throws Exception {
-    expireSession(id, password, connectString());
+    expireSession(id, password, plainConnectString());
   }
 
-  /** As {@link #expireSession(long, byte[])}, for servers started elsewhere. */
-  public static void expireSession(long id, byte[] password, String connectString) throws Exception {
+  /** As {@link #expireSession(long, byte[])}, through a plain (certificate-less) client port of servers started elsewhere. */
+  public static void expireSession(long id, byte[] password, String plainConnectString) throws Exception {
     CountDownLatch connected = new CountDownLatch(1);
-    ZooKeeper twin = new ZooKeeper(connectString, 10_000, e -> {
+    ZooKeeper twin = new ZooKeeper(plainConnectString, 10_000, e -> {
       if (e.getState() == KeeperState.SyncConnected) {
         connected.countDown();
       }
@@ -146,10 +221,15 @@ public final class Ensemble implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    if (single != null) {
-      single.close();
-    } else {
-      cluster.close();
+    try {
+      for (ServerProcess s : servers) {
+        s.kill();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
   }
 }
