@@ -1,13 +1,11 @@
 package org.coalition.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.KeyStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +16,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
 import org.coalition.config.ConfigException;
@@ -30,6 +27,7 @@ import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.BrokerSettings;
+import org.coalition.daemon.DaemonTls;
 import org.coalition.daemon.PilotAgent;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.SiteDaemon;
@@ -85,7 +83,10 @@ final class DaemonCommand implements Callable<Integer> {
       return ExitCodes.BAD_INPUT;
     }
     byte[] operator = secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
-    Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get())) : Optional.empty();
+    Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get(), c.federation().trust())) : Optional.empty();
+    // TLS between daemons goes with an API that serves TLS: without it (loopback), outputs are capabilities as before
+    DaemonTls between = tls.isPresent() ? DaemonTlsContexts.between(c.federation().identity(), c.federation().trust(), c.federation().name())
+        : DaemonTls.NONE;
     Duration tickEvery = tick;
     if (tickEvery.toMillis() < 100) {
       throw new IllegalArgumentException("--tick must be at least 100ms, was " + Durations.format(tickEvery));
@@ -118,7 +119,7 @@ final class DaemonCommand implements Callable<Integer> {
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command());
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
-          new RunOutputs(c.spool().resolve("outputs"), endpoint));
+          new RunOutputs(c.spool().resolve("outputs"), endpoint), between, Clock.systemUTC());
       if (handler instanceof InProcessPilots in) {
         in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
       }
@@ -229,16 +230,9 @@ final class DaemonCommand implements Callable<Integer> {
     return s;
   }
 
-  private static SSLContext tls(SiteConfig.Tls t) throws Exception {
-    char[] password = secret(t.passwordFile(), "the keystore password").toCharArray();
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    try (InputStream in = Files.newInputStream(t.keystore())) {
-      ks.load(in, password);
-    }
-    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    kmf.init(ks, password);
-    SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(kmf.getKeyManagers(), null, null);
-    return ctx;
+  /** The API's TLS: the {@code http.tls} key, asking peers for a certificate of the federation's CA. */
+  private static SSLContext tls(SiteConfig.Tls t, Path trust) throws Exception {
+    return DaemonTlsContexts.server(t.keystore(), secret(t.passwordFile(), "the keystore password").toCharArray(), trust);
   }
+
 }

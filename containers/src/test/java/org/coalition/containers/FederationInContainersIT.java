@@ -117,10 +117,13 @@ class FederationInContainersIT {
   @Test
   @Order(1)
   void jobsOfAFullSiteRunAtTheOthersAndEndAtHomeOnce() {
-    Jobs jobs = submit(6, 15, "");
+    // 4,000 bytes of output each: too large to travel inline in ZooKeeper, so north fetches them from the executors' daemons
+    // over mutual TLS (an output goes to its home's certificate alone, and comes only from its executor's)
+    Jobs jobs = submit(6, 15, "head -c 4000 /dev/zero | tr '\\0' y; echo");
     jobs.awaitReplayed(Duration.ofMinutes(4));
     jobs.report("three multi-node sites");
     assertTrue(jobs.ranAt().keySet().stream().anyMatch(s -> !s.equals("north")), "north's jobs ran elsewhere: " + jobs.ranAt());
+    jobs.forEachOutput((i, out) -> assertTrue(out.contains("y".repeat(4000) + "\njob " + i + "\n"), "job " + i + "'s whole output came home"));
   }
 
   @Test

@@ -4,10 +4,15 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
+import java.util.Optional;
+import org.coalition.daemon.PeerSites;
 import org.coalition.daemon.PilotService;
 import org.coalition.daemon.PilotTokens;
+import org.coalition.daemon.RunOutputs;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -35,10 +40,13 @@ final class ApiGate extends Handler.Wrapper {
 
   private final PilotTokens pilots;
   private final byte[] operatorToken;
+  private final PeerSites peers;
 
-  ApiGate(PilotTokens pilots, byte[] operatorToken) {
+  /** {@code peers}: who a client certificate names; with it, an output is served to its home site's identity alone. */
+  ApiGate(PilotTokens pilots, byte[] operatorToken, PeerSites peers) {
     this.pilots = pilots;
     this.operatorToken = operatorToken.clone();
+    this.peers = peers;
   }
 
   @Override
@@ -46,7 +54,7 @@ final class ApiGate extends Handler.Wrapper {
     ApiError refusal;
     try {
       refusal = check(request.getMethod(), Request.getPathInContext(request), request.getHeaders().get(HttpHeader.AUTHORIZATION),
-          request.getLength(), isLoopback(Request.getRemoteAddr(request)));
+          request.getLength(), isLoopback(Request.getRemoteAddr(request)), peerSite(request));
     } catch (PilotService.PilotRefused e) {
       refusal = new ApiError(ApiError.Code.FORBIDDEN, e.getMessage());
     }
@@ -60,8 +68,17 @@ final class ApiGate extends Handler.Wrapper {
     return true;
   }
 
-  /** Why the request is refused, or null to let it through. */
-  ApiError check(String method, String path, String authorization, long length, boolean local) {
+  /** The member site the request's client certificate names, if any. */
+  private Optional<String> peerSite(Request request) {
+    if (!(request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE) instanceof EndPoint.SslSessionData ssl)) {
+      return Optional.empty();
+    }
+    X509Certificate[] chain = ssl.peerCertificates();
+    return chain == null || chain.length == 0 ? Optional.empty() : peers.site(chain[0]);
+  }
+
+  /** Why the request is refused, or null to let it through; {@code peer}: the site the client's certificate names. */
+  ApiError check(String method, String path, String authorization, long length, boolean local, Optional<String> peer) {
     String[] seg = path.startsWith("/") ? path.substring(1).split("/") : path.split("/");
     boolean pilotCall = "POST".equals(method) && seg.length == 4 && seg[0].equals("v1") && seg[1].equals("pilots");
     if (pilotCall) {
@@ -73,7 +90,15 @@ final class ApiGate extends Handler.Wrapper {
       return length > (seg[3].equals("finish") ? MAX_FINISH_BODY : 0) ? tooLarge(length) : null;
     }
     if ("GET".equals(method) || "HEAD".equals(method)) {
-      boolean open = local || (seg.length == 3 && seg[0].equals("v1") && seg[1].equals("outputs")) || path.equals("/openapi.yaml");
+      boolean output = seg.length == 3 && seg[0].equals("v1") && seg[1].equals("outputs");
+      if (output && peers != PeerSites.NONE) {
+        // between daemons over mutual TLS: an output goes to its home site's identity, whoever else knows its name
+        Optional<String> home = RunOutputs.homeOf(seg[2]);
+        return home.isPresent() && home.equals(peer) ? (length > 0 ? tooLarge(length) : null)
+            : new ApiError(ApiError.Code.FORBIDDEN, "an output is served only to its home site's certificate"
+                + peer.map(p -> "; this one names " + p).orElse("; none was shown"));
+      }
+      boolean open = local || output || path.equals("/openapi.yaml");
       if (!open && !operator(authorization)) {
         return authorization == null ? unauthorized("the operator token (reads from another host need it)")
             : new ApiError(ApiError.Code.FORBIDDEN, "the operator token is wrong");

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import org.coalition.daemon.Broker;
+import org.coalition.daemon.PeerSites;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.ConnectionLimit;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -79,6 +80,8 @@ public final class DaemonApi implements AutoCloseable {
       http.addCustomizer(new SecureRequestCustomizer(false)); // clients reach daemons by address as often as by name
       SslContextFactory.Server ssl = new SslContextFactory.Server();
       ssl.setSslContext(tls.get());
+      // another site's daemon shows its identity to fetch an output; pilots and people show none
+      ssl.setWantClientAuth(broker.tls().peers() != PeerSites.NONE);
       connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(ssl, HttpVersion.HTTP_1_1.asString()), new HttpConnectionFactory(http));
     } else {
       connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
@@ -88,7 +91,7 @@ public final class DaemonApi implements AutoCloseable {
     connector.setIdleTimeout(IDLE.toMillis());
     server.addConnector(connector);
     server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
-    ApiGate gate = new ApiGate(broker, operatorToken);
+    ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers());
     SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1);
     bodies.setHandler(ContainerFactory.createContainer(JettyHttpContainer.class, app));
     gate.setHandler(bodies);

@@ -47,6 +47,7 @@ import org.slf4j.LoggerFactory;
 public final class Broker implements PilotService, PilotTokens {
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
 
+  private final DaemonTls tls;
   private final BrokerSettings settings;
   private final Coordination coordination;
   private final ResourceHandler handler;
@@ -71,7 +72,14 @@ public final class Broker implements PilotService, PilotTokens {
   /** A broker whose waits ({@code publish-after}, a pilot's pending limit) are measured on {@code clock}. */
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
       Clock clock) {
+    this(settings, coordination, handler, home, outputs, DaemonTls.NONE, clock);
+  }
+
+  /** A broker that fetches outputs over mutual TLS ({@code tls}): it shows its identity and accepts an output only from its executor's. */
+  public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
+      DaemonTls tls, Clock clock) {
     this.settings = settings;
+    this.tls = tls;
     this.coordination = coordination;
     this.handler = handler;
     this.outputs = outputs;
@@ -79,14 +87,20 @@ public final class Broker implements PilotService, PilotTokens {
     this.participation = settings.participation();
     this.budget = new PeriodBudget(settings.site());
     this.metrics = new BrokerMetrics(settings.site());
-    OutputFetch fetch = new OutputFetch(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-        .build(), !outputs.servesHttp());
+    HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
+    tls.outbound().ifPresent(http::sslContext);
+    OutputFetch fetch = new OutputFetch(http.build(), tls.peers(), !outputs.servesHttp());
     this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics);
     this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, metrics, clock);
   }
 
   public BrokerSettings settings() {
     return settings;
+  }
+
+  /** TLS between daemons, as this broker was given it. */
+  public DaemonTls tls() {
+    return tls;
   }
 
   public Decisions decisions() {

@@ -268,7 +268,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
       return; // a retry after an answer that got lost: the run is in already
     }
     // stored once: a retry after a failed hand-in reuses it rather than storing the output again
-    String ref = p.output != null ? p.output : outputs.store(c.ref().home() + "-" + c.ref().jobId() + "-" + c.token(), outcome.stdout(),
+    String ref = p.output != null ? p.output : outputs.store(c.ref().home(), c.ref().jobId() + "-" + c.token(), outcome.stdout(),
         outcome.stderr());
     p.output = ref;
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch

@@ -279,7 +279,7 @@ final class HomeSide {
     RunResult r = c.result();
     RemoteRun run;
     try {
-      RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint);
+      RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint, c.executor());
       run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), 0);
       unreachableUntil.remove(c.executor());
     } catch (OutputFetch.Refused e) {

@@ -10,13 +10,15 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Pattern;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.coalition.coordination.RunResult;
 
 /**
@@ -36,20 +38,29 @@ import org.coalition.coordination.RunResult;
 public final class OutputFetch {
   /** The longest a whole fetch may take, connection to last byte. */
   public static final Duration TOTAL_TIME = Duration.ofSeconds(120);
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,200}-[0-9a-f]{32}");
   private static final String OUTPUTS = "v1/outputs/";
 
   private final HttpClient http;
+  private final PeerSites peers;
   private final boolean demo;
   private final Duration totalTime;
 
   /** A fetcher for a home that serves its API over HTTP(S) ({@code demo} false) or not at all (the demo: {@code file:} allowed). */
   public OutputFetch(HttpClient http, boolean demo) {
-    this(http, demo, TOTAL_TIME);
+    this(http, PeerSites.NONE, demo, TOTAL_TIME);
   }
 
-  OutputFetch(HttpClient http, boolean demo, Duration totalTime) {
+  /**
+   * A fetcher whose {@code http} client presents this site's identity, and which accepts an output
+   * over HTTPS only from the certificate of the site that wrote the result ({@code peers}).
+   */
+  public OutputFetch(HttpClient http, PeerSites peers, boolean demo) {
+    this(http, peers, demo, TOTAL_TIME);
+  }
+
+  OutputFetch(HttpClient http, PeerSites peers, boolean demo, Duration totalTime) {
     this.http = http;
+    this.peers = peers;
     this.demo = demo;
     this.totalTime = totalTime;
   }
@@ -65,6 +76,14 @@ public final class OutputFetch {
 
   /** Reads {@code reference}, written by the site whose registered endpoint is {@code executorEndpoint}. */
   public RunOutputs.Captured fetch(String reference, String executorEndpoint) {
+    return fetch(reference, executorEndpoint, "");
+  }
+
+  /**
+   * Reads {@code reference}, written by {@code executor} whose registered endpoint is {@code executorEndpoint}; over
+   * HTTPS with {@code peers} set, the answering certificate must name {@code executor}.
+   */
+  public RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor) {
     if (reference.isEmpty()) {
       return new RunOutputs.Captured(new byte[0], new byte[0]);
     }
@@ -81,11 +100,11 @@ public final class OutputFetch {
     if (!(executorEndpoint.startsWith("https://") || executorEndpoint.startsWith("http://"))) {
       throw new Refused("output reference '" + abbreviate(reference) + "' is not inline and the executor registered no HTTP endpoint");
     }
-    if (!reference.startsWith(executorEndpoint + OUTPUTS) || !NAME.matcher(reference.substring(executorEndpoint.length() + OUTPUTS.length()))
-        .matches()) {
+    if (!reference.startsWith(executorEndpoint + OUTPUTS) || !RunOutputs.SERVED.matcher(reference.substring(executorEndpoint.length()
+        + OUTPUTS.length())).matches()) {
       throw new Refused("output reference '" + abbreviate(reference) + "' is not " + executorEndpoint + OUTPUTS + "NAME");
     }
-    return RunOutputs.decode(download(reference));
+    return RunOutputs.decode(download(reference, executor));
   }
 
   private static byte[] readFile(String reference) {
@@ -105,7 +124,7 @@ public final class OutputFetch {
     }
   }
 
-  private byte[] download(String reference) {
+  private byte[] download(String reference, String executor) {
     HttpRequest request = HttpRequest.newBuilder(URI.create(reference)).timeout(totalTime).GET().build();
     CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, info -> new BoundedBody(RunOutputs.MAX_BLOB));
     HttpResponse<byte[]> response;
@@ -126,6 +145,7 @@ public final class OutputFetch {
       IOException io = e.getCause() instanceof IOException x ? x : new IOException(String.valueOf(e.getCause()), e.getCause());
       throw new RunOutputs.Unreachable("cannot fetch output " + abbreviate(reference) + ": " + io, io);
     }
+    checkPeer(response, reference, executor);
     if (response.statusCode() >= 500) {
       throw new RunOutputs.Unreachable("output " + abbreviate(reference) + ": HTTP " + response.statusCode() + " from the executing site",
           new IOException("HTTP " + response.statusCode()));
@@ -135,6 +155,24 @@ public final class OutputFetch {
           + " from the executing site (its daemon keeps outputs for " + RunOutputs.RETENTION.toHours() + " h)"));
     }
     return bounded(response.body(), reference);
+  }
+
+  /** Over HTTPS between daemons, the certificate that answered must be the executor's: another site's daemon could serve another run's output. */
+  private void checkPeer(HttpResponse<byte[]> response, String reference, String executor) {
+    if (peers == PeerSites.NONE || !reference.startsWith("https://")) {
+      return;
+    }
+    Optional<String> site = response.sslSession().flatMap(session -> {
+      try {
+        return session.getPeerCertificates()[0] instanceof X509Certificate leaf ? peers.site(leaf) : Optional.empty();
+      } catch (SSLPeerUnverifiedException e) {
+        return Optional.empty();
+      }
+    });
+    if (!site.equals(Optional.of(executor))) {
+      throw new Refused("output " + abbreviate(reference) + " was served by " + site.map(s -> "site " + s).orElse("no member's certificate")
+          + ", not by " + executor + ", which wrote the result");
+    }
   }
 
   private static byte[] bounded(byte[] blob, String reference) {

@@ -18,7 +18,9 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.handler.ScriptRunner;
 
@@ -26,8 +28,9 @@ import org.coalition.handler.ScriptRunner;
  * Where a run's output waits for its home site. The result in ZooKeeper carries only a
  * reference ({@link RunResult#output()}, at most 2,048 characters): small outputs travel inline
  * as a {@code data:} URI, larger ones are written to this daemon's spool folder and referenced by
- * the daemon's API, {@code https://executor/v1/outputs/NAME} (NAME ends in 128 random bits: the
- * address is the capability), or by a {@code file:} URI where the daemon has no HTTP endpoint
+ * the daemon's API, {@code https://executor/v1/outputs/HOME~LABEL-RANDOM} (HOME is the site the
+ * output belongs to: over mutual TLS the API serves it to that site's identity alone; the 128
+ * random bits make the name unguessable where the API is plain HTTP on loopback), or by a {@code file:} URI where the daemon has no HTTP endpoint
  * (the demo). Either way the bytes are one blob: a header line {@code coalition-output 1 OUT ERR},
  * then OUT bytes of standard output and ERR bytes of standard error. Stored outputs are deleted
  * after {@link #RETENTION}. The home reads a reference back with {@link OutputFetch}.
@@ -35,7 +38,8 @@ import org.coalition.handler.ScriptRunner;
 public final class RunOutputs {
   /** How long a stored output waits for its home site to fetch it. */
   public static final Duration RETENTION = Duration.ofDays(1);
-  private static final Pattern SERVED = Pattern.compile("[A-Za-z0-9._-]{1,200}-[0-9a-f]{32}");
+  /** A stored output's name: its home (a site id, which never holds '~'), a label, 128 random bits. */
+  static final Pattern SERVED = Pattern.compile("([A-Za-z0-9._-]{1,128})~[A-Za-z0-9._-]{1,200}-[0-9a-f]{32}");
   private static final SecureRandom RANDOM = new SecureRandom();
   /** Outputs are the users' data: the spool is 0700 and each output 0600, whatever the umask. */
   private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_DIR =
@@ -91,8 +95,10 @@ public final class RunOutputs {
   /** Both streams of a run. */
   public record Captured(byte[] stdout, byte[] stderr) {}
 
-  /** Stores a run's output and returns its reference. */
-  public String store(String name, byte[] stdout, byte[] stderr) {
+  /** Stores the output of a run for {@code home} ({@code label} names the run) and returns its reference. */
+  public String store(String home, String label, byte[] stdout, byte[] stderr) {
+    JobSpec.requireId("home site", home);
+    String name = home + "~" + label.replaceAll("[^A-Za-z0-9._-]", "_");
     byte[] blob = encode(stdout, stderr);
     String inline = DATA + Base64.getEncoder().encodeToString(blob);
     if (inline.length() <= RunResult.MAX_OUTPUT_REF) {
@@ -106,7 +112,7 @@ public final class RunOutputs {
         throw new SpoolFull("the output spool " + spool + " holds " + used + " bytes; " + blob.length + " more would pass its quota of "
             + quotaBytes);
       }
-      Path target = spool.resolve(name.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + HexFormat.of().formatHex(random16()));
+      Path target = spool.resolve(name + "-" + HexFormat.of().formatHex(random16()));
       Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
       Files.createFile(tmp, PRIVATE_FILE);
       Files.write(tmp, blob);
@@ -121,6 +127,12 @@ public final class RunOutputs {
     byte[] b = new byte[16];
     RANDOM.nextBytes(b);
     return b;
+  }
+
+  /** The home site of the output {@code name} (as served at {@code v1/outputs/NAME}), or empty if it names none. */
+  public static Optional<String> homeOf(String name) {
+    Matcher m = SERVED.matcher(name);
+    return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
   }
 
   /** The stored output {@code name} names, if it is one this daemon serves. */

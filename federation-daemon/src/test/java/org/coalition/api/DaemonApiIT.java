@@ -50,17 +50,7 @@ class DaemonApiIT {
 
   private DaemonApi api(Broker broker, int port) {
     return apis.computeIfAbsent(broker.settings().site(), s -> DaemonApi.start(broker, "127.0.0.1", port, Optional.empty(),
-        OPERATOR.getBytes(StandardCharsets.UTF_8), new DaemonApi.Health() {
-          @Override
-          public boolean zookeeperConnected() {
-            return true;
-          }
-
-          @Override
-          public String handler() {
-            return "local test site";
-          }
-        }));
+        OPERATOR.getBytes(StandardCharsets.UTF_8), LocalHealth.INSTANCE));
   }
 
   private HttpResponse<String> send(Broker broker, String method, String path, String token, String body) throws Exception {
@@ -106,7 +96,7 @@ class DaemonApiIT {
     try (var spool = Files.list(tmp.resolve("spool-exec"))) {
       var stored = spool.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith(".")).toList();
       assertEquals(1, stored.size(), "one output in the executor's spool: " + stored);
-      assertTrue(stored.get(0).matches("home-" + id + "-.*-[0-9a-f]{32}"), stored.get(0));
+      assertTrue(stored.get(0).matches("home~" + id + "-.*-[0-9a-f]{32}"), stored.get(0));
       assertEquals(200, send(exec.broker(), "GET", "v1/outputs/" + stored.get(0), null, null).statusCode());
       String guessed = stored.get(0).substring(0, stored.get(0).length() - 32) + "0".repeat(32);
       assertError(send(exec.broker(), "GET", "v1/outputs/" + guessed, null, null), 404, "NOT_FOUND");

@@ -141,7 +141,7 @@ class HostilePeerTest {
     publish("7", "8", "9");
     double now = home.coordination().now();
     evilRuns("7", new RunResult(now, now + 1, 0, "http://169.254.169.254/latest/meta-data/"));
-    evilRuns("8", new RunResult(now, now + 1, 0, "https://exec.example:8443/v1/outputs/x-0123456789abcdef0123456789abcdef"));
+    evilRuns("8", new RunResult(now, now + 1, 0, "https://exec.example:8443/v1/outputs/home~x-0123456789abcdef0123456789abcdef"));
     evilRuns("9", new RunResult(now, now + 1, 0, "file:///dev/zero"));
     home.tick();
     assertEquals(List.of(), List.copyOf(homeBatch.replayed.keySet()), "none replayed");

@@ -52,10 +52,16 @@ public final class LocalFederation implements AutoCloseable {
 
   /** A site whose broker says its API is at {@code endpoint} (an http address: large outputs are served from there). */
   public Site site(String name, int cores, Function<Broker, PilotService> pilotSide, String endpoint) {
+    return site(name, cores, pilotSide, endpoint, DaemonTls.NONE);
+  }
+
+  /** As above, with TLS between daemons ({@code tls}: the identity its output fetches show, and who peers are). */
+  public Site site(String name, int cores, Function<Broker, PilotService> pilotSide, String endpoint, DaemonTls tls) {
     ScriptRunner runner = new ScriptRunner(tmp.resolve("scratch"));
     InMemoryCoordination c = federation.connect(name);
     LocalSite local = new LocalSite(name, cores, runner, c::now);
-    Broker broker = new Broker(settings(name, endpoint), c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name), endpoint));
+    Broker broker = new Broker(settings(name, endpoint), c, local, Optional.of(local), new RunOutputs(tmp.resolve("spool-" + name), endpoint),
+        tls, Clock.systemUTC());
     local.pilots(p -> PilotAgent.of(pilotSide.apply(broker), p.environment(), runner, 200, c::now).run());
     Site s = new Site(name, local, broker, c, new BalancingPeriod(c));
     sites.add(s);

@@ -25,13 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  * at the size bound, and one trickled slowly at the time bound.
  */
 class OutputFetchTest {
-  private static final String NAME = "home_7-0123456789abcdef0123456789abcdef";
+  private static final String NAME = "home~7-0123456789abcdef0123456789abcdef";
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @TempDir Path tmp;
   private HttpServer server;
   private String endpoint;
-  private final OutputFetch fetch = new OutputFetch(HTTP, false, Duration.ofSeconds(2));
+  private final OutputFetch fetch = new OutputFetch(HTTP, PeerSites.NONE, false, Duration.ofSeconds(2));
 
   @BeforeEach
   void start() throws IOException {
@@ -43,7 +43,7 @@ class OutputFetchTest {
       x.getResponseBody().write(good);
       x.close();
     });
-    server.createContext("/v1/outputs/endless-0123456789abcdef0123456789abcdef", x -> {
+    server.createContext("/v1/outputs/home~endless-0123456789abcdef0123456789abcdef", x -> {
       x.sendResponseHeaders(200, 0); // chunked, no length: it never stops
       byte[] chunk = new byte[1 << 20];
       try (OutputStream out = x.getResponseBody()) {
@@ -54,7 +54,7 @@ class OutputFetchTest {
         // the home hung up: what it should do
       }
     });
-    server.createContext("/v1/outputs/slow-0123456789abcdef0123456789abcdef", x -> {
+    server.createContext("/v1/outputs/home~slow-0123456789abcdef0123456789abcdef", x -> {
       x.sendResponseHeaders(200, 0);
       try (OutputStream out = x.getResponseBody()) {
         for (int i = 0; i < 60; i++) {
@@ -96,7 +96,7 @@ class OutputFetchTest {
   void aBodyWithoutEndIsCutAtTheSizeBound() {
     long before = System.nanoTime();
     OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
-        () -> fetch.fetch(endpoint + "v1/outputs/endless-0123456789abcdef0123456789abcdef", endpoint));
+        () -> fetch.fetch(endpoint + "v1/outputs/home~endless-0123456789abcdef0123456789abcdef", endpoint));
     assertTrue(e.getMessage().contains("larger than " + RunOutputs.MAX_BLOB), e.getMessage());
     assertTrue(System.nanoTime() - before < Duration.ofSeconds(2).toNanos(), "cut, not waited out");
   }
@@ -105,7 +105,7 @@ class OutputFetchTest {
   void aTrickledBodyIsCutAtTheTimeBound() {
     long before = System.nanoTime();
     RunOutputs.Unreachable e = assertThrows(RunOutputs.Unreachable.class,
-        () -> fetch.fetch(endpoint + "v1/outputs/slow-0123456789abcdef0123456789abcdef", endpoint));
+        () -> fetch.fetch(endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", endpoint));
     double seconds = (System.nanoTime() - before) / 1e9;
     assertTrue(e.getMessage().contains("did not arrive within 2 s"), e.getMessage());
     assertTrue(seconds < 5, "gave up after " + seconds + " s, the bound is 2 s");

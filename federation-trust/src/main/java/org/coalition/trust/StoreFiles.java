@@ -61,7 +61,11 @@ public final class StoreFiles {
 
   /** Loads {@code store} with its password. */
   public static KeyStore load(Path store, boolean secret) {
-    char[] password = password(store, secret);
+    return load(store, password(store, secret));
+  }
+
+  /** Loads {@code store} with {@code password} (one kept elsewhere than beside it). */
+  public static KeyStore load(Path store, char[] password) {
     try (InputStream in = Files.newInputStream(store)) {
       KeyStore ks = KeyStore.getInstance("PKCS12");
       ks.load(in, password);
