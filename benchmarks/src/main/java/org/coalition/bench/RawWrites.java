@@ -6,12 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.coalition.coordination.zookeeper.ZkTls;
-import org.coalition.zookeeper.policy.FederationAclProvider;
 
 /**
  * The ensemble's plain write rate, the yardstick for the lifecycle rate: as many clients and
@@ -26,11 +23,7 @@ final class RawWrites {
     List<CuratorFramework> curators = new ArrayList<>();
     try {
       for (int c = 0; c < clients; c++) {
-        CuratorFramework client = CuratorFrameworkFactory.builder().connectString(connectString)
-            .retryPolicy(new ExponentialBackoffRetry(100, 5))
-            .zookeeperFactory((connect, session, watcher, readOnly) -> new ZooKeeperAdmin(connect, session, watcher, readOnly, tls.clientConfig()))
-            .authorization(FederationAclProvider.SCHEME, new byte[0])
-            .build();
+        CuratorFramework client = tls.curator(connectString).retryPolicy(new ExponentialBackoffRetry(100, 5)).build();
         client.start();
         client.blockUntilConnected();
         curators.add(client);

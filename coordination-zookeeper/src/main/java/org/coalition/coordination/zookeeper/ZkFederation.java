@@ -8,11 +8,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.SessionConnectionStateErrorPolicy;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.coalition.coordination.Allowances;
@@ -22,7 +20,6 @@ import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
-import org.coalition.zookeeper.policy.FederationAclProvider;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
 
@@ -124,15 +121,10 @@ public final class ZkFederation {
   /** A started Curator client over TLS as {@code tls}'s identity, connected within the options' timeout. */
   static CuratorFramework client(String connectString, ZkTls tls, Options options) {
     Identity self = tls.who();
-    CuratorFramework client = CuratorFrameworkFactory.builder()
-        .connectString(connectString)
+    CuratorFramework client = tls.curator(connectString)
         .sessionTimeoutMs((int) options.sessionTimeout().toMillis())
         .connectionTimeoutMs((int) options.connectTimeout().toMillis())
         .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
-        // each handle gets its own configuration: ZooKeeper keeps per-connection TLS state in it
-        .zookeeperFactory((connect, sessionTimeout, watcher, canBeReadOnly) ->
-            new ZooKeeperAdmin(connect, sessionTimeout, watcher, canBeReadOnly, tls.clientConfig()))
-        .authorization(FederationAclProvider.SCHEME, new byte[0])
         .aclProvider(new OwnNodesAclProvider(self))
         // A short disconnect (SUSPENDED) must not cost leadership; only a lost session does.
         .connectionStateErrorPolicy(new SessionConnectionStateErrorPolicy())

@@ -5,13 +5,16 @@ import java.security.KeyStore;
 import java.security.KeyStoreException;
 import java.security.cert.X509Certificate;
 import java.util.Collections;
+import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.zookeeper.ClientCnxnSocketNetty;
+import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ClientX509Util;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.trust.StoreFiles;
 import org.coalition.trust.TrustException;
+import org.coalition.zookeeper.policy.FederationAclProvider;
 import org.coalition.zookeeper.policy.Identity;
 import org.coalition.zookeeper.policy.ServerTls;
 
@@ -64,6 +67,18 @@ public final class ZkTls {
       config.setProperty(x509.getSslCipherSuitesProperty(), String.join(",", ServerTls.CIPHER_SUITES));
     }
     return config;
+  }
+
+  /**
+   * A Curator builder for {@code connectString} that connects as this identity: each handle with a
+   * fresh {@link #clientConfig()}, and the {@code coalition} auth added on every (re)connection.
+   */
+  public CuratorFrameworkFactory.Builder curator(String connectString) {
+    return CuratorFrameworkFactory.builder()
+        .connectString(connectString)
+        .zookeeperFactory((connect, sessionTimeout, watcher, canBeReadOnly) ->
+            new ZooKeeperAdmin(connect, sessionTimeout, watcher, canBeReadOnly, clientConfig()))
+        .authorization(FederationAclProvider.SCHEME, new byte[0]);
   }
 
   private static Identity identityOf(Path store, KeyStore ks) {
