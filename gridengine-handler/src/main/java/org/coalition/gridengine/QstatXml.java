@@ -97,8 +97,8 @@ final class QstatXml {
     int n = 0;
     for (String range : tasks.get(0).getTextContent().trim().split(",")) {
       try {
-        String[] stepParts = range.split(":");
-        String[] bounds = stepParts[0].split("-");
+        String[] stepParts = range.split(":", -1);
+        String[] bounds = stepParts[0].split("-", -1);
         long first = Integer.parseInt(bounds[0].trim());
         long last = bounds.length > 1 ? Integer.parseInt(bounds[1].trim()) : first;
         long step = stepParts.length > 1 ? Integer.parseInt(stepParts[1].trim()) : 1;

@@ -101,4 +101,14 @@ class QstatXmlTest {
     assertThrows(HandlerException.class, () -> QstatXml.pending(PENDING.replace("<tasks>1-5:2,9</tasks>", "<tasks>0-5</tasks>"),
         Duration.ofMinutes(30), "all.q"));
   }
+
+  /** Found by QstatXmlFuzzTest in CI, kept: a range of separators only ({@code :} or {@code -}) split into nothing and escaped as an index error. */
+  @Test
+  void aTaskRangeOfSeparatorsOnlyIsAProtocolError() {
+    for (String range : List.of(":", "-", "1-5,:", "-:2", "1-")) {
+      HandlerException e = assertThrows(HandlerException.class,
+          () -> QstatXml.pending(PENDING.replace("<tasks>1-5:2,9</tasks>", "<tasks>" + range + "</tasks>"), Duration.ofMinutes(30), "all.q"), range);
+      assertEquals(HandlerException.Category.PROTOCOL, e.category(), range);
+    }
+  }
 }
