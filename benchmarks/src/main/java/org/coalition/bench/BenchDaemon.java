@@ -27,8 +27,8 @@ import org.coalition.coordination.zookeeper.ZkTls;
 
 /**
  * One site in the benchmark, doing what the daemon does with the coordination layer: its home
- * thread publishes its jobs (a bounded number at a time), acts on results and acknowledges them,
- * and compacts; its workers, woken by the queue's watch, claim other sites' jobs, start them and
+ * thread publishes its jobs (a bounded number at a time), acts on results and acknowledges them
+ * (crediting their executors); its workers, woken by the queue's watch, claim other sites' jobs, start them and
  * hand in a result at once (a run's length is drawn, not waited for). A worker picks at random
  * among the jobs whose hash falls to its site (another site's once it has waited 250 ms) and never
  * one another worker of its site is claiming: the real daemon claims when a pilot asks for work,
@@ -124,13 +124,8 @@ final class BenchDaemon {
     coordination.close();
   }
 
-  /** Folds every site's remaining records (each site its own) and reads the ledgers. */
-  Map<String, SiteLedger> finalLedgers(List<BenchDaemon> all) {
-    for (BenchDaemon d : all) {
-      while (d.coordination.compact() > 0) {
-        // until nothing is left
-      }
-    }
+  /** The ledgers as the homes credited them. */
+  Map<String, SiteLedger> finalLedgers() {
     return coordination.ledgers();
   }
 
@@ -160,7 +155,6 @@ final class BenchDaemon {
   private void homeLoop() {
     int published = 0;
     Set<String> finished = new HashSet<>();
-    long lastCompact = System.nanoTime();
     while (!bench.stopping()) {
       ZkCoordination c = coordination;
       try {
@@ -188,10 +182,6 @@ final class BenchDaemon {
         }
         if (!results.isEmpty()) {
           c.acknowledge(results);
-        }
-        if (System.nanoTime() - lastCompact > 500_000_000L) {
-          c.compact();
-          lastCompact = System.nanoTime();
         }
       } catch (CoordinationException e) {
         CoordinationBenchmark.sleepQuietly(50); // ZooKeeper busy or a fault: try again

@@ -126,7 +126,7 @@ public final class CoordinationBenchmark {
     for (BenchDaemon d : daemons) {
       d.stop();
     }
-    Map<String, SiteLedger> ledgers = daemons.get(0).finalLedgers(daemons);
+    Map<String, SiteLedger> ledgers = daemons.get(0).finalLedgers();
     for (BenchDaemon d : daemons) {
       d.close();
     }

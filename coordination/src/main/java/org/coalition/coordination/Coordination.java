@@ -111,8 +111,8 @@ public interface Coordination extends AutoCloseable {
   List<Completed> results();
 
   /**
-   * Folds the given results into this site's ledger (as utility) and removes the jobs, in one
-   * atomic write: a result is counted exactly once even if the site crashes around this call.
+   * Credits each result's executor in this home's ledger row and removes the jobs, in one atomic
+   * write: a result is counted exactly once even if the site crashes around this call.
    * Returns how many were folded now (already acknowledged ones are skipped).
    */
   int acknowledge(List<Completed> done);
@@ -128,12 +128,9 @@ public interface Coordination extends AutoCloseable {
   // --- ledger ------------------------------------------------------------------------------
 
   /**
-   * Folds this site's finished-run records (jobs it executed) into its ledger as contribution,
-   * in atomic batches (compaction). Returns how many were folded.
+   * Every member's ledger, by site id, as the homes credited it ({@link Ledgers}): contribution
+   * is what homes accepted from a site, never what the site says of itself.
    */
-  int compact();
-
-  /** Every site's folded ledger, by site id. */
   Map<String, SiteLedger> ledgers();
 
   // --- leadership and balancing --------------------------------------------------------------

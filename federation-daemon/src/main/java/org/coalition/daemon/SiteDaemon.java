@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running site: its broker ticked every {@code tick} and whenever the federation queue
- * changes, and the balancing period (compaction, lost-run sweep, BILB on the leader) on Quartz.
+ * changes, and the balancing period (lost-run sweep, BILB on the leader) on Quartz.
  */
 public final class SiteDaemon implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SiteDaemon.class);

@@ -17,10 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one daemon does every period, without Quartz (which only triggers it): every site folds
- * its own finished-run records into its ledger (compaction; ACLs let a site write only its own
- * ledger, so each site compacts its own) and sweeps its jobs for lost runs; the leader alone runs
- * BILB over the live sites' queue lengths and participation levels and publishes the allowances.
+ * What one daemon does every period, without Quartz (which only triggers it): every site sweeps
+ * its jobs for lost runs; the leader alone runs BILB over the live sites' queue lengths and
+ * participation levels and publishes the allowances. (Ledgers need no period: a home credits the
+ * executor in the same write that acknowledges a result.)
  */
 public final class BalancingPeriod {
   private static final Logger LOG = LoggerFactory.getLogger(BalancingPeriod.class);
@@ -30,7 +30,7 @@ public final class BalancingPeriod {
   private long period;
 
   /** The outcome of one period, for logs, metrics and tests. */
-  public record Outcome(boolean leader, int compacted, int requeued, Allowances published) {}
+  public record Outcome(boolean leader, int requeued, Allowances published) {}
 
   public BalancingPeriod(Coordination coordination) {
     this(coordination, new Bilb());
@@ -52,10 +52,9 @@ public final class BalancingPeriod {
   }
 
   public synchronized Outcome run() {
-    int compacted = counted("compaction", coordination::compact);
     int requeued = counted("the lost-run sweep", coordination::requeueLost);
     if (!coordination.isLeader()) {
-      return new Outcome(false, compacted, requeued, null);
+      return new Outcome(false, requeued, null);
     }
     Map<String, SiteStatus> live = coordination.liveSites();
     List<SiteLoad> loads = new ArrayList<>();
@@ -70,10 +69,9 @@ public final class BalancingPeriod {
     } catch (CoordinationException e) {
       // leadership moved between the check and the write: the new leader publishes its own
       LOG.info("period {} not published: {}", period, e.getMessage());
-      return new Outcome(false, compacted, requeued, null);
+      return new Outcome(false, requeued, null);
     }
-    LOG.info("period {}: {} live sites, {} core-seconds to move, compacted {}, requeued {}",
-        period, loads.size(), Math.round(plan.totalMoved()), compacted, requeued);
-    return new Outcome(true, compacted, requeued, allowances);
+    LOG.info("period {}: {} live sites, {} core-seconds to move, requeued {}", period, loads.size(), Math.round(plan.totalMoved()), requeued);
+    return new Outcome(true, requeued, allowances);
   }
 }

@@ -21,7 +21,6 @@ import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.zookeeper.ZkQueueView.CachedJob;
 import org.coalition.coordination.zookeeper.ZkRecords.ClaimRecord;
-import org.coalition.coordination.zookeeper.ZkRecords.DoneRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
 import org.coalition.zookeeper.policy.FederationAcls;
 
@@ -215,9 +214,7 @@ final class ZkClaims {
         Op.check(zk.paths.job(ref), fence.jobVersion()),
         Op.check(zk.paths.claim(ref), fence.version()),
         Op.create(zk.paths.result(ref), ZkRecords.write(new ResultRecord(zk.site, claim.token(), result)), FederationAcls.result(zk.self),
-            CreateMode.PERSISTENT),
-        Op.create(zk.paths.doneRecord(zk.site, ref, claim.token()), ZkRecords.write(DoneRecord.of(claim.job(), result)),
-            zk.ownAcl, CreateMode.PERSISTENT));
+            CreateMode.PERSISTENT));
     try {
       ZkSite.fenced(fence.zk(), () -> fence.zk().multi(ops));
       fences.remove(claim.token());

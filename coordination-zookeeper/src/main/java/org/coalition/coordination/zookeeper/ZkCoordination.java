@@ -238,12 +238,6 @@ public final class ZkCoordination implements Coordination {
   }
 
   @Override
-  public int compact() {
-    open();
-    return ledger.compact();
-  }
-
-  @Override
   public Map<String, SiteLedger> ledgers() {
     return ledger.ledgers();
   }

@@ -3,6 +3,7 @@ package org.coalition.coordination.zookeeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,8 +18,8 @@ import org.coalition.coordination.Allowances;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.SiteInfo;
-import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
@@ -73,6 +74,7 @@ public final class ZkFederation {
         members.put(site, new Identity(federation, site).toString());
       }
       List<ACL> operatorOnly = FederationAcls.operatorOnly(federation);
+      closeRoot(admin);
       ensure(admin, "/coalition", new byte[0], FederationAcls.shared(federation));
       Stat stat = new Stat();
       if (admin.checkExists().forPath(paths.root) == null) {
@@ -84,16 +86,17 @@ public final class ZkFederation {
         admin.setData().withVersion(stat.getVersion())
             .forPath(paths.root, ZkRecords.write(new FederationRecord(existing.epochMillis(), merged)));
       }
-      for (String branch : List.of(paths.sites(), paths.jobs(), paths.done(), paths.ledgers(), paths.allowances())) {
+      for (String branch : List.of(paths.sites(), paths.jobs(), paths.ledgers(), paths.allowances())) {
         ensure(admin, branch, new byte[0], operatorOnly);
       }
-      retireLeaderLatch(admin, paths);
+      retire(admin, paths.root + "/leader");
+      retire(admin, paths.retiredDone());
       for (String site : members.keySet()) {
         List<ACL> own = FederationAcls.own(new Identity(federation, site));
         ensure(admin, paths.site(site), ZkRecords.write(new SiteInfo(site, "", 0)), own);
         ensure(admin, paths.jobsOf(site), new byte[0], own);
-        ensure(admin, paths.doneOf(site), new byte[0], own);
-        ensure(admin, paths.ledger(site), ZkRecords.write(SiteLedger.empty(site)), own);
+        ensure(admin, paths.ledger(site), ZkRecords.write(LedgerRow.empty(site)), own);
+        retireSelfReportedLedger(admin, paths.ledger(site), site);
         ensure(admin, paths.allowances(site), ZkRecords.write(Allowances.NONE), own);
       }
     } catch (CoordinationException e) {
@@ -145,15 +148,35 @@ public final class ZkFederation {
     return client;
   }
 
+  /** Closes the ensemble's root to members (docs/security.md); another federation's operator may have done so already. */
+  private static void closeRoot(CuratorFramework admin) throws Exception {
+    List<ACL> root = FederationAcls.root();
+    if (!new HashSet<>(admin.getACL().forPath("/")).equals(new HashSet<>(root))) {
+      admin.setACL().withACL(root).forPath("/");
+    }
+  }
+
   /**
-   * Federations made before leadership followed the live nodes have a {@code leader} folder that
-   * every member could write. Nothing reads it now; the operator deletes it so no one keeps a foothold there.
+   * Deletes a folder older federations had: the leader latch (every member could write it) and the
+   * executors' own run records. Nothing reads them now; no one keeps a foothold there.
    */
-  private static void retireLeaderLatch(CuratorFramework admin, ZkPaths paths) throws Exception {
+  private static void retire(CuratorFramework admin, String path) throws Exception {
     try {
-      admin.delete().deletingChildrenIfNeeded().forPath(paths.root + "/leader");
+      admin.delete().deletingChildrenIfNeeded().forPath(path);
     } catch (KeeperException.NoNodeException e) {
       // a federation made since, or retired already
+    }
+  }
+
+  /**
+   * A ledger written before homes credited executors held each site's own claim of its
+   * contribution, which no one can check: it is started again from an empty row.
+   */
+  private static void retireSelfReportedLedger(CuratorFramework admin, String path, String site) throws Exception {
+    try {
+      ZkRecords.read(path, admin.getData().forPath(path), LedgerRow.class);
+    } catch (CoordinationException e) {
+      admin.setData().forPath(path, ZkRecords.write(LedgerRow.empty(site)));
     }
   }
 

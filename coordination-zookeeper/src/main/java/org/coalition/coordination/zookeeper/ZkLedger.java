@@ -1,8 +1,12 @@
 package org.coalition.coordination.zookeeper;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
@@ -10,33 +14,78 @@ import org.apache.zookeeper.data.Stat;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.Credit;
 import org.coalition.coordination.JobRef;
+import org.coalition.coordination.LedgerRow;
+import org.coalition.coordination.Ledgers;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.UtilitySums;
-import org.coalition.coordination.zookeeper.ZkRecords.DoneRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * This site's ledger: acknowledged results fold into its utility (it sent them), its own
- * finished-run records into its contribution (it ran them). Both go through {@link #fold}: the
- * ledger and the nodes folded into it change in one multi checked against the ledger's version,
- * so nothing is counted twice or lost; a moved ledger is read again.
+ * The federation's ledger: each home's row ({@link LedgerRow}) credits the executors of the
+ * results it acknowledged. The row and the acknowledged nodes change in one multi checked against
+ * the row's version ({@link #fold}), so nothing is counted twice or lost; a moved row is read
+ * again. Rows are peers' writes: a row that cannot be read, names another home, or goes back on a
+ * credit this daemon has seen is not believed, and the credits seen before stand ({@link #believed}).
  */
 final class ZkLedger {
   private static final int BATCH = 100;
 
+  private static final Logger LOG = LoggerFactory.getLogger(ZkLedger.class);
+
   private final ZkSite zk;
+  private final Map<String, LedgerRow> seen = new HashMap<>();
 
   ZkLedger(ZkSite zk) {
     this.zk = zk;
   }
 
-  /** Every site's ledger, by site. */
+  /** Every member's ledger, by site, from the homes' rows. */
   Map<String, SiteLedger> ledgers() {
-    return zk.readAll(zk.paths.ledgers(), SiteLedger.class);
+    Map<String, LedgerRow> rows = zk.readAll(zk.paths.ledgers(), LedgerRow.class);
+    Set<String> members = new TreeSet<>(rows.keySet());
+    try {
+      members.addAll(zk.client.getChildren().forPath(zk.paths.ledgers()));
+    } catch (Exception e) {
+      throw ZkSite.translate("reading the ledger's members", e);
+    }
+    List<LedgerRow> believed = new ArrayList<>();
+    for (String home : members) {
+      believed.add(believed(home, rows.get(home)));
+    }
+    return Ledgers.of(believed, members);
   }
 
-  /** Folds results of this site's jobs into its ledger and deletes them with their claims and jobs; returns how many. */
+  /**
+   * The row of {@code home} this daemon believes: per executor, a credit may only grow by new
+   * runs (more jobs); one that shrank or changed without a new run, or a row that is unreadable or
+   * names another home, keeps the credit seen before, with a warning.
+   */
+  private synchronized LedgerRow believed(String home, LedgerRow read) {
+    LedgerRow before = seen.getOrDefault(home, LedgerRow.empty(home));
+    if (read == null || !read.home().equals(home)) {
+      LOG.warn("decision=distrust-ledger home={} reason={}", home, read == null ? "unreadable" : "names " + read.home());
+      return before;
+    }
+    Map<String, Credit> credits = new TreeMap<>(read.credits());
+    for (Map.Entry<String, Credit> e : before.credits().entrySet()) {
+      Credit now = credits.get(e.getKey());
+      Credit was = e.getValue();
+      if (now == null || now.jobs() < was.jobs() || now.jobs() == was.jobs() && !now.equals(was)) {
+        LOG.warn("decision=distrust-ledger home={} executor={} reason=credit went back from {} to {} runs without a new run",
+            home, e.getKey(), was.jobs(), now == null ? 0 : now.jobs());
+        credits.put(e.getKey(), was);
+      }
+    }
+    LedgerRow row = new LedgerRow(home, credits);
+    seen.put(home, row);
+    return row;
+  }
+
+  /** Credits the executors of this home's results in its row and deletes the results with their claims and jobs; returns how many. */
   int acknowledge(List<Completed> done) {
     for (Completed c : done) {
       zk.requireOwn(c.job().home());
@@ -55,7 +104,7 @@ final class ZkLedger {
     for (Completed c : batch) {
       JobRef ref = c.job().ref();
       UtilitySums sums = UtilitySums.of(c.job().release(), c.result(), c.job().cores());
-      out.add(new Entry(ledger -> ledger.submitted(sums), List.of(zk.paths.result(ref), zk.paths.claim(ref), zk.paths.job(ref))));
+      out.add(new Entry(row -> row.accepted(c.executor(), sums), List.of(zk.paths.result(ref), zk.paths.claim(ref), zk.paths.job(ref))));
     }
     return out;
   }
@@ -73,40 +122,6 @@ final class ZkLedger {
     return entries(pending);
   }
 
-  /** Folds this site's finished-run records into its ledger and deletes them; returns how many. */
-  int compact() {
-    int folded = 0;
-    try {
-      List<String> names = new ArrayList<>(zk.client.getChildren().forPath(zk.paths.doneOf(zk.site)));
-      names.sort(null);
-      for (int from = 0; from < names.size(); from += BATCH) {
-        List<String> batch = names.subList(from, Math.min(names.size(), from + BATCH));
-        folded += fold("compacting the ledger of " + zk.site, again -> records(batch));
-      }
-    } catch (Exception e) {
-      throw ZkSite.translate("compacting the ledger of " + zk.site, e);
-    }
-    return folded;
-  }
-
-  /** The finished-run records of {@code batch} still there. */
-  private List<Entry> records(List<String> batch) throws Exception {
-    List<Entry> out = new ArrayList<>();
-    for (String name : batch) {
-      String path = zk.paths.doneOf(zk.site) + "/" + name;
-      byte[] data;
-      try {
-        data = zk.client.getData().forPath(path);
-      } catch (KeeperException.NoNodeException e) {
-        continue;
-      }
-      DoneRecord d = ZkRecords.read(path, data, DoneRecord.class);
-      UtilitySums sums = UtilitySums.of(d.release(), d.run(), d.cores());
-      out.add(new Entry(ledger -> ledger.executed(sums), List.of(path)));
-    }
-    return out;
-  }
-
   /** The ledger node's data; its absence is a broken tree, not a race to retry. */
   private byte[] ledgerData(String ledgerPath, Stat stat) throws Exception {
     try {
@@ -118,7 +133,7 @@ final class ZkLedger {
   }
 
   /** One thing to fold: how it changes the ledger, and the nodes deleted with it. */
-  private record Entry(UnaryOperator<SiteLedger> fold, List<String> deletes) {}
+  private record Entry(UnaryOperator<LedgerRow> fold, List<String> deletes) {}
 
   /** Reads what to fold; {@code again} after the ledger or a node moved under the last attempt. */
   @FunctionalInterface
@@ -141,7 +156,7 @@ final class ZkLedger {
           return 0;
         }
         Stat stat = new Stat();
-        SiteLedger ledger = ZkRecords.read(ledgerPath, ledgerData(ledgerPath, stat), SiteLedger.class);
+        LedgerRow ledger = ZkRecords.read(ledgerPath, ledgerData(ledgerPath, stat), LedgerRow.class);
         List<CuratorOp> ops = new ArrayList<>();
         for (Entry e : entries) {
           ledger = e.fold().apply(ledger);

@@ -13,8 +13,7 @@ import org.coalition.coordination.JobRef;
  *   jobs/HOME/JOB                        JobSpec                       HOME writes; members may add children
  *   jobs/HOME/JOB/claim                  ClaimRecord                   the claimer writes; HOME may delete
  *   jobs/HOME/JOB/claim/result           ResultRecord                  only the claimer can create; HOME may delete
- *   done/SITE/HOME:JOB:TOKEN             DoneRecord (a run SITE made)  SITE writes
- *   ledger/SITE                          SiteLedger                    SITE writes (versioned)
+ *   ledger/SITE                          LedgerRow (what SITE accepted) SITE writes (versioned)
  *   allowances/SITE                      Allowances                    SITE writes while leader
  * </pre>
  *
@@ -63,17 +62,9 @@ final class ZkPaths {
     return claim(ref) + "/" + RESULT;
   }
 
-  String done() {
+  /** Where executors kept their own run records before contribution was credited by the homes; bootstrap deletes it. */
+  String retiredDone() {
     return root + "/done";
-  }
-
-  String doneOf(String site) {
-    return done() + "/" + site;
-  }
-
-  /** A run's record, named by job and claim token: a job run again under a new claim gets a new record. */
-  String doneRecord(String executor, JobRef ref, long token) {
-    return doneOf(executor) + "/" + ref.home() + ":" + ref.jobId() + ":" + token;
   }
 
   String ledgers() {

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
-import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 
 /**
@@ -40,13 +39,6 @@ final class ZkRecords {
 
   /** An accepted result: the executor, the claim token it held, and the run. */
   record ResultRecord(String executor, long token, RunResult run) {}
-
-  /** A finished run, kept by its executor until compaction folds it into its ledger. */
-  record DoneRecord(String home, String jobId, double release, int cores, RunResult run) {
-    static DoneRecord of(JobSpec job, RunResult run) {
-      return new DoneRecord(job.home(), job.jobId(), job.release(), job.cores(), run);
-    }
-  }
 
   static byte[] write(Object value) {
     try {

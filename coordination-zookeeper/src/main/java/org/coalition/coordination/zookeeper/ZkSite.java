@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -39,6 +40,8 @@ final class ZkSite {
   final List<ACL> jobAcl;
   /** A node only this site may change. */
   final List<ACL> ownAcl;
+  /** Nodes {@link #readAll} skipped, with the reason it last logged. */
+  private final Map<String, String> skipped = new ConcurrentHashMap<>();
 
   /** Reads the federation's record; refuses a site that is not a member. */
   ZkSite(CuratorFramework client, ZkPaths paths, Identity self, Clock clock, ZkFederation.Options options) {
@@ -103,8 +106,12 @@ final class ZkSite {
         String path = parent + "/" + name;
         try {
           out.put(name, ZkRecords.read(path, client.getData().forPath(path), type));
+          skipped.remove(path);
         } catch (CoordinationException e) {
-          LOG.warn("skipping a {}: {}", type.getSimpleName(), e.getMessage());
+          // once per node and reason: a peer's garbage, read every round, must not flood the log
+          if (!e.getMessage().equals(skipped.put(path, e.getMessage()))) {
+            LOG.warn("skipping a {}: {}", type.getSimpleName(), e.getMessage());
+          }
         }
       }
     } catch (Exception e) {

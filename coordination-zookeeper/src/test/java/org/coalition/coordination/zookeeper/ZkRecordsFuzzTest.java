@@ -14,13 +14,12 @@ import net.jqwik.api.Provide;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
-import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.zookeeper.ZkRecords.ClaimRecord;
-import org.coalition.coordination.zookeeper.ZkRecords.DoneRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
 import org.coalition.testbed.fuzz.Mutations;
@@ -38,10 +37,9 @@ class ZkRecordsFuzzTest {
       JobSpec.class, JOB,
       ClaimRecord.class, ClaimRecord.fresh("south", 0x1234L),
       ResultRecord.class, new ResultRecord("south", 77, RUN),
-      DoneRecord.class, DoneRecord.of(JOB, RUN),
       SiteStatus.class, new SiteStatus("south", 64, 3600, 2, 0.5, 7200),
       SiteInfo.class, new SiteInfo("south", "https://south:8443/", 64),
-      SiteLedger.class, SiteLedger.empty("south").executed(UtilitySums.of(12.5, RUN, 4)),
+      LedgerRow.class, LedgerRow.empty("north").accepted("south", UtilitySums.of(12.5, RUN, 4)).accepted("west", UtilitySums.of(1, RUN, 1)),
       Allowances.class, new Allowances("north", 3, 100, Map.of("south", new Allowances.Allowance(10, 20))),
       FederationRecord.class, new FederationRecord(1_700_000_000_000L, Map.of("north", "north:abc=", "south", "south:def=")));
   private static final List<Class<?>> TYPES = List.copyOf(RECORDS.keySet());

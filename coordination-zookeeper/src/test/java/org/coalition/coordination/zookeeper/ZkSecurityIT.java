@@ -22,6 +22,7 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
+import org.coalition.coordination.SiteLedger;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
@@ -74,8 +75,10 @@ class ZkSecurityIT {
       assertNoAuth("rewrite a's claim", () -> b.setData().forPath(paths.claim(ref), JUNK));
       assertNoAuth("delete a's claim", () -> b.delete().forPath(paths.claim(ref)));
       assertNoAuth("forge a result under a's claim", () -> b.create().forPath(paths.result(ref), JUNK));
-      assertNoAuth("fold into a's ledger records", () -> b.create().forPath(paths.doneOf("a") + "/x", JUNK));
+      assertNoAuth("add a ledger row for a site of its own making", () -> b.create().forPath(paths.ledgers() + "/sybil", JUNK));
       assertNoAuth("change the member list", () -> b.setData().forPath(paths.root, JUNK));
+      assertNoAuth("fill the ensemble with top-level nodes", () -> b.create().forPath("/b-was-here", JUNK));
+      assertNoAuth("open the ensemble's root again", () -> b.setACL().withACL(ZooDefs.Ids.OPEN_ACL_UNSAFE).forPath("/"));
       assertNoAuth("plant a folder that names a leader", () -> b.create().forPath(paths.root + "/leader", JUNK));
       assertNoAuth("take a's place in the leader order", () -> b.delete().forPath(paths.live("a")));
 
@@ -117,7 +120,8 @@ class ZkSecurityIT {
       bApi.publish(new JobSpec("after", "b", 1, 0, 60, 1, ""));
       waitFor("a sees the job b published after the garbage", () -> a.queue().stream().anyMatch(j -> j.jobId().equals("after")));
       assertEquals(List.of("good", "after"), a.queue().stream().map(JobSpec::jobId).toList(), "the malformed jobs are skipped");
-      assertTrue(a.ledgers().containsKey("a") && !a.ledgers().containsKey("b"), "b's broken ledger is skipped, a's is intact");
+      assertEquals(SiteLedger.empty("b"), a.ledgers().get("b"), "b's broken row is not believed: what a saw of it (nothing yet) stands");
+      assertEquals(SiteLedger.empty("a"), a.ledgers().get("a"), "a's ledger is intact");
       CoordinationException e = assertThrows(CoordinationException.class,
           () -> ZkRecords.read("/x", "{\"jobId\":\"j\",\"home\":\"b\",\"cores\":0,\"memoryMb\":0,\"walltimeSeconds\":1,\"release\":0,\"payload\":\"\"}"
               .getBytes(StandardCharsets.UTF_8), JobSpec.class));

@@ -15,13 +15,14 @@ import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.FederatedJob;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
+import org.coalition.coordination.Ledgers;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.memory.InMemoryFederation.ClaimState;
-import org.coalition.coordination.memory.InMemoryFederation.Done;
 import org.coalition.coordination.memory.InMemoryFederation.Live;
 
 /**
@@ -71,7 +72,7 @@ public final class InMemoryCoordination implements Coordination {
     synchronized (fed.lock) {
       open();
       fed.sites.put(site, info);
-      fed.ledgers.putIfAbsent(site, SiteLedger.empty(site));
+      fed.ledgers.putIfAbsent(site, LedgerRow.empty(site));
       fed.live.put(site, new Live(session, status));
       lastStatus = status;
       fed.requeueLost(now());
@@ -223,8 +224,6 @@ public final class InMemoryCoordination implements Coordination {
         throw new CoordinationException(Kind.STALE, "job " + claim.ref() + " already has a result");
       }
       fed.results.put(claim.ref(), new Completed(claim.job(), site, claim.token(), result, held.claimedAt(), now()));
-      fed.done.computeIfAbsent(site, s -> new ArrayList<>())
-          .add(new Done(claim.ref(), UtilitySums.of(claim.job().release(), result, claim.job().cores())));
     }
   }
 
@@ -275,14 +274,14 @@ public final class InMemoryCoordination implements Coordination {
     synchronized (fed.lock) {
       open();
       int n = 0;
-      SiteLedger ledger = fed.ledgers.getOrDefault(site, SiteLedger.empty(site));
+      LedgerRow ledger = fed.ledgers.getOrDefault(site, LedgerRow.empty(site));
       for (Completed c : done) {
         requireOwn(c.job().home());
         Completed held = fed.results.get(c.job().ref());
         if (held == null || held.token() != c.token()) {
           continue;
         }
-        ledger = ledger.submitted(UtilitySums.of(c.job().release(), c.result(), c.job().cores()));
+        ledger = ledger.accepted(held.executor(), UtilitySums.of(c.job().release(), c.result(), c.job().cores()));
         fed.results.remove(c.job().ref());
         fed.claims.remove(c.job().ref());
         fed.jobs.remove(c.job().ref());
@@ -312,24 +311,9 @@ public final class InMemoryCoordination implements Coordination {
   }
 
   @Override
-  public int compact() {
-    synchronized (fed.lock) {
-      open();
-      List<Done> records = fed.done.getOrDefault(site, List.of());
-      SiteLedger ledger = fed.ledgers.getOrDefault(site, SiteLedger.empty(site));
-      for (Done d : records) {
-        ledger = ledger.executed(d.sums());
-      }
-      fed.ledgers.put(site, ledger);
-      fed.done.remove(site);
-      return records.size();
-    }
-  }
-
-  @Override
   public Map<String, SiteLedger> ledgers() {
     synchronized (fed.lock) {
-      return Map.copyOf(fed.ledgers);
+      return Ledgers.of(fed.ledgers.values(), fed.ledgers.keySet());
     }
   }
 

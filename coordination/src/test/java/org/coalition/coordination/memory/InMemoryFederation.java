@@ -13,10 +13,9 @@ import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.SiteInfo;
-import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
-import org.coalition.coordination.UtilitySums;
 
 /**
  * The shared state of a federation held in one JVM: what ZooKeeper holds for the real
@@ -36,9 +35,8 @@ public final class InMemoryFederation {
   final Map<JobRef, JobSpec> jobs = new LinkedHashMap<>();
   final Map<JobRef, ClaimState> claims = new HashMap<>();
   final Map<JobRef, Completed> results = new LinkedHashMap<>();
-  /** Finished-run records per executing site, waiting for compaction. */
-  final Map<String, List<Done>> done = new HashMap<>();
-  final Map<String, SiteLedger> ledgers = new HashMap<>();
+  /** Each home's ledger row. */
+  final Map<String, LedgerRow> ledgers = new HashMap<>();
   final Map<String, Allowances> allowances = new HashMap<>();
   final List<Runnable> queueListeners = new CopyOnWriteArrayList<>();
 
@@ -50,7 +48,6 @@ public final class InMemoryFederation {
     }
   }
 
-  record Done(JobRef job, UtilitySums sums) {}
 
   /** The claim lease, and the most of one home's jobs a member may hold, as ZooKeeper's handles keep them. */
   final Duration claimLease;

@@ -38,6 +38,14 @@ public final class FederationAcls {
     return list(operatorAll(federation), membersRead(federation));
   }
 
+  /**
+   * The ensemble's root {@code /}: any federation's operator creates and re-ACLs there, members
+   * read; no member adds a top-level node (ZooKeeper's default lets anyone do anything).
+   */
+  public static List<ACL> root() {
+    return list(new ACL(Perms.CREATE | Perms.READ | Perms.ADMIN, rule(OPERATOR, ANY)), new ACL(Perms.READ, rule(MEMBER, ANY)));
+  }
+
   /** {@code /coalition}, shared by the federations an ensemble serves: any operator adds its federation; its members read. */
   public static List<ACL> shared(String federation) {
     return list(operatorAll(federation), new ACL(Perms.CREATE | Perms.READ, rule(OPERATOR, ANY)), new ACL(Perms.READ, rule(MEMBER, ANY)));
