@@ -97,6 +97,12 @@ public final class OutputFetch {
     if (reference.startsWith("file:") && demo) {
       return RunOutputs.decode(readFile(reference));
     }
+    if (peers != PeerSites.NONE && !executorEndpoint.startsWith("https://")) {
+      // between daemons with identities, plain HTTP would skip the certificate check: an executor
+      // could register an address inside the home's network and have the home call it
+      throw new Refused("output reference '" + abbreviate(reference) + "': over mutual TLS the executor's endpoint must be https://, was '"
+          + abbreviate(executorEndpoint) + "'");
+    }
     if (!(executorEndpoint.startsWith("https://") || executorEndpoint.startsWith("http://"))) {
       throw new Refused("output reference '" + abbreviate(reference) + "' is not inline and the executor registered no HTTP endpoint");
     }

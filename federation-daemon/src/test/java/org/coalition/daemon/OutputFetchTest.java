@@ -1,6 +1,7 @@
 package org.coalition.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,6 +92,22 @@ class OutputFetchTest {
       OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class, () -> fetch.fetch(other, endpoint), other);
       assertTrue(e.getMessage().contains("is not"), e.getMessage());
     }
+  }
+
+  /** An executor may register any endpoint: over mutual TLS a plain-HTTP one (an address inside the home's network) is never called. */
+  @Test
+  void betweenDaemonsWithIdentitiesAPlainHttpEndpointIsRefusedUncalled() {
+    int[] calls = {0};
+    server.createContext("/v1/outputs/home~ssrf-0123456789abcdef0123456789abcdef", x -> {
+      calls[0]++;
+      x.sendResponseHeaders(500, -1);
+      x.close();
+    });
+    OutputFetch withIdentities = new OutputFetch(HTTP, leaf -> Optional.of("mallory"), false, Duration.ofSeconds(2));
+    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
+        () -> withIdentities.fetch(endpoint + "v1/outputs/home~ssrf-0123456789abcdef0123456789abcdef", endpoint, "mallory"));
+    assertTrue(e.getMessage().contains("must be https://"), e.getMessage());
+    assertEquals(0, calls[0], "the internal address was never called");
   }
 
   @Test
