@@ -1,0 +1,491 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.Completed;
+import org.coalition.coordination.Credit;
+import org.coalition.coordination.JobRef;
+import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
+import org.coalition.coordination.RunResult;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteLedger;
+import org.coalition.coordination.SiteStatus;
+import org.coalition.coordination.UtilitySums;
+import org.coalition.coordination.zookeeper.ZkCoordination;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.handler.ScriptRunner;
+import org.coalition.local.LocalSite;
+import org.coalition.periodic.BalancingPeriod;
+import org.coalition.policy.fairness.LinearSummary;
+import org.coalition.policy.fairness.Utility;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.FederationAcls;
+import org.coalition.zookeeper.policy.Identity;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue #22's hostile-member suite: three honest sites (real daemons' brokers and pilots, local
+ * batch systems) run a workload on a real ZooKeeper server over TLS, under the federation's
+ * policy, while mallory, a member with its own valid identity, attacks: through Coalition's own
+ * client, where it plays the protocol with poisoned values, and through a raw ZooKeeper client of
+ * its own, where it tries what the protocol does not allow. Every attack must be refused or
+ * contained; every honest job must end once, with its output, at an honest site; the ledgers must
+ * equal the work the homes accepted; and no honest tick may throw. The outcomes print as a table
+ * (docs/security.md, "A hostile member").
+ */
+class HostileMemberIT {
+  private static final String FED = "hm";
+  private static final String ROOT = "/coalition/" + FED;
+  private static final byte[] JUNK = "{\"forged\":true}".getBytes(StandardCharsets.UTF_8);
+  /** The honest homes' lease and cap, short so the suite sees them act. */
+  private static final ZkFederation.Options HOME_RULES = new ZkFederation.Options(Duration.ofSeconds(15), Duration.ofSeconds(10),
+      Duration.ofSeconds(20), 3);
+  private static final Identity MALLORY = new Identity(FED, "mallory");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+
+  private record Site(String name, LocalSite local, Broker broker, ZkCoordination coordination, BalancingPeriod period) {}
+
+  /** A result mallory hands in for a job it claimed: what the attack is and the run it claims. */
+  private record Poison(String attack, PoisonedRun run) {}
+
+  @FunctionalInterface
+  private interface PoisonedRun {
+    void handIn(ZkCoordination mallory, CuratorFramework raw, Claim claim, double now) throws Exception;
+  }
+
+  private final Map<String, String> outcomes = new LinkedHashMap<>();
+  /** What each honest job prints, by home and id. */
+  private final Map<JobRef, String> expected = new HashMap<>();
+
+  @Test
+  void aHostileMemberIsRefusedOrContainedWhileThreeHonestSitesWork() throws Exception {
+    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
+    Path scratch = Files.createDirectories(tmp.resolve("scratch"));
+    Files.setPosixFilePermissions(scratch, PosixFilePermissions.fromString("rwx--x--x"));
+    ScriptRunner runner = new ScriptRunner(scratch);
+    List<AutoCloseable> open = new ArrayList<>();
+    Ensemble zk = Ensemble.start(1);
+    try {
+      // a federation two hours old, so that a run can claim to have started an hour before its claim
+      ZkFederation.bootstrap(zk.connectString(), tls(zk, Identity.operator(FED)), List.of("north", "south", "west", "mallory"),
+          Clock.offset(Clock.systemUTC(), Duration.ofHours(-2)));
+      Map<String, Site> honest = new LinkedHashMap<>();
+      for (String name : List.of("north", "south", "west")) {
+        honest.put(name, site(zk, name, name.equals("north") ? 1 : 2, runner, open));
+      }
+      ZkCoordination mallory = ZkFederation.connect(zk.connectString(), tls(zk, MALLORY), Clock.systemUTC(), ZkFederation.Options.DEFAULT);
+      open.add(mallory);
+      mallory.join(new SiteInfo("mallory", "", 64), new SiteStatus("mallory", 64, 0, 0, 0, 100));
+      CuratorFramework raw = raw(zk, tls(zk, MALLORY));
+      open.add(raw);
+
+      Map<String, List<String>> work = new LinkedHashMap<>();
+      // north, with one core, publishes most of its 16 jobs: victims for every poisoned result and the hoard
+      work.put("north", submit(honest.get("north"), 16));
+      work.put("south", submit(honest.get("south"), 3));
+      work.put("west", submit(honest.get("west"), 3));
+
+      writesOutsideTheProtocol(raw, zk);
+      garbageInItsOwnNodes(raw, mallory);
+      mallory.publish(List.of(new JobSpec("m1", "mallory", 1, 0, 60, mallory.now(), "sleep 1\necho m1\n"),
+          new JobSpec("m2", "mallory", 1, 0, 60, mallory.now(), "sleep 1\necho m2\n")));
+
+      Deque<Poison> poisons = new ArrayDeque<>(poisons());
+      Map<String, JobRef> victims = new LinkedHashMap<>();
+      List<Claim> hoarded = new ArrayList<>();
+      long hoardedAt = 0;
+      boolean ledgerAttacked = false;
+      List<Completed> usedByMallory = new ArrayList<>();
+      Site north = honest.get("north");
+      long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
+      while (!(allDone(honest, work) && poisons.isEmpty() && ledgerAttacked && outcomes.containsKey(SQUAT))) {
+        if (System.nanoTime() > deadline) {
+          outcomes.forEach((attack, outcome) -> System.out.printf("[hostile] %-72s %s%n", attack, outcome));
+          throw new AssertionError("the workload and the attacks end within 5 minutes; left: " + poisons.size() + " poisons, ledger attacked "
+              + ledgerAttacked + ", claims hoarded " + hoarded.size() + ", mallory's runs " + usedByMallory.size() + ", honest jobs done "
+              + allDone(honest, work));
+        }
+        for (Site s : honest.values()) {
+          s.period().run();
+          s.broker().tick(); // a tick that throws fails the test: no attack may stop an honest daemon
+        }
+        List<JobSpec> queue = mallory.queue().stream().filter(j -> !j.home().equals("mallory")).toList();
+        if (hoarded.size() < 4 && queue.stream().filter(j -> j.home().equals("north")).count() >= 4 - hoarded.size()) {
+          for (JobSpec j : queue.stream().filter(j -> j.home().equals("north")).toList()) {
+            if (hoarded.size() < 4) {
+              mallory.claim(j.ref()).ifPresent(hoarded::add);
+            }
+          }
+          hoardedAt = System.nanoTime();
+        } else if (!poisons.isEmpty() && queue.stream().anyMatch(j -> !victims.containsValue(j.ref()))) {
+          JobSpec victim = queue.stream().filter(j -> !victims.containsValue(j.ref())).toList().get(0);
+          Optional<Claim> claim = mallory.claim(victim.ref());
+          if (claim.isPresent()) {
+            Poison p = poisons.poll();
+            try {
+              p.run().handIn(mallory, raw, claim.get(), mallory.now());
+              victims.put(p.attack(), victim.ref());
+            } catch (AssertionError e) {
+              outcomes.put(p.attack(), "NOT REFUSED: " + e.getMessage());
+            } catch (Exception e) {
+              outcomes.put(p.attack(), "refused by mallory's own copy of Coalition's client (" + e.getMessage() + ")");
+            }
+          }
+        }
+        if (hoarded.size() == 4) {
+          watchHoard(mallory, hoarded, hoardedAt);
+        }
+        List<Completed> mine = mallory.results();
+        if (!mine.isEmpty() && mallory.acknowledge(mine) == mine.size()) {
+          usedByMallory.addAll(mine);
+        }
+        if (!ledgerAttacked && usedByMallory.size() == 2) {
+          ledgerAttacks(raw, mallory, north);
+          ledgerAttacked = true;
+        }
+        Thread.sleep(100);
+      }
+
+      // last, since a home whose live node is garbage is not live: its jobs leave the queue
+      outcomes.put("a live status with -5 cores and participation 10^300", contained(() -> {
+        raw.setData().forPath(ROOT + "/sites/mallory/live",
+            "{\"site\":\"mallory\",\"cores\":-5,\"queueCoreSeconds\":1e300,\"queuedJobs\":0,\"reservationRatio\":7,\"participation\":1e300}"
+                .getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < 20; i++) {
+          for (Site s : honest.values()) {
+            s.period().run();
+            s.broker().tick();
+          }
+          Thread.sleep(100);
+        }
+      }));
+      for (Map.Entry<String, JobRef> v : victims.entrySet()) {
+        Site home = honest.get(v.getValue().home());
+        LocalSite.Job j = LocalFederation.job(home.local(), v.getValue().jobId());
+        String ranAt = executor(home, j);
+        boolean ranAgain = j.exitCode() == 0 && j.stdout().equals(expected.get(v.getValue())) && honest.containsKey(ranAt);
+        outcomes.put(v.getKey(), ranAgain ? "contained: result rejected by the home, the job (" + v.getValue() + ") ran again at " + ranAt
+            : "NOT CONTAINED: " + j + " ran at " + ranAt);
+      }
+      outcomes.forEach((attack, outcome) -> System.out.printf("[hostile] %-72s %s%n", attack, outcome));
+      System.out.printf("[hostile] %d attacks%n", outcomes.size());
+      assertTrue(outcomes.size() >= 25, "at least 25 attacks: " + outcomes.size());
+      outcomes.forEach((attack, outcome) -> assertTrue(outcome.startsWith("refused") || outcome.startsWith("contained"), attack + ": " + outcome));
+
+      everyHonestJobRanOnceAtAnHonestSite(honest, work);
+      theLedgersEqualTheAcceptedWork(honest, work, usedByMallory, mallory.now());
+    } finally {
+      // the clients before the server, or they reconnect to it for ever
+      for (int i = open.size() - 1; i >= 0; i--) {
+        open.get(i).close();
+      }
+      zk.close();
+    }
+  }
+
+  private static final String CAP = "claim more of one home's jobs than its cap (4 of north's, cap 3)";
+  private static final String SQUAT = "squat claims: no start, no heartbeat, session alive";
+
+  /** Writes the protocol does not allow, each refused by the servers' policy. */
+  private void writesOutsideTheProtocol(CuratorFramework raw, Ensemble zk) throws Exception {
+    String northJobs = ROOT + "/jobs/north";
+    outcomes.put("rewrite the member list", refused(() -> raw.setData().forPath(ROOT, JUNK)));
+    outcomes.put("add a branch to the federation's root", refused(() -> raw.create().forPath(ROOT + "/mallory-branch", JUNK)));
+    outcomes.put("fill the ensemble with top-level nodes of its own", refused(() -> raw.create().forPath("/mallory-was-here", JUNK)));
+    outcomes.put("add a ledger row for a site of its own making (a Sybil)", refused(() -> raw.create().forPath(ROOT + "/ledger/sybil", JUNK)));
+    outcomes.put("rewrite another home's ledger row", refused(() -> raw.setData().forPath(ROOT + "/ledger/north", JUNK)));
+    outcomes.put("rewrite another site's record (its endpoint)", refused(() -> raw.setData().forPath(ROOT + "/sites/north", JUNK)));
+    outcomes.put("rewrite the allowances under another site (the leader's)",
+        refused(() -> raw.setData().forPath(ROOT + "/allowances/north", JUNK)));
+    outcomes.put("plant a leader folder", refused(() -> raw.create().forPath(ROOT + "/leader", JUNK)));
+    outcomes.put("delete another site's live node (to move up the leader order)", refused(() -> raw.delete().forPath(ROOT + "/sites/north/live")));
+    outcomes.put("publish a job in another home's name", refused(() -> raw.create().withACL(FederationAcls.own(MALLORY))
+        .forPath(northJobs + "/forged", JUNK)));
+    // the jobs north publishes arrive as the workload runs; north's folder itself stands for them here
+    outcomes.put("delete another home's job folder", refused(() -> raw.delete().forPath(northJobs)));
+    outcomes.put("rewrite another home's job folder", refused(() -> raw.setData().forPath(northJobs, JUNK)));
+    try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(zk.plainConnectString(), new RetryOneTime(100))) {
+      anonymous.start();
+      anonymous.blockUntilConnected();
+      outcomes.put("read the jobs without a certificate (the plain port)", refused(() -> anonymous.getChildren().forPath(northJobs)));
+    }
+  }
+
+  /** Garbage in nodes that are mallory's own: the honest sites skip it and go on. */
+  private void garbageInItsOwnNodes(CuratorFramework raw, ZkCoordination mallory) throws Exception {
+    String mine = ROOT + "/jobs/mallory";
+    outcomes.put("jobs in its own folder that are not JSON, or 200 KB", contained(() -> {
+      raw.create().forPath(mine + "/notjson", "<xml/>".getBytes(StandardCharsets.UTF_8));
+      raw.create().forPath(mine + "/huge", new byte[200_000]);
+    }));
+    outcomes.put("a job asking for 2^30 cores and a 10^300 s time limit", contained(() -> raw.create().forPath(mine + "/big",
+        ("{\"jobId\":\"big\",\"home\":\"mallory\",\"cores\":1073741824,\"memoryMb\":0,\"walltimeSeconds\":9223372036854775807,"
+            + "\"release\":1e300,\"payload\":\"\"}").getBytes(StandardCharsets.UTF_8))));
+    outcomes.put("allowances under its own node while not leading", contained(() -> raw.setData().forPath(ROOT + "/allowances/mallory",
+        "{\"leader\":\"mallory\",\"period\":99,\"time\":1,\"sites\":{\"north\":{\"send\":1e9,\"receive\":0}}}"
+            .getBytes(StandardCharsets.UTF_8))));
+    outcomes.put("its site record not JSON", contained(() -> raw.setData().forPath(ROOT + "/sites/mallory", "<site/>".getBytes(StandardCharsets.UTF_8))));
+  }
+
+  /** Results mallory hands in for jobs it claimed; each must be rejected and the job run again. */
+  private static List<Poison> poisons() {
+    Identity me = MALLORY;
+    return List.of(
+        new Poison("a result that ends 10^12 s after it started (sinks the home's priority)", (m, raw, c, now) -> {
+          m.start(c, now);
+          m.finish(c, new RunResult(now, now + 1e12, 0, ""));
+        }),
+        new Poison("a result that ends at 10^200 (broke the home's fold before)", (m, raw, c, now) -> {
+          m.start(c, now);
+          m.finish(c, new RunResult(now, 1e200, 0, ""));
+        }),
+        new Poison("a run that started an hour before its claim", (m, raw, c, now) -> {
+          m.start(c, now - 3600);
+          m.finish(c, new RunResult(now - 3600, now, 0, ""));
+        }),
+        new Poison("an output at file:///dev/zero (an endless read)", (m, raw, c, now) -> {
+          m.start(c, now);
+          m.finish(c, new RunResult(now, now, 0, "file:///dev/zero"));
+        }),
+        new Poison("an output at an address inside the home's network (SSRF)", (m, raw, c, now) -> {
+          m.start(c, now);
+          m.finish(c, new RunResult(now, now, 0, "http://169.254.169.254/v1/outputs/north~x-0123456789abcdef0123456789abcdef"));
+        }),
+        new Poison("an inline output that is no valid blob", (m, raw, c, now) -> {
+          m.start(c, now);
+          m.finish(c, new RunResult(now, now, 0, RunOutputs.DATA + "AAAAAAAA"));
+        }),
+        new Poison("an unreadable result node (start -1, written raw)", (m, raw, c, now) -> {
+          raw.create().withACL(FederationAcls.result(me)).forPath(resultPath(c),
+              ("{\"executor\":\"mallory\",\"token\":" + c.token() + ",\"run\":{\"start\":-1,\"end\":5,\"exitCode\":0,\"output\":\"\"}}")
+                  .getBytes(StandardCharsets.UTF_8));
+        }),
+        new Poison("a result it could rewrite later (its own ACL), then a plain one ending in 10^12", (m, raw, c, now) -> {
+          String refusal = refused(() -> raw.create().withACL(FederationAcls.own(me)).forPath(resultPath(c), JUNK));
+          if (!refusal.startsWith("refused")) {
+            throw new AssertionError("a result with the claimer's own ACL was " + refusal);
+          }
+          m.start(c, now);
+          m.finish(c, new RunResult(now, now + 1e12, 0, ""));
+        }),
+        new Poison("change its claim's ACL to shut the home out, then hand in a poisoned result", (m, raw, c, now) -> {
+          String refusal = refused(() -> raw.setACL().withACL(FederationAcls.own(me)).forPath(claimPath(c)));
+          if (!refusal.startsWith("refused")) {
+            throw new AssertionError("re-ACLing the claim was " + refusal);
+          }
+          m.start(c, now);
+          m.finish(c, new RunResult(now, 1e200, 0, ""));
+        }));
+  }
+
+  /** The cap acts within a few seconds; the lease within its 20 s. */
+  private void watchHoard(ZkCoordination mallory, List<Claim> hoarded, long since) {
+    long held = hoarded.stream().filter(mallory::holds).count();
+    double seconds = (System.nanoTime() - since) / 1e9;
+    if (!outcomes.containsKey(CAP) && seconds > 3) {
+      outcomes.put(CAP, held <= 3 ? "contained: " + (hoarded.size() - held) + " of " + hoarded.size() + " claims went back within 3 s"
+          : "NOT CONTAINED: holds " + held);
+    }
+    if (!outcomes.containsKey(SQUAT) && held == 0) {
+      outcomes.put(SQUAT, seconds <= 20 + 15 ? String.format("contained: every claim back in the queue after %.0f s (lease 20 s)", seconds)
+          : String.format("NOT CONTAINED: back only after %.0f s", seconds));
+    }
+  }
+
+  /** Mallory had two jobs run by honest sites and credited them; now it tries to forget that, or to inflate itself. */
+  private void ledgerAttacks(CuratorFramework raw, ZkCoordination mallory, Site north) throws Exception {
+    SiteLedger before = north.coordination().ledgers().get("mallory");
+    assertEquals(2, before.jobsSubmitted(), "north saw mallory's row crediting its two runs");
+    String row = ROOT + "/ledger/mallory";
+    byte[] truth = raw.getData().forPath(row);
+    outcomes.put("roll its own ledger row back to empty (forget what it used)", believedBack(north, before, () -> raw.setData().forPath(row,
+        ("{\"home\":\"mallory\",\"credits\":{}}").getBytes(StandardCharsets.UTF_8))));
+    outcomes.put("garbage in its own ledger row", believedBack(north, before, () -> raw.setData().forPath(row, JUNK)));
+    outcomes.put("its ledger row naming another home", believedBack(north, before, () -> raw.setData().forPath(row,
+        ("{\"home\":\"north\",\"credits\":{}}").getBytes(StandardCharsets.UTF_8))));
+    double at = mallory.now();
+    double priority = before.priority(Utility.SIMPL, at);
+    outcomes.put("credit itself 10^6 runs worth 10^15 (overstate its contribution)", contained(() -> {
+      Map<String, Credit> credits = new HashMap<>(JSON.readValue(truth, LedgerRow.class).credits());
+      LinearSummary big = new LinearSummary(0, 1e15);
+      credits.put("mallory", new Credit(new UtilitySums(big, big, big), 1_000_000));
+      raw.setData().forPath(row, JSON.writeValueAsBytes(new LedgerRow("mallory", credits)));
+      SiteLedger after = north.coordination().ledgers().get("mallory");
+      // one core-second: a double near 10^15 is exact to an eighth
+      if (Math.abs(after.priority(Utility.SIMPL, at) - priority) > 1) {
+        throw new AssertionError("mallory's priority moved from " + priority + " to " + after.priority(Utility.SIMPL, at));
+      }
+    }).replace("(accepted by ZooKeeper; the honest sites must not be hurt)", "(accepted; its priority did not move: a self-credit is also its use)"));
+  }
+
+  /** A rewrite of mallory's own row after which north still believes what it saw. */
+  private static String believedBack(Site north, SiteLedger before, Attempt rewrite) throws Exception {
+    rewrite.run();
+    SiteLedger now = north.coordination().ledgers().get("mallory");
+    return now.jobsSubmitted() == before.jobsSubmitted() && now.utility().equals(before.utility())
+        ? "contained: accepted by ZooKeeper; every honest site keeps the credits it saw"
+        : "NOT CONTAINED: north now reads " + now;
+  }
+
+  private void everyHonestJobRanOnceAtAnHonestSite(Map<String, Site> honest, Map<String, List<String>> work) {
+    for (Map.Entry<String, List<String>> e : work.entrySet()) {
+      for (String id : e.getValue()) {
+        LocalSite.Job j = LocalFederation.job(honest.get(e.getKey()).local(), id);
+        assertEquals(0, j.exitCode(), e.getKey() + " job " + id);
+        assertEquals(expected.get(new JobRef(e.getKey(), id)), j.stdout(), e.getKey() + " job " + id + " ran once and its output came home");
+        assertTrue(honest.containsKey(executor(honest.get(e.getKey()), j)), e.getKey() + " job " + id + " ran at " + executor(honest.get(e.getKey()), j));
+      }
+    }
+  }
+
+  /**
+   * The ledgers every honest site reads equal what the homes accepted: each honest executor is
+   * credited with exactly the honest homes' runs it made and mallory's two, in runs and in
+   * core-seconds; mallory's contribution is its self-credit alone, so its priority is no better
+   * than its use of others' machines; and the priorities sum to zero.
+   */
+  private static void theLedgersEqualTheAcceptedWork(Map<String, Site> honest, Map<String, List<String>> work, List<Completed> usedByMallory,
+      double now) {
+    Map<String, Long> executed = new HashMap<>();
+    Map<String, Double> contributed = new HashMap<>();
+    Map<String, Long> submitted = new HashMap<>();
+    for (Map.Entry<String, List<String>> e : work.entrySet()) {
+      for (String id : e.getValue()) {
+        Optional<Broker.Finished> remote = honest.get(e.getKey()).broker().finished(id);
+        if (remote.isPresent()) {
+          Broker.Finished f = remote.get();
+          executed.merge(f.executor(), 1L, Long::sum);
+          contributed.merge(f.executor(), f.end() - f.start(), Double::sum);
+          submitted.merge(e.getKey(), 1L, Long::sum);
+        }
+      }
+    }
+    double malloryUsed = 0;
+    for (Completed c : usedByMallory) {
+      executed.merge(c.executor(), 1L, Long::sum);
+      contributed.merge(c.executor(), c.result().end() - c.result().start(), Double::sum);
+      malloryUsed += c.result().end() - c.result().start();
+    }
+    assertFalse(submitted.isEmpty(), "the honest sites ran each other's work");
+    for (Site reader : honest.values()) {
+      Map<String, SiteLedger> l = reader.coordination().ledgers();
+      for (String site : honest.keySet()) {
+        SiteLedger s = l.get(site);
+        assertEquals(executed.getOrDefault(site, 0L), s.jobsExecuted(), reader.name() + " reads the runs credited to " + site);
+        assertEquals(contributed.getOrDefault(site, 0.0), s.contribution().get(Utility.SIMPL).at(now), 1e-6,
+            reader.name() + " reads " + site + "'s contribution in core-seconds");
+        assertEquals(submitted.getOrDefault(site, 0L), s.jobsSubmitted(), reader.name() + " reads " + site + "'s use");
+      }
+      SiteLedger m = l.get("mallory");
+      assertEquals(1e15, m.contribution().get(Utility.SIMPL).at(now), 1, reader.name() + ": mallory's contribution is its self-credit alone");
+      assertEquals(-malloryUsed, m.priority(Utility.SIMPL, now), 1, reader.name() + ": mallory's priority is minus what it used");
+      assertEquals(0, l.values().stream().mapToDouble(x -> x.priority(Utility.SIMPL, now)).sum(), 1, "priorities sum to zero");
+    }
+  }
+
+  /** Where a job ran: the executor of the result its home replayed, or the home itself. */
+  private static String executor(Site home, LocalSite.Job j) {
+    return home.broker().finished(j.id()).map(Broker.Finished::executor).orElse(j.ranAt());
+  }
+
+  private static boolean allDone(Map<String, Site> honest, Map<String, List<String>> work) {
+    return work.entrySet().stream().allMatch(e -> e.getValue().stream().allMatch(id -> LocalFederation.job(honest.get(e.getKey()).local(), id).done()));
+  }
+
+  private List<String> submit(Site s, int n) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String out = s.name() + " job " + i + "\n";
+      String id = s.local().submit(LocalFederation.ME, 1, 60, "sleep 2\nprintf '" + out.replace("\n", "\\n") + "'\n");
+      expected.put(new JobRef(s.name(), id), out);
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  private static String resultPath(Claim c) {
+    return claimPath(c) + "/result";
+  }
+
+  private static String claimPath(Claim c) {
+    return ROOT + "/jobs/" + c.ref().home() + "/" + c.ref().jobId() + "/claim";
+  }
+
+  private static String refused(Attempt a) {
+    try {
+      a.run();
+      return "NOT REFUSED";
+    } catch (KeeperException.NoAuthException e) {
+      return "refused (NoAuth)";
+    } catch (Exception e) {
+      return "failed otherwise: " + e;
+    }
+  }
+
+  private static String contained(Attempt a) {
+    try {
+      a.run();
+      return "contained (accepted by ZooKeeper; the honest sites must not be hurt)";
+    } catch (AssertionError e) {
+      return "NOT CONTAINED: " + e.getMessage();
+    } catch (Exception e) {
+      return "contained (refused: " + e.getClass().getSimpleName() + ")";
+    }
+  }
+
+  @FunctionalInterface
+  private interface Attempt {
+    void run() throws Exception;
+  }
+
+  private static ZkTls tls(Ensemble zk, Identity who) {
+    return new ZkTls(zk.identity(who), zk.trustStore());
+  }
+
+  private static CuratorFramework raw(Ensemble zk, ZkTls tls) throws InterruptedException {
+    CuratorFramework c = tls.curator(zk.connectString()).retryPolicy(new RetryOneTime(100)).build();
+    c.start();
+    c.blockUntilConnected();
+    return c;
+  }
+
+  private static Site site(Ensemble zk, String name, int cores, ScriptRunner runner, List<AutoCloseable> open) throws Exception {
+    ZkCoordination c = ZkFederation.connect(zk.connectString(), tls(zk, new Identity(FED, name)), Clock.systemUTC(), HOME_RULES);
+    open.add(c);
+    LocalSite local = new LocalSite(name, cores, runner, c::now);
+    open.add(local);
+    BrokerSettings settings = new BrokerSettings(name, "local:" + name, 0.7, 1e12, Utility.SIMPL, Map.of(), LocalFederation.ME, "",
+        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
+    Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(Files.createTempDirectory("outputs-" + name)));
+    local.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 200, c::now).run());
+    broker.start();
+    return new Site(name, local, broker, c, new BalancingPeriod(c));
+  }
+}
