@@ -125,7 +125,8 @@ class HostileMemberIT {
       List<Completed> usedByMallory = new ArrayList<>();
       Site north = honest.get("north");
       long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
-      while (!(allDone(honest, work) && poisons.isEmpty() && ledgerAttacked && outcomes.containsKey(SQUAT))) {
+      while (!(allDone(honest, work) && poisons.isEmpty() && ledgerAttacked && outcomes.containsKey(SQUAT) && outcomes.containsKey(CHILD)
+          && outcomes.containsKey(FORGE))) {
         if (System.nanoTime() > deadline) {
           outcomes.forEach((attack, outcome) -> System.out.printf("[hostile] %-72s %s%n", attack, outcome));
           throw new AssertionError("the workload and the attacks end within 5 minutes; left: " + poisons.size() + " poisons, ledger attacked "
@@ -137,6 +138,12 @@ class HostileMemberIT {
           s.broker().tick(); // a tick that throws fails the test: no attack may stop an honest daemon
         }
         List<JobSpec> queue = mallory.queue().stream().filter(j -> !j.home().equals("mallory")).toList();
+        if (!outcomes.containsKey(CHILD) && !queue.isEmpty()) {
+          underAnotherHomesJob(raw, queue.get(0));
+        }
+        if (!outcomes.containsKey(FORGE)) {
+          underAnotherMembersClaim(raw);
+        }
         if (hoarded.size() < 4 && queue.stream().filter(j -> j.home().equals("north")).count() >= 4 - hoarded.size()) {
           for (JobSpec j : queue.stream().filter(j -> j.home().equals("north")).toList()) {
             if (hoarded.size() < 4) {
@@ -210,6 +217,8 @@ class HostileMemberIT {
     }
   }
 
+  private static final String CHILD = "add a child that is no claim under another home's job (it stopped the home's withdrawal)";
+  private static final String FORGE = "forge a result under another member's claim";
   private static final String CAP = "claim more of one home's jobs than its cap (4 of north's, cap 3)";
   private static final String SQUAT = "squat claims: no start, no heartbeat, session alive";
 
@@ -235,6 +244,45 @@ class HostileMemberIT {
       anonymous.start();
       anonymous.blockUntilConnected();
       outcomes.put("read the jobs without a certificate (the plain port)", refused(() -> anonymous.getChildren().forPath(northJobs)));
+    }
+  }
+
+  /** Writes under a queued job of another home: only an honest claim may go there. */
+  private void underAnotherHomesJob(CuratorFramework raw, JobSpec victim) {
+    String job = ROOT + "/jobs/" + victim.home() + "/" + victim.jobId();
+    Identity home = new Identity(FED, victim.home());
+    Map<String, String> tries = new LinkedHashMap<>();
+    tries.put(CHILD, refused(() -> raw.create().withACL(FederationAcls.claim(MALLORY, home)).forPath(job + "/squat", JUNK)));
+    tries.put("claim another home's job with an ACL of its own (ADMIN kept, the home shut out)",
+        refused(() -> raw.create().withACL(FederationAcls.own(MALLORY)).forPath(job + "/claim", JUNK)));
+    tries.put("claim another home's job in another member's name",
+        refused(() -> raw.create().withACL(FederationAcls.claim(new Identity(FED, "west"), home)).forPath(job + "/claim", JUNK)));
+    if (tries.values().stream().noneMatch(o -> o.contains("NoNode"))) { // the job went meanwhile: another one next round
+      outcomes.putAll(tries);
+    }
+  }
+
+  /** Writes under a claim an honest site holds: none is allowed to another member. */
+  private void underAnotherMembersClaim(CuratorFramework raw) throws Exception {
+    for (String jobId : raw.getChildren().forPath(ROOT + "/jobs/north")) {
+      String claim = ROOT + "/jobs/north/" + jobId + "/claim";
+      byte[] data;
+      try {
+        data = raw.getData().forPath(claim);
+      } catch (KeeperException.NoNodeException e) {
+        continue;
+      }
+      if (new String(data, StandardCharsets.UTF_8).contains("\"executor\":\"mallory\"")) {
+        continue;
+      }
+      Map<String, String> tries = new LinkedHashMap<>();
+      tries.put(FORGE, refused(() -> raw.create().withACL(FederationAcls.result(MALLORY)).forPath(claim + "/result", JUNK)));
+      tries.put("rewrite another member's claim (to take its run)", refused(() -> raw.setData().forPath(claim, JUNK)));
+      tries.put("delete another member's claim", refused(() -> raw.delete().forPath(claim)));
+      if (tries.values().stream().noneMatch(o -> o.contains("NoNode"))) {
+        outcomes.putAll(tries);
+        return;
+      }
     }
   }
 
