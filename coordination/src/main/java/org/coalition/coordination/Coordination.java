@@ -133,6 +133,15 @@ public interface Coordination extends AutoCloseable {
    */
   Map<String, SiteLedger> ledgers();
 
+  /**
+   * How many of the peers' records this site refused, by kind of record (a job, a live status, a
+   * ledger row...): unreadable, out of bounds, naming another node, or a ledger row that went back.
+   * Each node and reason counts once. For the metrics.
+   */
+  default Map<String, Long> refusedPeerRecords() {
+    return Map.of();
+  }
+
   // --- leadership and balancing --------------------------------------------------------------
 
   /** Whether this handle currently leads the federation (runs the BILB period). */

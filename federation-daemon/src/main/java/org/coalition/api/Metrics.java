@@ -54,6 +54,10 @@ final class Metrics {
             cb.call(e.getValue(), site, kindReason[0], kindReason[1]);
           }
         }).build());
+    registry.register(CounterWithCallback.builder().name("coalition_peer_records_refused_total")
+        .help("Peers' records this site refused (unreadable, out of bounds, naming another node, a ledger row that went back), by kind;"
+            + " each node and reason once.")
+        .labelNames("site", "record").callback(cb -> c.refusedPeerRecords().forEach((record, n) -> cb.call(n, site, record))).build());
     Utility u = broker.settings().utility();
     gauge("coalition_ledger", "DirectContr ledger per site (" + u + " utility): contribution, utility, priority.", cb -> {
       double now = c.now();

@@ -28,6 +28,7 @@ class MetricsTest {
     FakeBatch batch = new FakeBatch(8);
     batch.allocatedCores = 2;
     var c = new InMemoryFederation(clock).connect("north");
+    c.refusePeerRecord("JobSpec");
     Broker broker = new Broker(new BrokerSettings("north", "local:north", 0.7, participation, Utility.SIMPL, Map.of(), "", "",
         Duration.ZERO, Duration.ofMinutes(10), Duration.ofSeconds(30), 4, List.of("coalition", "pilot")), c, batch, Optional.of(batch),
         new RunOutputs(tmp), clock);
@@ -62,6 +63,7 @@ class MetricsTest {
     assertEquals(1.0, Exposition.value(text, "coalition_zookeeper_connected", Map.of("site", "north")), text);
     assertEquals(1.0, Exposition.value(text, "coalition_leader", Map.of("site", "north")), text);
     assertTrue(text.contains("coalition_ledger{"), "the ledger is empty until a run is folded; its TYPE line is there:\n" + text);
+    assertEquals(1.0, Exposition.value(text, "coalition_peer_records_refused_total", Map.of("site", "north", "record", "JobSpec")), text);
   }
 
   @Test

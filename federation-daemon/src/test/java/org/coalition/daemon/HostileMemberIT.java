@@ -206,6 +206,11 @@ class HostileMemberIT {
       assertTrue(outcomes.size() >= 25, "at least 25 attacks: " + outcomes.size());
       outcomes.forEach((attack, outcome) -> assertTrue(outcome.startsWith("refused") || outcome.startsWith("contained"), attack + ": " + outcome));
 
+      Map<String, Long> refused = north.coordination().refusedPeerRecords();
+      System.out.println("[hostile] peer records north refused, by kind (coalition_peer_records_refused_total): " + refused);
+      for (String kind : List.of("JobSpec", "SiteInfo", "SiteStatus", "LedgerRow")) {
+        assertTrue(refused.getOrDefault(kind, 0L) > 0, "north counted mallory's refused " + kind + " records: " + refused);
+      }
       everyHonestJobRanOnceAtAnHonestSite(honest, work);
       theLedgersEqualTheAcceptedWork(honest, work, usedByMallory, mallory.now());
     } finally {

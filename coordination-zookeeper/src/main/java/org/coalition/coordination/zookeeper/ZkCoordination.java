@@ -238,6 +238,11 @@ public final class ZkCoordination implements Coordination {
   }
 
   @Override
+  public Map<String, Long> refusedPeerRecords() {
+    return zk.peerRecords.counts();
+  }
+
+  @Override
   public Map<String, SiteLedger> ledgers() {
     return ledger.ledgers();
   }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
@@ -21,20 +20,17 @@ import org.coalition.coordination.Ledgers;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The federation's ledger: each home's row ({@link LedgerRow}) credits the executors of the
  * results it acknowledged. The row and the acknowledged nodes change in one multi checked against
  * the row's version ({@link #fold}), so nothing is counted twice or lost; a moved row is read
  * again. Rows are peers' writes: a row that cannot be read, names another home, or goes back on a
- * credit this daemon has seen is not believed, and the credits seen before stand ({@link #believed}).
+ * credit this daemon has seen is not believed, and the credits seen before stand ({@link #believed}, counted in
+ * {@link PeerRecords}).
  */
 final class ZkLedger {
   private static final int BATCH = 100;
-
-  private static final Logger LOG = LoggerFactory.getLogger(ZkLedger.class);
 
   private final ZkSite zk;
   private final Map<String, LedgerRow> seen = new HashMap<>();
@@ -45,40 +41,58 @@ final class ZkLedger {
 
   /** Every member's ledger, by site, from the homes' rows. */
   Map<String, SiteLedger> ledgers() {
-    Map<String, LedgerRow> rows = zk.readAll(zk.paths.ledgers(), LedgerRow.class);
-    Set<String> members = new TreeSet<>(rows.keySet());
+    List<String> members;
     try {
-      members.addAll(zk.client.getChildren().forPath(zk.paths.ledgers()));
+      members = zk.client.getChildren().forPath(zk.paths.ledgers());
     } catch (Exception e) {
       throw ZkSite.translate("reading the ledger's members", e);
     }
     List<LedgerRow> believed = new ArrayList<>();
     for (String home : members) {
-      believed.add(believed(home, rows.get(home)));
+      believed.add(believed(home));
     }
-    return Ledgers.of(believed, members);
+    return Ledgers.of(believed, new TreeSet<>(members));
   }
 
   /**
    * The row of {@code home} this daemon believes: per executor, a credit may only grow by new
    * runs (more jobs); one that shrank or changed without a new run, or a row that is unreadable or
-   * names another home, keeps the credit seen before, with a warning.
+   * names another home, keeps the credit seen before. What was not believed is one refusal of the
+   * row, with every reason, so that a row that stays as it is is reported once.
    */
-  private synchronized LedgerRow believed(String home, LedgerRow read) {
+  private synchronized LedgerRow believed(String home) {
     LedgerRow before = seen.getOrDefault(home, LedgerRow.empty(home));
-    if (read == null || !read.home().equals(home)) {
-      LOG.warn("decision=distrust-ledger home={} reason={}", home, read == null ? "unreadable" : "names " + read.home());
+    String path = zk.paths.ledger(home);
+    LedgerRow read;
+    try {
+      read = ZkRecords.read(path, zk.client.getData().forPath(path), LedgerRow.class);
+    } catch (KeeperException.NoNodeException e) {
+      return before;
+    } catch (CoordinationException e) {
+      zk.peerRecords.refuse("LedgerRow", path, e.getMessage() + "; the credits seen before stand");
+      return before;
+    } catch (Exception e) {
+      throw ZkSite.translate("reading the ledger row of " + home, e);
+    }
+    if (!read.home().equals(home)) {
+      zk.peerRecords.refuse("LedgerRow", path, "it names home " + read.home() + "; the credits seen before stand");
       return before;
     }
     Map<String, Credit> credits = new TreeMap<>(read.credits());
+    List<String> doubts = new ArrayList<>();
     for (Map.Entry<String, Credit> e : before.credits().entrySet()) {
       Credit now = credits.get(e.getKey());
       Credit was = e.getValue();
       if (now == null || now.jobs() < was.jobs() || now.jobs() == was.jobs() && !now.equals(was)) {
-        LOG.warn("decision=distrust-ledger home={} executor={} reason=credit went back from {} to {} runs without a new run",
-            home, e.getKey(), was.jobs(), now == null ? 0 : now.jobs());
+        doubts.add("its credit to " + e.getKey() + " went back from " + was.jobs() + " to " + (now == null ? 0 : now.jobs())
+            + " runs, or changed without a new run");
         credits.put(e.getKey(), was);
       }
+    }
+    if (doubts.isEmpty()) {
+      zk.peerRecords.accepted(path);
+    } else {
+      zk.peerRecords.refuse("LedgerRow", path, String.join("; ", doubts) + "; the credits seen before stand");
     }
     LedgerRow row = new LedgerRow(home, credits);
     seen.put(home, row);

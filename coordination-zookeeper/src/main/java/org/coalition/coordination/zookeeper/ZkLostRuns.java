@@ -105,7 +105,7 @@ final class ZkLostRuns implements AutoCloseable {
     try {
       claim = ZkRecords.read(zk.paths.claim(ref), claimData, ClaimRecord.class);
     } catch (CoordinationException e) {
-      LOG.warn("requeueing {} whose claim is unreadable: {}", ref, e.getMessage());
+      zk.peerRecords.refuse("ClaimRecord", zk.paths.claim(ref), e.getMessage());
       claim = new ClaimRecord("?", -1, -1, true);
     }
     return Optional.of(new Look(ref, claimStat, claim));

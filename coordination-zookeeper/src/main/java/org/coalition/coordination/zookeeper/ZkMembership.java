@@ -116,15 +116,16 @@ final class ZkMembership implements AutoCloseable {
       String path = zk.paths.allowances(JobSpec.requireId("leader", leader));
       Allowances a = ZkRecords.read(path, zk.client.getData().forPath(path), Allowances.class);
       if (!a.leader().equals(leader) && !a.leader().isEmpty()) {
-        LOG.warn("ignoring allowances at {}: they name leader {}", path, a.leader());
+        zk.peerRecords.refuse("Allowances", path, "they name leader " + a.leader() + ", not " + leader + "; ignored");
         return Allowances.NONE;
       }
+      zk.peerRecords.accepted(path);
       return a;
     } catch (CoordinationException | IllegalArgumentException e) {
       if (e instanceof CoordinationException c && c.kind() == Kind.UNAVAILABLE) {
         throw c;
       }
-      LOG.warn("ignoring the allowances of leader {}: {}", leader, e.getMessage());
+      zk.peerRecords.refuse("Allowances", zk.paths.allowances(leader), e.getMessage() + "; ignored");
       return Allowances.NONE;
     } catch (Exception e) {
       throw ZkSite.translate("reading allowances", e);

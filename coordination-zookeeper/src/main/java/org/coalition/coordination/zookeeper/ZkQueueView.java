@@ -159,7 +159,9 @@ final class ZkQueueView implements AutoCloseable {
           executor = c.released() ? "" : c.executor();
         }
       } catch (CoordinationException ex) {
-        LOG.warn("job {}: unreadable claim or result, shown as queued: {}", ref, ex.getMessage());
+        // the same node and reason as results() and the home's sweep report it: counted once
+        zk.peerRecords.refuse(result.isPresent() ? "ResultRecord" : "ClaimRecord", (result.isPresent() ? result : claim).get().getPath(),
+            ex.getMessage());
       }
       out.add(new FederatedJob(e.getValue().job(), executor, finished));
     }
@@ -187,6 +189,7 @@ final class ZkQueueView implements AutoCloseable {
             zk.federationSeconds(node.get().getStat().getCtime())));
       } catch (CoordinationException e) {
         // never folded, never retried as it is: the job goes back to the queue
+        zk.peerRecords.refuse("ResultRecord", node.get().getPath(), e.getMessage());
         refuse.accept(ref, "unreadable result: " + e.getMessage());
       }
     }
@@ -206,8 +209,9 @@ final class ZkQueueView implements AutoCloseable {
         try {
           live.put(seg[1], ZkRecords.read(node.getPath(), node.getData(), SiteStatus.class));
           liveSince.put(seg[1], node.getStat().getCzxid());
+          zk.peerRecords.accepted(node.getPath());
         } catch (CoordinationException | IllegalArgumentException e) {
-          LOG.warn("ignoring a live node: {}", e.getMessage());
+          zk.peerRecords.refuse("SiteStatus", node.getPath(), e.getMessage() + "; ignored");
         }
       }
       queueMayChange = true;
@@ -221,11 +225,12 @@ final class ZkQueueView implements AutoCloseable {
           JobSpec job = ZkRecords.read(node.getPath(), node.getData(), JobSpec.class);
           if (job.ref().equals(ref)) {
             jobs.put(ref, new CachedJob(job, node.getStat().getVersion()));
+            zk.peerRecords.accepted(node.getPath());
           } else {
-            LOG.warn("ignoring {}: it names job {}", node.getPath(), job.ref());
+            zk.peerRecords.refuse("JobSpec", node.getPath(), "it names job " + job.ref() + "; ignored");
           }
         } catch (CoordinationException e) {
-          LOG.warn("ignoring a job: {}", e.getMessage());
+          zk.peerRecords.refuse("JobSpec", node.getPath(), e.getMessage() + "; ignored");
         }
       }
       queueMayChange = true;

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -15,8 +14,6 @@ import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One site's footing in a federation's ZooKeeper tree, shared by the parts of
@@ -25,8 +22,6 @@ import org.slf4j.LoggerFactory;
  * (a fenced call on one session's raw handle, errors translated to {@link CoordinationException}).
  */
 final class ZkSite {
-  private static final Logger LOG = LoggerFactory.getLogger(ZkSite.class);
-
   final CuratorFramework client;
   final ZkPaths paths;
   final String site;
@@ -40,8 +35,8 @@ final class ZkSite {
   final List<ACL> jobAcl;
   /** A node only this site may change. */
   final List<ACL> ownAcl;
-  /** Nodes {@link #readAll} skipped, with the reason it last logged. */
-  private final Map<String, String> skipped = new ConcurrentHashMap<>();
+  /** Peers' records this daemon refused, counted and logged once per node and reason. */
+  final PeerRecords peerRecords = new PeerRecords();
 
   /** Reads the federation's record; refuses a site that is not a member. */
   ZkSite(CuratorFramework client, ZkPaths paths, Identity self, Clock clock, ZkFederation.Options options) {
@@ -106,12 +101,9 @@ final class ZkSite {
         String path = parent + "/" + name;
         try {
           out.put(name, ZkRecords.read(path, client.getData().forPath(path), type));
-          skipped.remove(path);
+          peerRecords.accepted(path);
         } catch (CoordinationException e) {
-          // once per node and reason: a peer's garbage, read every round, must not flood the log
-          if (!e.getMessage().equals(skipped.put(path, e.getMessage()))) {
-            LOG.warn("skipping a {}: {}", type.getSimpleName(), e.getMessage());
-          }
+          peerRecords.refuse(type.getSimpleName(), path, e.getMessage());
         }
       }
     } catch (Exception e) {

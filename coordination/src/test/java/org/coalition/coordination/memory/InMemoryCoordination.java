@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
@@ -31,6 +32,8 @@ import org.coalition.coordination.memory.InMemoryFederation.Live;
  * the integration tests against real ZooKeeper.
  */
 public final class InMemoryCoordination implements Coordination {
+  /** Peers' records counted as refused ({@link #refusePeerRecord}). */
+  private final Map<String, Long> refused = new ConcurrentHashMap<>();
   private final InMemoryFederation fed;
   private final String site;
   private long session;
@@ -308,6 +311,16 @@ public final class InMemoryCoordination implements Coordination {
     }
     fed.queueChanged();
     return true;
+  }
+
+  /** Counts a peer's record as refused: this store reads no peer's bytes, so tests of what reports the counts say so here. */
+  public void refusePeerRecord(String record) {
+    refused.merge(record, 1L, Long::sum);
+  }
+
+  @Override
+  public Map<String, Long> refusedPeerRecords() {
+    return Map.copyOf(refused);
   }
 
   @Override
