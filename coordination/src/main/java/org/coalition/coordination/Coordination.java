@@ -107,6 +107,14 @@ public interface Coordination extends AutoCloseable {
    */
   int requeueLost();
 
+  /**
+   * Takes back a claim this site made under an earlier session (its daemon restarted): the claim
+   * must still be this site's, with this token, not given up and without a result. It is renewed
+   * under this handle's session, which fences it anew; a late write of the old session is refused.
+   * STALE otherwise: the home requeued it (after its restart grace) and the run must go.
+   */
+  void adopt(Claim claim);
+
   /** Results accepted for this site's jobs, not yet acknowledged. */
   List<Completed> results();
 

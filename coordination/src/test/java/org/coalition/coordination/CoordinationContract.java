@@ -45,6 +45,12 @@ public abstract class CoordinationContract {
   /** Ends {@code handle}'s session as the server's expiry would; the handle then reconnects on a new session. */
   protected abstract void expireSession(Coordination handle);
 
+  /** A handle for {@code site} that, as a home, requeues a claim whose executor's session ended only after {@code restartGrace}. */
+  protected abstract Coordination newHandle(String site, Duration restartGrace);
+
+  /** The restart grace the adoption tests give their home. */
+  protected static final Duration RESTART_GRACE = Duration.ofMinutes(1);
+
   protected final Coordination connect(String site) {
     Coordination c = newHandle(site);
     opened.add(c);
@@ -357,6 +363,34 @@ public abstract class CoordinationContract {
     c.finish(fresh, new RunResult(50, 90, 0, ""));
     waitFor("a gets c's result", () -> a.results().size() == 1);
     assertEquals("c", a.results().get(0).executor());
+  }
+
+  /** Issue #23 (work in progress): a restarted executor takes its claims back within its home's grace; after it, they are gone. */
+  @Test
+  void aRestartedExecutorAdoptsItsClaimWithinTheHomesGraceAndNotAfter() {
+    Coordination a = newHandle("a", RESTART_GRACE);
+    opened.add(a);
+    a.join(new SiteInfo("a", "https://a.example:8443", 64), status("a", 0));
+    Coordination b = join("b");
+    a.publish(job("a", "j1", 10));
+    a.publish(job("a", "j2", 11));
+    waitFor("b sees both", () -> b.queue().size() == 2);
+    Claim kept = b.claim(new JobRef("a", "j1")).orElseThrow();
+    Claim dropped = b.claim(new JobRef("a", "j2")).orElseThrow();
+    b.start(kept, 20);
+    b.start(dropped, 20);
+    b.close(); // the daemon stops (an upgrade); its session ends with it
+    Coordination back = join("b");
+    assertEquals(0, a.requeueLost(), "within the grace the claims wait for their executor");
+    back.adopt(kept);
+    back.heartbeat(kept);
+    clock.advance(RESTART_GRACE.plusSeconds(1));
+    assertEquals(1, a.requeueLost(), "the claim not taken back goes back to the queue after the grace");
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> back.adopt(dropped)).kind());
+    back.finish(kept, new RunResult(20, 40, 0, ""));
+    waitFor("a gets the adopted run's result", () -> a.results().size() == 1);
+    assertEquals("b", a.results().get(0).executor());
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> back.adopt(kept)).kind(), "handed in: nothing to adopt");
   }
 
   @Test

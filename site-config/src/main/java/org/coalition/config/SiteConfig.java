@@ -49,8 +49,12 @@ public record SiteConfig(
    *
    * @param identity the site's key store (its key and the certificate the federation's CA issued), password in {@code IDENTITY.password}
    * @param trust the federation's trust store (the CA's certificate), password in {@code TRUST.password}
+   * @param restartGrace how long this site, as a home, keeps a claim whose executor's session ended
+   *     before requeueing the job: a restarted executor takes its claims back within it
    */
-  public record Federation(String name, String zookeeper, Path identity, Path trust, Duration sessionTimeout) {}
+  public record Federation(String name, String zookeeper, Path identity, Path trust, Duration sessionTimeout, Duration restartGrace) {
+    public static final Duration RESTART_GRACE = Duration.ofSeconds(60);
+  }
 
   /** How much the site shares, and how it picks whom to serve. */
   public record Sharing(double exposureThreshold, double participation, Duration balancingPeriod, Policy policy, Utility utility,

@@ -90,7 +90,9 @@ public final class SiteConfigReader {
     }
     Federation federation = new Federation(id(fed, "name", problems), fed.string("zookeeper", "", true),
         fed.absolutePath("identity", true), fed.absolutePath("trust", true),
-        fed.duration("session-timeout", Duration.ofSeconds(15), Duration.ofSeconds(2)));
+        fed.duration("session-timeout", Duration.ofSeconds(15), Duration.ofSeconds(2)),
+        fed.duration("restart-grace", Federation.RESTART_GRACE, Duration.ZERO, Duration.ofMinutes(10),
+            "a site that died for good has its foreign runs requeued only after it"));
     fed.rejectUnknown();
 
     List<Entry> entries = handlers(name, top.node("handlers"), top, problems);

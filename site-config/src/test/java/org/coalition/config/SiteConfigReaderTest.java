@@ -42,7 +42,7 @@ class SiteConfigReaderTest {
     SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL);
     assertEquals("east", c.site());
     assertEquals(new SiteConfig.Federation("fed", "zk:2181", Path.of("/etc/coalition/east.p12"), Path.of("/etc/coalition/trust.p12"),
-        Duration.ofSeconds(15)), c.federation());
+        Duration.ofSeconds(15), Duration.ofSeconds(60)), c.federation());
     assertEquals(List.of(new LocalSettings("local", 4)), c.handlers());
     assertEquals(Map.of(), c.accounts());
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,

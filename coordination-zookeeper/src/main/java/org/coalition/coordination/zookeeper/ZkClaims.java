@@ -119,6 +119,40 @@ final class ZkClaims {
     }
   }
 
+  /**
+   * Takes back a claim of this site's from an earlier session (docs/decisions/0011): read the
+   * claim and its job, check it is still this site's, with this token, not given up and without a
+   * result, then rewrite it under this session in one multi checked against both versions.
+   */
+  void adopt(Claim claim) {
+    JobRef ref = claim.ref();
+    String path = zk.paths.claim(ref);
+    ZooKeeper handle = zk.handle();
+    long session = handle.getSessionId();
+    try {
+      Stat jobStat = new Stat();
+      ZkSite.fenced(handle, () -> handle.getData(zk.paths.job(ref), false, jobStat));
+      Stat claimStat = new Stat();
+      ClaimRecord record = ZkRecords.read(path, ZkSite.fenced(handle, () -> handle.getData(path, false, claimStat)), ClaimRecord.class);
+      if (claimStat.getCzxid() != claim.token() || !record.executor().equals(zk.site) || record.released()) {
+        throw CoordinationException.stale(claim, "the job's claim is no longer this site's");
+      }
+      if (ZkSite.fenced(handle, () -> handle.exists(zk.paths.result(ref), false)) != null) {
+        throw CoordinationException.stale(claim, "its result is in already");
+      }
+      List<Op> ops = List.of(Op.check(zk.paths.job(ref), jobStat.getVersion()),
+          Op.setData(path, ZkRecords.write(new ClaimRecord(zk.site, session, record.startTime(), false)), claimStat.getVersion()));
+      List<OpResult> done = ZkSite.fenced(handle, () -> handle.multi(ops));
+      Stat stat = ((OpResult.SetDataResult) done.get(1)).getStat();
+      fences.put(claim.token(), new Fence(handle, session, stat.getVersion(), jobStat.getVersion(), zk.clock.millis()));
+      view.claimedHere(ref);
+    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+      throw CoordinationException.stale(claim, "the job or its claim changed or is gone (requeued by its home)");
+    } catch (KeeperException e) {
+      throw ZkSite.translate("adopting the claim on " + ref, e);
+    }
+  }
+
   private Claim held(JobSpec job, int jobVersion, ZooKeeper handle, long session, Stat claimStat) {
     fences.put(claimStat.getCzxid(), new Fence(handle, session, claimStat.getVersion(), jobVersion, zk.clock.millis()));
     view.claimedHere(job.ref());

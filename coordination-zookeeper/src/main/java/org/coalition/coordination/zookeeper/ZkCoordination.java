@@ -194,6 +194,13 @@ public final class ZkCoordination implements Coordination {
   }
 
   @Override
+  public void adopt(Claim claim) {
+    open();
+    zk.requireOwn(claim.executor());
+    claims.adopt(claim);
+  }
+
+  @Override
   public void heartbeat(Claim claim) {
     claims.renew(claim);
   }

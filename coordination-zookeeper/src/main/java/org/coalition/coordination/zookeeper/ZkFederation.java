@@ -39,15 +39,22 @@ public final class ZkFederation {
    * a home: a claim on one of its jobs that is not renewed for {@code claimLease} (heartbeats
    * renew it) goes back to the queue even while its claimer's session lives, and no member holds
    * more than {@code maxClaimsPerMember} of its jobs at once (the newest claims past the cap go
-   * back). docs/security.md explains both.
+   * back). docs/security.md explains both. A claim whose claimer's session ended is kept for
+   * {@code restartGrace}, for the claimer's restarted daemon to adopt ({@code Coordination.adopt}),
+   * then goes back (docs/decisions/0011-durable-work.md).
    */
-  public record Options(Duration sessionTimeout, Duration connectTimeout, Duration claimLease, int maxClaimsPerMember) {
+  public record Options(Duration sessionTimeout, Duration connectTimeout, Duration claimLease, int maxClaimsPerMember, Duration restartGrace) {
     public static final Duration CLAIM_LEASE = Duration.ofMinutes(5);
     public static final int MAX_CLAIMS_PER_MEMBER = 256;
     public static final Options DEFAULT = new Options(Duration.ofSeconds(15), Duration.ofSeconds(10));
 
     public Options(Duration sessionTimeout, Duration connectTimeout) {
       this(sessionTimeout, connectTimeout, CLAIM_LEASE, MAX_CLAIMS_PER_MEMBER);
+    }
+
+    /** No restart grace: a claim whose executor's session ended goes back at once (tests, benchmarks; the daemon takes the site file's). */
+    public Options(Duration sessionTimeout, Duration connectTimeout, Duration claimLease, int maxClaimsPerMember) {
+      this(sessionTimeout, connectTimeout, claimLease, maxClaimsPerMember, Duration.ZERO);
     }
   }
 

@@ -38,6 +38,7 @@ final class ZkLostRuns implements AutoCloseable {
   private final ExecutorService background;
   private final AtomicBoolean sweepPending = new AtomicBoolean();
   private final Map<JobRef, Seen> seen = new ConcurrentHashMap<>();
+  private final Map<JobRef, Gone> gone = new ConcurrentHashMap<>();
 
   /** Sweeps only while {@code joined}: before a site announces itself it has nothing to look after. */
   ZkLostRuns(ZkSite zk, BooleanSupplier joined) {
@@ -52,6 +53,9 @@ final class ZkLostRuns implements AutoCloseable {
 
   /** A claim on one of this site's jobs as the sweep read it. */
   private record Look(JobRef ref, Stat stat, ClaimRecord claim) {}
+
+  /** A claim whose executor's session this home first saw gone, and when (its clock): the restart grace runs from there. */
+  private record Gone(long czxid, long sinceMillis) {}
 
   /** A claim's node version as this home first saw it, and when (its clock): the lease runs from there. */
   private record Seen(long czxid, int version, long sinceMillis) {}
@@ -117,10 +121,17 @@ final class ZkLostRuns implements AutoCloseable {
       return Optional.of(l.claim().executor() + " gave it up");
     }
     Stat liveStat = zk.client.checkExists().forPath(zk.paths.live(l.claim().executor()));
-    if (liveStat == null || liveStat.getEphemeralOwner() != l.claim().session()) {
-      return Optional.of(l.claim().executor() + " lost its session");
-    }
     long now = zk.clock.millis();
+    if (liveStat == null || liveStat.getEphemeralOwner() != l.claim().session()) {
+      // its executor may come back and adopt it within the grace (a restarted daemon)
+      Gone g = gone.compute(l.ref(), (k, old) -> old != null && old.czxid() == l.stat().getCzxid() ? old : new Gone(l.stat().getCzxid(), now));
+      if (now - g.sinceMillis() >= zk.options.restartGrace().toMillis()) {
+        return Optional.of(l.claim().executor() + " lost its session" + (zk.options.restartGrace().isZero() ? ""
+            : " and did not take the claim back within " + zk.options.restartGrace().toSeconds() + " s"));
+      }
+    } else {
+      gone.remove(l.ref());
+    }
     Seen s = seen.compute(l.ref(), (k, old) -> old != null && old.czxid() == l.stat().getCzxid() && old.version() == l.stat().getVersion()
         ? old : new Seen(l.stat().getCzxid(), l.stat().getVersion(), now));
     if (now - s.sinceMillis() > zk.options.claimLease().toMillis()) {

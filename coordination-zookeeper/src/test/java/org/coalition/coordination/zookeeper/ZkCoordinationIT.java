@@ -25,10 +25,16 @@ class ZkCoordinationIT extends CoordinationContract {
 
   @Override
   protected Coordination newHandle(String site) {
+    return newHandle(site, Duration.ZERO);
+  }
+
+  @Override
+  protected Coordination newHandle(String site, Duration restartGrace) {
     if (federation == null) {
       federation = new ZkTestFederation(server, clock, List.of("a", "b", "c"));
     }
-    return federation.connect(site, new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(5), CLAIM_LEASE, MAX_CLAIMS_PER_MEMBER));
+    return federation.connect(site, new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(5), CLAIM_LEASE, MAX_CLAIMS_PER_MEMBER,
+        restartGrace));
   }
 
   @Override

@@ -202,6 +202,26 @@ public final class InMemoryCoordination implements Coordination {
   }
 
   @Override
+  public void adopt(Claim claim) {
+    synchronized (fed.lock) {
+      open();
+      requireOwn(claim.executor());
+      if (!fed.sessionLive(site, session)) {
+        throw new CoordinationException(Kind.INVALID, "site " + site + " must join before adopting claims");
+      }
+      ClaimState c = fed.claims.get(claim.ref());
+      if (c == null || c.token() != claim.token() || !c.executor().equals(site) || c.released()) {
+        throw CoordinationException.stale(claim, "the job's claim is no longer this site's");
+      }
+      if (fed.results.containsKey(claim.ref())) {
+        throw CoordinationException.stale(claim, "its result is in already");
+      }
+      fed.claims.put(claim.ref(), new ClaimState(site, session, c.token(), c.started(), false, c.claimedAt(), fed.clock.millis()));
+      fed.sessionGoneSince.remove(claim.ref());
+    }
+  }
+
+  @Override
   public void start(Claim claim, double startTime) {
     synchronized (fed.lock) {
       fed.claims.put(claim.ref(), current(claim).renewed(fed.clock.millis(), true));

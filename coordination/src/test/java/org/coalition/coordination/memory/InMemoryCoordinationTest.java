@@ -1,5 +1,6 @@
 package org.coalition.coordination.memory;
 
+import java.time.Duration;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationContract;
 
@@ -10,6 +11,11 @@ class InMemoryCoordinationTest extends CoordinationContract {
   @Override
   protected Coordination newHandle(String site) {
     return federation.connect(site);
+  }
+
+  @Override
+  protected Coordination newHandle(String site, Duration restartGrace) {
+    return federation.connect(site, restartGrace);
   }
 
   @Override

@@ -37,6 +37,9 @@ public final class InMemoryFederation {
   final Map<JobRef, Completed> results = new LinkedHashMap<>();
   /** Each home's ledger row. */
   final Map<String, LedgerRow> ledgers = new HashMap<>();
+  /** Each home's restart grace, and since when (clock millis) each claim's executor session has been gone. */
+  final Map<String, Duration> restartGrace = new HashMap<>();
+  final Map<JobRef, Long> sessionGoneSince = new HashMap<>();
   final Map<String, Allowances> allowances = new HashMap<>();
   final List<Runnable> queueListeners = new CopyOnWriteArrayList<>();
 
@@ -66,7 +69,18 @@ public final class InMemoryFederation {
 
   /** A new handle for {@code site}, with its own session. */
   public InMemoryCoordination connect(String site) {
-    return new InMemoryCoordination(this, JobSpec.requireId("site", site));
+    return connect(site, Duration.ZERO);
+  }
+
+  /**
+   * A new handle for {@code site}, which as a home waits {@code restartGrace} after a claim's
+   * executor lost its session before it requeues the job (the executor may adopt it meanwhile).
+   */
+  public InMemoryCoordination connect(String site, Duration restartGrace) {
+    synchronized (lock) {
+      this.restartGrace.put(JobSpec.requireId("site", site), restartGrace);
+    }
+    return new InMemoryCoordination(this, site);
   }
 
   long newSession() {
@@ -97,9 +111,17 @@ public final class InMemoryFederation {
       if (!live.containsKey(ref.home()) || results.containsKey(ref)) {
         continue;
       }
-      boolean lost = c.released() || !sessionLive(c.executor(), c.session()) || clock.millis() - c.renewedMillis() > claimLease.toMillis()
+      boolean gone = !sessionLive(c.executor(), c.session());
+      if (gone) {
+        sessionGoneSince.putIfAbsent(ref, clock.millis());
+      } else {
+        sessionGoneSince.remove(ref);
+      }
+      boolean lostSession = gone && clock.millis() - sessionGoneSince.get(ref) >= restartGrace.getOrDefault(ref.home(), Duration.ZERO).toMillis();
+      boolean lost = c.released() || lostSession || clock.millis() - c.renewedMillis() > claimLease.toMillis()
           || held.merge(ref.home() + "/" + c.executor(), 1, Integer::sum) > maxClaimsPerMember;
       if (lost) {
+        sessionGoneSince.remove(ref);
         claims.remove(ref);
         jobs.put(ref, jobs.get(ref).releasedAt(now));
         n++;
