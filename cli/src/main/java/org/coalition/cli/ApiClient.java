@@ -106,6 +106,12 @@ final class ApiClient {
         .header("Authorization", "Bearer " + token).PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))));
   }
 
+  static JsonNode post(URI base, String path, Path tokenFile) throws IOException {
+    String token = Files.readString(tokenFile).trim();
+    return send(base, HttpRequest.newBuilder(base.resolve(path)).header("Authorization", "Bearer " + token)
+        .POST(HttpRequest.BodyPublishers.noBody()));
+  }
+
   private static JsonNode send(URI base, HttpRequest.Builder request) throws IOException {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     HttpResponse<String> r;

@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
       ClientCommands.LedgerCommand.class,
       ClientCommands.JobCommand.class,
       ClientCommands.ParticipationCommand.class,
+      DrainCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CoalitionCommand implements Runnable {

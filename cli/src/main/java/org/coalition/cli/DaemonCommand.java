@@ -29,6 +29,7 @@ import org.coalition.daemon.Broker;
 import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.DaemonTls;
 import org.coalition.daemon.PilotAgent;
+import org.coalition.daemon.PilotJournal;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.handler.HandlerContext;
@@ -111,15 +112,20 @@ final class DaemonCommand implements Callable<Integer> {
     if (joined.isEmpty()) {
       return ExitCodes.OK; // stopped while waiting for ZooKeeper
     }
+    SystemdNotify systemd = SystemdNotify.fromEnvironment(System.getenv());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = onShutdown(systemd, stopped);
+    Runtime.getRuntime().addShutdownHook(hook);
     try (ZkCoordination coordination = joined.get();
         ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {
       BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
           c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
-          c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command());
+          c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
+          pilotGrace(c.federation()));
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
-          new RunOutputs(c.spool().resolve("outputs"), endpoint), between, Clock.systemUTC());
+          new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")), between, Clock.systemUTC());
       if (handler instanceof InProcessPilots in) {
         in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
       }
@@ -135,14 +141,53 @@ final class DaemonCommand implements Callable<Integer> {
               return handler.describe();
             }
           })) {
-        Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "coalition-stop"));
-        spec.commandLine().getErr().println("coalition daemon: site " + daemon.broker().settings().site() + " joined federation " + c.federation().name()
-            + "; API at " + api.uri() + "; stop with SIGTERM");
-        spec.commandLine().getErr().flush();
-        stop.await();
+        systemd.startWatchdog(broker::alive);
+        String hello = "site " + daemon.broker().settings().site() + " joined federation " + c.federation().name() + "; API at " + api.uri();
+        say(hello + "; stop with SIGTERM");
+        systemd.ready(hello);
+        while (!stop.await(1, TimeUnit.SECONDS)) {
+          if (broker.drained()) {
+            say("site " + c.site() + " drained: no foreign job runs here any more");
+            systemd.stopping("drained");
+            break;
+          }
+        }
+        say("site " + c.site() + " stopping: pilots still queued are cancelled; running ones go on, and a restart within "
+            + Durations.format(c.federation().restartGrace()) + " takes them back");
+      }
+    } finally {
+      systemd.stopWatchdog();
+      stopped.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down (SIGTERM): the hook runs, and returns now
       }
     }
+    say("site " + c.site() + " stopped");
     return ExitCodes.OK;
+  }
+
+  /** On SIGTERM (or any JVM shutdown while it runs): say so, tell systemd, and let the daemon close in order for up to 25 s. */
+  private Thread onShutdown(SystemdNotify systemd, CountDownLatch stopped) {
+    return new Thread(() -> {
+      if (stopped.getCount() == 0) {
+        return;
+      }
+      say("asked to stop (SIGTERM or SIGINT)");
+      systemd.stopping("stopping on SIGTERM");
+      stop.countDown();
+      try {
+        stopped.await(25, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "coalition-stop");
+  }
+
+  private void say(String line) {
+    spec.commandLine().getErr().println("coalition daemon: " + line);
+    spec.commandLine().getErr().flush();
   }
 
   /**
@@ -185,7 +230,8 @@ final class DaemonCommand implements Callable<Integer> {
    * the daemon. Empty if it was stopped meanwhile.
    */
   private Optional<ZkCoordination> joinPatiently(SiteConfig c, ZkTls tls) throws InterruptedException {
-    ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(20));
+    ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(20),
+        ZkFederation.Options.CLAIM_LEASE, ZkFederation.Options.MAX_CLAIMS_PER_MEMBER, c.federation().restartGrace());
     for (int attempt = 1; ; attempt++) {
       try {
         return Optional.of(ZkFederation.connect(c.federation().zookeeper(), tls, Clock.systemUTC(), options));
@@ -200,6 +246,14 @@ final class DaemonCommand implements Callable<Integer> {
         }
       }
     }
+  }
+
+  /**
+   * How long this site's pilots ride out its daemon's absence: its session's end and the homes'
+   * restart grace (the federation's members are expected to agree on it), and half a minute more.
+   */
+  static Duration pilotGrace(SiteConfig.Federation f) {
+    return f.sessionTimeout().plus(f.restartGrace()).plusSeconds(30);
   }
 
   /** The site's federation identity, which must name this site of this federation (a copied site file often names another's). */

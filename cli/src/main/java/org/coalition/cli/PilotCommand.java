@@ -2,6 +2,7 @@ package org.coalition.cli;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.coalition.api.HttpPilotClient;
 import org.coalition.daemon.PilotAgent;
@@ -26,16 +27,10 @@ final class PilotCommand implements Callable<Integer> {
     String id = env(PilotAgent.ID);
     String token = env(PilotAgent.TOKEN);
     Path dir = scratch != null ? scratch : Path.of(System.getenv().getOrDefault("TMPDIR", "/tmp"));
+    Map<String, String> env = System.getenv();
     return new PilotAgent(new HttpPilotClient(URI.create(daemon.endsWith("/") ? daemon : daemon + "/")), id, token,
-        new ScriptRunner(dir), heartbeatMillis(), () -> System.currentTimeMillis() / 1000.0).run();
-  }
-
-  private static long heartbeatMillis() {
-    String v = System.getenv(PilotAgent.HEARTBEAT);
-    if (v == null || !v.matches("[0-9]{3,9}")) {
-      return 30_000;
-    }
-    return Long.parseLong(v);
+        new ScriptRunner(dir), PilotAgent.millis(env, PilotAgent.HEARTBEAT, PilotAgent.DEFAULT_HEARTBEAT_MILLIS),
+        PilotAgent.millis(env, PilotAgent.GRACE, PilotAgent.DEFAULT_GRACE_MILLIS), () -> System.currentTimeMillis() / 1000.0).run();
   }
 
   private static String env(String name) {

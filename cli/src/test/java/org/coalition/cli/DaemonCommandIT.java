@@ -168,6 +168,20 @@ class DaemonCommandIT {
     assertEquals(ExitCodes.UNAVAILABLE, job.exit());
     assertTrue(job.err().contains("(NOT_FOUND): site alpha has no federated job 42"), job.err());
     assertTrue(Files.exists(operator));
+
+    Path beta = Path.of(alpha.toString().replace("alpha", "beta"));
+    CliRun notOperator = run("drain", "--config", beta.toString(), "--token-file", wrongToken.toString());
+    assertEquals(ExitCodes.UNAVAILABLE, notOperator.exit());
+    assertTrue(notOperator.err().contains("the operator token is wrong"), notOperator.err());
+    CliRun drain = run("drain", "--config", beta.toString(), "--json");
+    assertEquals(ExitCodes.OK, drain.exit(), drain.err());
+    assertEquals(json.readTree("{\"site\":\"beta\",\"draining\":true,\"foreignRunning\":0}"), tree(json, drain.out()));
+    assertTrue(drain.err().contains("beta is drained; its daemon exits"), drain.err());
+    assertEquals(ExitCodes.OK, exits.get(1).get(30, TimeUnit.SECONDS), "beta's daemon exits by itself once drained");
+    waitFor("alpha sees beta gone", () -> {
+      CliRun r = run("sites", "--config", alpha.toString(), "--json");
+      return r.exit() == 0 && !tree(json, r.out()).path("sites").get(1).path("live").asBoolean();
+    });
   }
 
   @Test

@@ -134,13 +134,13 @@ class SlurmFederationIT {
     String dependent = sbatch(north, "--parsable", "-p", north.get("partition"), "--dependency=afterok:" + ids.get(0), "-o",
         jobs + "/%j.out", "--wrap", "echo dependent ran");
 
-    // Fault 1: kill -9 west's daemon while it has a pilot running, then start it again.
-    Eventually.waitFor("a job running at west", Duration.ofMinutes(3), () -> ids.stream().anyMatch(id -> "west".equals(
-        job("north", id).path("executor").asText()) && "running".equals(job("north", id).path("state").asText())));
-    daemons.get("west").destroyForcibly().waitFor();
-    System.out.println("[e2e] killed west's daemon (SIGKILL) with a pilot running");
-    Thread.sleep(3000);
-    startDaemon("west", jar);
+    // Fault 1: kill -9 west's daemon while it runs a job, then start it again; then stop south's cleanly (SIGTERM) while it
+    // runs one and start it again, as an upgrade does. The runs go on: a restarted daemon takes its pilots back from its
+    // journal and adopts their claims within north's restart grace.
+    Map<String, Double> keptRuns = new TreeMap<>(); // job -> when it was released to the federation (a requeue moves it)
+    keptRuns.putAll(restartWhileRunning("west", jar, ids, true));
+    Eventually.waitFor("west's daemon back", Duration.ofSeconds(60), () -> liveSites("west") == 3);
+    keptRuns.putAll(restartWhileRunning("south", jar, ids, false));
 
     // Fault 2: the ZooKeeper leader restarts.
     System.out.println("[e2e] restarted ZooKeeper leader, server " + zk.restartLeader());
@@ -212,6 +212,13 @@ class SlurmFederationIT {
       assertEquals(List.of(expected), accounted.get(id), "sacct of job " + i + " (" + id + ")");
     }
     System.out.println("[e2e] sacct at north: all " + JOBS + " jobs have one record each with the remote run's state and exit code");
+    for (Map.Entry<String, Double> r : keptRuns.entrySet()) {
+      JsonNode view = jobOrNull("north", r.getKey());
+      assertEquals(executors.get(r.getKey()), view.path("executor").asText(), "job " + r.getKey() + " ran on through its daemon's restart: " + view);
+      assertEquals(r.getValue(), view.path("release").asDouble(), 1e-6, "job " + r.getKey() + " was never requeued: it kept the run it had"
+          + " when west's daemon was killed: " + view);
+    }
+    System.out.println("[e2e] the runs at west and south when their daemons restarted, " + executors + ", went on and ended once");
     Eventually.waitFor("the dependent job ran after job " + ids.get(0), Duration.ofMinutes(2),
         () -> "COMPLETED".equals(fields(north, dependent).get("JobState")));
     assertEquals("dependent ran\n", Files.readString(jobs.resolve(dependent + ".out")));
@@ -465,6 +472,58 @@ class SlurmFederationIT {
           slurm.tool("scontrol")));
     }
     startDaemon(site, jar, handlers.toString(), first.get("user"), first.get("partition"), Map.of());
+  }
+
+  /** Where each job ran that was running when its executor's daemon restarted. */
+  private final Map<String, String> executors = new TreeMap<>();
+
+  /**
+   * Waits for one of north's jobs to run at {@code site}, stops its daemon (SIGKILL, or SIGTERM as
+   * an upgrade does), starts it again and waits until it has taken its running pilots back. The
+   * jobs that were running there, with their release times.
+   */
+  private Map<String, Double> restartWhileRunning(String site, Path jar, List<String> ids, boolean kill) throws Exception {
+    Map<String, Double> running = new TreeMap<>();
+    Eventually.waitFor("a job running at " + site, Duration.ofMinutes(3), () -> {
+      for (String id : ids) {
+        JsonNode view = job("north", id);
+        if (site.equals(view.path("executor").asText()) && "running".equals(view.path("state").asText())) {
+          running.put(id, view.path("release").asDouble());
+        }
+      }
+      return !running.isEmpty();
+    });
+    Path log = Path.of("target", "e2e", site + ".log");
+    long before;
+    try (var lines = Files.lines(log)) {
+      before = lines.filter(l -> l.contains("running pilots from the journal")).count();
+    }
+    Process daemon = daemons.get(site);
+    if (kill) {
+      daemon.destroyForcibly();
+    } else {
+      daemon.destroy();
+    }
+    daemon.waitFor();
+    long stopped = System.nanoTime();
+    System.out.println("[e2e] " + (kill ? "killed " + site + "'s daemon (SIGKILL)" : "stopped " + site + "'s daemon (SIGTERM, exit "
+        + daemon.exitValue() + ")") + " with jobs " + running.keySet() + " running there");
+    Thread.sleep(3000);
+    startDaemon(site, jar);
+    List<String> adopted = new ArrayList<>();
+    Eventually.waitFor(site + "'s restarted daemon to take its running pilots back", Duration.ofSeconds(90), () -> {
+      adopted.clear();
+      try (var lines = Files.lines(log)) {
+        lines.filter(l -> l.contains("running pilots from the journal")).skip(before).forEach(adopted::add);
+      } catch (IOException e) {
+        return false;
+      }
+      return !adopted.isEmpty();
+    });
+    System.out.printf("[e2e] %s's daemon back %.1f s after the stop: %s%n", site, (System.nanoTime() - stopped) / 1e9,
+        adopted.get(0).substring(adopted.get(0).indexOf("took back")));
+    running.keySet().forEach(id -> executors.put(id, site));
+    return running;
   }
 
   /**

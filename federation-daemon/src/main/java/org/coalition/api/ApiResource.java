@@ -12,14 +12,18 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.coalition.api.model.Drain;
 import org.coalition.api.model.Federation;
+import org.coalition.api.model.Health;
 import org.coalition.api.model.JobView;
 import org.coalition.api.model.Keep;
 import org.coalition.api.model.Ledger;
@@ -36,10 +40,12 @@ import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.daemon.BatchHealth;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.PilotService;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.handler.QueueObservation;
+import org.coalition.policy.text.Numbers;
 
 /** The endpoints of docs/api.md; {@code src/main/resources/openapi.yaml} describes them. */
 @Path("/")
@@ -68,6 +74,55 @@ public final class ApiResource {
     return new Status(broker.settings().site(), health.handler(), health.zookeeperConnected(), coordination.isLeader(), o.pendingJobs(),
         o.pendingCoreSeconds(), o.allocatedCores(), o.totalCores(), o.reservationRatio(), broker.settings().exposureThreshold(),
         broker.participation(), broker.pilotsByState(), coordination.jobs(broker.settings().site()).size(), broker.decisions().counts());
+  }
+
+  /** Alive: its rounds run (one began within {@link Broker#ROUND_STALLED}). For a liveness probe; systemd's watchdog asks the same. */
+  @GET
+  @Path("v1/health/live")
+  public Response live() {
+    Map<String, String> checks = new LinkedHashMap<>();
+    boolean ok = broker.alive();
+    checks.put("rounds", broker.sinceLastRound().map(d -> "last began " + seconds(d) + " s ago" + (ok ? "" : ": stalled (over "
+        + Broker.ROUND_STALLED.toSeconds() + " s)")).orElse("starting"));
+    return health(ok, checks);
+  }
+
+  /** Ready: joined, its ZooKeeper session connected, its batch system answering. For a readiness probe or systemd's READY. */
+  @GET
+  @Path("v1/health/ready")
+  public Response ready() {
+    Map<String, String> checks = new LinkedHashMap<>();
+    boolean joined = broker.joined();
+    boolean zk = health.zookeeperConnected();
+    BatchHealth b = broker.batchHealth();
+    checks.put("federation", joined ? "joined" : "not joined yet");
+    checks.put("zookeeper", zk ? "connected" : "disconnected");
+    checks.put("batchSystem", (b.up() ? "up" : "down" + b.problem().map(p -> " (" + p + ")").orElse(""))
+        + b.age().map(a -> ", last observed " + seconds(a) + " s ago").orElse(", never observed"));
+    return health(joined && zk && b.up(), checks);
+  }
+
+  private static Response health(boolean ok, Map<String, String> checks) {
+    return Response.status(ok ? 200 : 503).type(MediaType.APPLICATION_JSON).entity(new Health(ok, checks)).build();
+  }
+
+  private static String seconds(Duration d) {
+    return Numbers.format(d.toMillis() / 1000.0);
+  }
+
+  /** Whether this site drains, and the foreign jobs still running here. */
+  @GET
+  @Path("v1/drain")
+  public Drain draining() {
+    return new Drain(broker.settings().site(), broker.draining(), broker.foreignRunning());
+  }
+
+  /** Starts draining (operators): no more foreign work; the daemon exits once the foreign jobs running here have ended. */
+  @POST
+  @Path("v1/drain")
+  public Drain drain() {
+    broker.drain();
+    return draining();
   }
 
   @GET

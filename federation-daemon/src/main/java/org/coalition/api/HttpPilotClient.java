@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -70,7 +69,7 @@ public final class HttpPilotClient implements PilotService {
     try {
       r = http.send(request, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
-      throw new UncheckedIOException("daemon at " + daemon + " unreachable: " + e.getMessage(), e);
+      throw new Unavailable("daemon at " + daemon + " unreachable: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted", e);
@@ -84,6 +83,9 @@ public final class HttpPilotClient implements PilotService {
       }
       if (r.statusCode() == 403 || r.statusCode() == 401) {
         throw new PilotRefused(message);
+      }
+      if (r.statusCode() >= 500) {
+        throw new Unavailable("daemon answered " + r.statusCode() + " to " + what + ": " + message, null);
       }
       throw new IllegalStateException("daemon answered " + r.statusCode() + " to " + what + ": " + message);
     }

@@ -68,6 +68,10 @@ final class Metrics {
         cb.call(l.priority(u, now), e.getKey(), "priority");
       }
     }, "site", "value");
+    gauge("coalition_batch_system_up", "1 while the local batch system answers (the last observation succeeded).",
+        cb -> cb.call(broker.batchHealth().up() ? 1 : 0, site), "site");
+    gauge("coalition_batch_system_observation_age_seconds", "Seconds since the last good observation of the local batch system.",
+        cb -> broker.batchHealth().age().ifPresent(a -> cb.call(a.toMillis() / 1000.0, site)), "site");
     gauge("coalition_zookeeper_connected", "1 while the ZooKeeper session is connected.", cb -> cb.call(health.zookeeperConnected() ? 1 : 0,
         site), "site");
     gauge("coalition_leader", "1 while this daemon leads the federation (runs BILB).", cb -> cb.call(c.isLeader() ? 1 : 0, site), "site");

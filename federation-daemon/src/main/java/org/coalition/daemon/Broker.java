@@ -59,8 +59,11 @@ public final class Broker implements PilotService, PilotTokens {
   private final BrokerMetrics metrics;
 
   private volatile double participation;
+  private final BatchHealth batch;
+  private final Clock clock;
   private volatile QueueObservation last;
   private volatile boolean joined;
+  private volatile long lastRoundMillis = -1;
 
   /** How one of this site's jobs ended elsewhere, kept for lookups. */
   public record Finished(String jobId, String executor, double release, double start, double end, int exitCode, String outcome) {}
@@ -78,6 +81,15 @@ public final class Broker implements PilotService, PilotTokens {
   /** A broker that fetches outputs over mutual TLS ({@code tls}): it shows its identity and accepts an output only from its executor's. */
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
       DaemonTls tls, Clock clock) {
+    this(settings, coordination, handler, home, outputs, PilotJournal.NONE, tls, clock);
+  }
+
+  /**
+   * A broker that keeps its pilots in {@code journal}, so that after a restart it takes them back
+   * and their runs go on (docs/decisions/0011-durable-work.md).
+   */
+  public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
+      PilotJournal journal, DaemonTls tls, Clock clock) {
     this.settings = settings;
     this.tls = tls;
     this.coordination = coordination;
@@ -87,11 +99,13 @@ public final class Broker implements PilotService, PilotTokens {
     this.participation = settings.participation();
     this.budget = new PeriodBudget(settings.site());
     this.metrics = new BrokerMetrics(settings.site());
+    this.batch = new BatchHealth(settings.site(), clock);
+    this.clock = clock;
     HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
     tls.outbound().ifPresent(http::sslContext);
     OutputFetch fetch = new OutputFetch(http.build(), tls.peers(), !outputs.servesHttp());
     this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics);
-    this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, metrics, clock);
+    this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, journal, metrics, clock);
   }
 
   public BrokerSettings settings() {
@@ -119,6 +133,30 @@ public final class Broker implements PilotService, PilotTokens {
   /** Where this daemon keeps the outputs of foreign runs until their home sites fetch them. */
   public RunOutputs outputs() {
     return outputs;
+  }
+
+  /** Whether {@link #start()} joined the federation. */
+  public boolean joined() {
+    return joined;
+  }
+
+  /** A round that began longer ago than this means the daemon hangs (rounds run every second; a batch system's call times out well before). */
+  public static final Duration ROUND_STALLED = Duration.ofMinutes(2);
+
+  /** Whether the daemon is alive: starting, or its last round began within {@link #ROUND_STALLED}. */
+  public boolean alive() {
+    return sinceLastRound().map(d -> d.compareTo(ROUND_STALLED) < 0).orElse(true);
+  }
+
+  /** How long ago the last round began; empty before the first. A round that hangs shows here. */
+  public Optional<Duration> sinceLastRound() {
+    long at = lastRoundMillis;
+    return at < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(clock.millis() - at));
+  }
+
+  /** Whether the local batch system answers, and the age of the last good observation. */
+  public BatchHealth batchHealth() {
+    return batch;
   }
 
   /** The last observation of the local batch system (empty before the first tick). */
@@ -153,15 +191,17 @@ public final class Broker implements PilotService, PilotTokens {
 
   /**
    * Joins the federation and recovers after a restart: this site's jobs still in the federation
-   * are tracked again, and a job parked here but not published (a crash between the two) is
-   * released to run at home.
+   * are tracked again, a job parked here but not published (a crash between the two) is released
+   * to run at home, and the journaled pilots are taken back with their claims.
    */
   public synchronized void start() {
     QueueObservation obs = handler.observe();
     last = obs;
+    batch.observed();
     coordination.join(new SiteInfo(settings.site(), settings.endpoint(), obs.totalCores()), status(obs));
     joined = true;
     homeSide.recover();
+    executorSide.recover();
     LOG.info("site {} joined: {} cores, {} of its jobs in the federation, handler {}", settings.site(), obs.totalCores(),
         homeSide.publishedCount(), handler.describe());
   }
@@ -174,13 +214,15 @@ public final class Broker implements PilotService, PilotTokens {
     if (!joined) {
       throw new IllegalStateException("start() the broker before ticking it");
     }
+    lastRoundMillis = clock.millis();
     QueueObservation obs;
     long observing = System.nanoTime();
     try {
       obs = handler.observe();
       metrics.observed((System.nanoTime() - observing) / 1e9);
+      batch.observed();
     } catch (HandlerException e) {
-      LOG.warn("site {}: cannot observe the batch system ({}); retrying next round", settings.site(), e.getMessage());
+      batch.failed(e.getMessage());
       return;
     }
     last = obs;
@@ -220,7 +262,36 @@ public final class Broker implements PilotService, PilotTokens {
     executorSide.finish(pilotId, token, outcome);
   }
 
-  /** Cancels this broker's pilots that have not asked for work yet (a clean stop). */
+  /**
+   * Starts draining (an operator's {@code coalition drain}): no more foreign work is taken, the
+   * pilots still queued are cancelled, running foreign jobs finish. This site's own jobs go on
+   * as before. {@link #drained()} says when the daemon can exit without costing a run.
+   */
+  public void drain() {
+    if (executorSide.draining()) {
+      return;
+    }
+    executorSide.drain();
+    decisions.record("drain", "site=" + settings.site(), "operator", executorSide.busyPilots() + " foreign jobs running here finish;"
+        + " no more are taken; pilots still queued are cancelled");
+    executorSide.cancelPendingPilots();
+  }
+
+  public boolean draining() {
+    return executorSide.draining();
+  }
+
+  /** Foreign jobs still running here (pilots holding a job, or being given one). */
+  public long foreignRunning() {
+    return executorSide.busyPilots();
+  }
+
+  /** Draining and no foreign job runs here any more: the daemon may exit. */
+  public boolean drained() {
+    return executorSide.draining() && executorSide.busyPilots() == 0;
+  }
+
+  /** Cancels this broker's pilots that have not asked for work yet (a clean stop); running ones go on. */
   public void cancelPendingPilots() {
     executorSide.cancelPendingPilots();
   }

@@ -23,6 +23,8 @@ import org.coalition.policy.fairness.Utility;
  * @param maxPendingPilots most pilots waiting in the local queue at once
  * @param pilotCommand what a pilot job runs on the node: {@code coalition pilot}, by a path the
  *     nodes know (the site file's {@code pilots.command})
+ * @param pilotGrace how long a pilot rides out this daemon's absence (a restart) before it gives
+ *     its run up: the session timeout and the homes' restart grace, and a margin
  */
 public record BrokerSettings(
     String site,
@@ -37,7 +39,19 @@ public record BrokerSettings(
     Duration pilotPendingLimit,
     Duration heartbeat,
     int maxPendingPilots,
-    List<String> pilotCommand) {
+    List<String> pilotCommand,
+    Duration pilotGrace) {
+  /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
+  public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
+
+  /** Settings whose pilots ride out {@link #PILOT_GRACE}. */
+  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
+      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
+      List<String> pilotCommand) {
+    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
+        heartbeat, maxPendingPilots, pilotCommand, PILOT_GRACE);
+  }
+
   public BrokerSettings {
     JobSpec.requireId("site", site);
     Objects.requireNonNull(endpoint, "endpoint");
@@ -58,6 +72,9 @@ public record BrokerSettings(
     pilotCommand = List.copyOf(pilotCommand);
     if (pilotCommand.isEmpty()) {
       throw new IllegalArgumentException("the pilot command must not be empty (e.g. [coalition, pilot])");
+    }
+    if (pilotGrace.toMillis() < 100 || pilotGrace.toMillis() > 999_999_999) {
+      throw new IllegalArgumentException("a pilot's grace must be between 100 ms and 11 days, was " + pilotGrace);
     }
   }
 

@@ -46,13 +46,15 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private final Decisions decisions;
   private final PeriodBudget budget;
   private final Pilots pilots;
+  private final PilotRecovery recovery;
   private final BrokerMetrics metrics;
   private final Clock clock;
   /** Jobs whose pilot the batch system refused, and until when (clock millis) they are passed over. */
   private final Map<JobRef, Long> refusedUntil = new HashMap<>();
+  private volatile boolean draining;
 
   ExecutorSide(BrokerSettings settings, Coordination coordination, ResourceHandler handler, RunOutputs outputs, Decisions decisions,
-      PeriodBudget budget, BrokerMetrics metrics, Clock clock) {
+      PeriodBudget budget, PilotJournal journal, BrokerMetrics metrics, Clock clock) {
     this.settings = settings;
     this.coordination = coordination;
     this.handler = handler;
@@ -60,6 +62,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     this.decisions = decisions;
     this.budget = budget;
     this.pilots = new Pilots(settings.site());
+    this.recovery = new PilotRecovery(settings.site(), coordination, pilots, journal, decisions);
     this.metrics = metrics;
     this.clock = clock;
   }
@@ -68,8 +71,14 @@ final class ExecutorSide implements PilotService, PilotTokens {
     return pilots;
   }
 
+  /** Takes back the journaled pilots after a restart ({@link PilotRecovery#recover}). */
+  void recover() {
+    recovery.recover();
+  }
+
   /** Follows the submitted pilots in the batch system: ended ones are forgotten, ones pending too long cancelled. */
   void pilotsRound() {
+    pilots.all().forEach(recovery::adopt);
     List<Pilot> submitted = pilots.all().stream().filter(p -> p.handle != null).toList();
     if (submitted.isEmpty()) {
       return;
@@ -93,7 +102,10 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private void apply(Pilot p, List<Effect> effects, PilotStatus s) {
     for (Effect effect : effects) {
       switch (effect) {
-        case FORGET -> pilots.forget(p);
+        case FORGET -> {
+          pilots.forget(p);
+          recovery.forget(p.id);
+        }
         case CANCEL_BATCH_JOB -> handler.cancel(p.handle);
         case RECORD_PENDING_TOO_LONG -> decisions.record("cancel-pilot", "pilot=" + p.id, "pending-too-long",
             "waited over " + settings.pilotPendingLimit().toSeconds() + " s in the local queue");
@@ -121,7 +133,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
   /** Submits pilots for foreign jobs while the site is under its exposure threshold and has cores and receive allowance. */
   void submitRound(QueueObservation obs) {
     double ratio = obs.reservationRatio();
-    if (ratio >= settings.exposureThreshold()) {
+    if (draining || ratio >= settings.exposureThreshold()) {
       return;
     }
     List<Pilot> waiting = pilots.waiting();
@@ -170,12 +182,14 @@ final class ExecutorSide implements PilotService, PilotTokens {
    */
   private Optional<Pilot> submit(JobSpec j) {
     String account = settings.accountFor(j.home()).orElseThrow();
-    Pilot p = pilots.create(account, j, clock.millis());
+    Pilots.Issued issued = pilots.create(account, j, clock.millis());
+    Pilot p = issued.pilot();
     try {
       p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb(),
           j.walltimeSeconds() + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(),
-          Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, p.token, PilotAgent.DAEMON, settings.endpoint(),
-              PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis())), "/tmp", false));
+          Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, issued.token(), PilotAgent.DAEMON, settings.endpoint(),
+              PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis()), PilotAgent.GRACE,
+              Long.toString(settings.pilotGrace().toMillis())), "/tmp", false));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);
       if (e instanceof HandlerException h && h.category() == HandlerException.Category.UNAVAILABLE) {
@@ -186,6 +200,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
       return Optional.empty();
     }
     p.fire(Event.SUBMITTED);
+    recovery.keep(p);
     return Optional.of(p);
   }
 
@@ -194,7 +209,16 @@ final class ExecutorSide implements PilotService, PilotTokens {
   @Override
   public Optional<Assignment> work(String pilotId, String token) {
     Pilot p = pilots.check(pilotId, token);
+    if (!coordination.connected()) {
+      // cut from ZooKeeper: no claim can be made now, and trying each job would hold the pilot for minutes; it exits, its batch job ends
+      throw new CoordinationException(CoordinationException.Kind.UNAVAILABLE, "this daemon is not connected to ZooKeeper; no work now");
+    }
     p.fire(Event.ASKED);
+    if (draining) {
+      p.fire(Event.NO_WORK);
+      decisions.record("idle-pilot", "pilot=" + p.id, "draining", "this site is draining: it takes no foreign work");
+      return Optional.empty();
+    }
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site())
         && settings.accountFor(j.home()).map(p.account::equals).orElse(false) && j.cores() <= p.cores && j.walltimeSeconds() <= p.walltime)
         .toList();
@@ -218,8 +242,9 @@ final class ExecutorSide implements PilotService, PilotTokens {
       p.fire(Event.CLAIMED);
       budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
       decisions.record("claim", job(j.ref()) + " pilot=" + p.id, "directcontr", pick.reason());
-      p.token = pilots.newToken();
-      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), p.token));
+      String fresh = pilots.renew(p);
+      recovery.keep(p);
+      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), fresh));
     }
     p.fire(Event.NO_WORK);
     decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores and "
@@ -234,6 +259,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     if (c == null) {
       throw new PilotRefused("pilot " + pilotId + " has no job to heartbeat for");
     }
+    recovery.requireAdopted(p);
     try {
       coordination.heartbeat(c);
       return true;
@@ -267,20 +293,27 @@ final class ExecutorSide implements PilotService, PilotTokens {
     if (p.reported) {
       return; // a retry after an answer that got lost: the run is in already
     }
+    recovery.requireAdopted(p);
     // stored once: a retry after a failed hand-in reuses it rather than storing the output again
     String ref = p.output != null ? p.output : outputs.store(c.ref().home(), c.ref().jobId() + "-" + c.token(), outcome.stdout(),
         outcome.stderr());
     p.output = ref;
+    recovery.keep(p);
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
     double end = Math.max(p.startedAt, coordination.now());
     coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), ref));
     p.reported = true;
     p.fire(Event.REPORTED);
+    recovery.keep(p);
     decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", String.format("exit %d after %s s",
         outcome.exitCode(), Numbers.format(end - p.startedAt)));
   }
 
-  /** Cancels the pilots that have not asked for work yet (a clean stop). */
+  /**
+   * Cancels the pilots that have not asked for work yet (a clean stop): none of them runs a job,
+   * and a daemon stopped for good would leave them to start and find no one to ask. Running
+   * pilots are left alone; a restarted daemon adopts them from the journal.
+   */
   void cancelPendingPilots() {
     for (Pilot p : pilots.all()) {
       if (p.waiting() && p.handle != null) {
@@ -291,6 +324,20 @@ final class ExecutorSide implements PilotService, PilotTokens {
         }
       }
     }
+  }
+
+  /** Takes no more foreign work: no pilot is submitted, and a pilot that asks gets none. Running ones go on. */
+  void drain() {
+    draining = true;
+  }
+
+  boolean draining() {
+    return draining;
+  }
+
+  /** Pilots that hold a job or are being given one. */
+  long busyPilots() {
+    return pilots.all().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED || p.phase() == PilotLifecycle.Phase.RUNNING).count();
   }
 
   /** Core-seconds the pilots still waiting in the local queue would take: not this site's own load. */

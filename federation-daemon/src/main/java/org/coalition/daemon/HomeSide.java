@@ -309,12 +309,14 @@ final class HomeSide {
       decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, exit %d, waited %s s, ran %s s",
           c.executor(), r.exitCode(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
     } catch (HandlerException e) {
-      if (e.category() == HandlerException.Category.UNAVAILABLE) {
+      boolean retained = coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds();
+      if (e.category() == HandlerException.Category.UNAVAILABLE && retained) {
+        // the batch system or the disk the result goes to is down for a while: the result waits, unacknowledged
         LOG.warn("site {}: cannot replay {} now ({}); retrying next round", settings.site(), id, e.getMessage());
         return false;
       }
       outcome = "dropped";
-      decisions.record("drop-result", job(id), "home-job-gone", e.getMessage());
+      decisions.record("drop-result", job(id), retained ? "home-job-gone" : "replay-failed-for-a-day", e.getMessage());
     }
     synchronized (this) {
       history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), outcome));

@@ -1,5 +1,6 @@
 package org.coalition.daemon;
 
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import org.coalition.coordination.Claim;
@@ -17,11 +18,11 @@ import org.coalition.handler.PilotHandle;
 final class Pilot {
   final String id;
   /**
-   * Its capability: first the one in the pilot job's environment, replaced by a fresh one handed
-   * over with its job (so the one in the environment, which the job's account can read, is void
-   * before the job starts).
+   * The SHA-256 of its capability: first the one in the pilot job's environment, replaced by a
+   * fresh one handed over with its job (so the one in the environment, which the job's account
+   * can read, is void before the job starts). The daemon keeps no token itself, only its hash.
    */
-  volatile String token;
+  volatile byte[] tokenHash;
   final String account;
   final int cores;
   final long walltime;
@@ -36,15 +37,35 @@ final class Pilot {
   /** Where its run's output was stored (a reference), once stored; whether the result was handed in. */
   volatile String output;
   volatile boolean reported;
+  /** Restored from the journal with a claim not yet taken back under this daemon's session. */
+  volatile boolean adopting;
 
-  Pilot(String id, String token, String account, int cores, long walltime, JobRef target, long submittedMillis) {
+  Pilot(String id, byte[] tokenHash, String account, int cores, long walltime, JobRef target, long submittedMillis) {
     this.id = id;
-    this.token = token;
+    this.tokenHash = tokenHash;
     this.account = account;
     this.cores = cores;
     this.walltime = walltime;
     this.target = target;
     this.submittedMillis = submittedMillis;
+  }
+
+  /** A pilot as a restarted daemon's journal kept it ({@link PilotJournal}), in the phase it was in. */
+  static Pilot restored(PilotJournal.Entry e) {
+    Pilot p = new Pilot(e.id(), HexFormat.of().parseHex(e.tokenSha256()), e.account(), e.cores(), e.walltime(), e.target(), e.submittedMillis());
+    p.phase = Phase.valueOf(e.phase());
+    p.handle = e.handle();
+    p.claim = e.claim();
+    p.startedAt = e.startedAt();
+    p.output = e.output();
+    p.reported = e.reported();
+    return p;
+  }
+
+  /** What the journal keeps of it now. */
+  synchronized PilotJournal.Entry entry() {
+    return new PilotJournal.Entry(id, HexFormat.of().formatHex(tokenHash), account, cores, walltime, target, submittedMillis, phase.name(),
+        handle, claim, startedAt, output, reported);
   }
 
   synchronized Phase phase() {

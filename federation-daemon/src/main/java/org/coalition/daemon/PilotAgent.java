@@ -1,10 +1,15 @@
 package org.coalition.daemon;
 
+import dev.failsafe.Failsafe;
+import dev.failsafe.RetryPolicy;
+import dev.failsafe.function.CheckedSupplier;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import org.coalition.coordination.CoordinationException;
 import org.coalition.daemon.PilotService.Assignment;
 import org.coalition.daemon.PilotService.RunOutcome;
 import org.coalition.handler.ScriptRunner;
@@ -14,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The inside of a pilot job: ask the daemon for work, run it as the mapped account, heartbeat,
  * report the end, exit. A pilot that gets no work exits at once; one whose claim is lost kills
- * its run (another site will run the job).
+ * its run (another site will run the job). A daemon that does not answer (restarting, a network
+ * blip, its disk full) is asked again, with backoff and jitter, for the grace time
+ * ({@link #GRACE}); only a refusal, or the grace running out, costs the run.
  */
 public final class PilotAgent {
   private static final Logger LOG = LoggerFactory.getLogger(PilotAgent.class);
@@ -24,32 +31,76 @@ public final class PilotAgent {
   public static final String DAEMON = "COALITION_DAEMON";
   /** How often the pilot heartbeats, in milliseconds (the site's {@code pilots.heartbeat}). */
   public static final String HEARTBEAT = "COALITION_HEARTBEAT_MS";
+  /** How long the pilot rides out a daemon that does not answer, in milliseconds. */
+  public static final String GRACE = "COALITION_GRACE_MS";
+  public static final long DEFAULT_HEARTBEAT_MILLIS = 30_000;
+  public static final long DEFAULT_GRACE_MILLIS = 120_000;
 
   private final PilotService service;
   private final String pilotId;
   private final String token;
   private final ScriptRunner runner;
   private final long heartbeatMillis;
+  private final long graceMillis;
   private final DoubleSupplier clock;
 
-  public PilotAgent(PilotService service, String pilotId, String token, ScriptRunner runner, long heartbeatMillis, DoubleSupplier clock) {
+  public PilotAgent(PilotService service, String pilotId, String token, ScriptRunner runner, long heartbeatMillis, long graceMillis,
+      DoubleSupplier clock) {
     this.service = service;
     this.pilotId = pilotId;
     this.token = token;
     this.runner = runner;
     this.heartbeatMillis = heartbeatMillis;
+    this.graceMillis = graceMillis;
     this.clock = clock;
   }
 
-  /** The agent of a pilot the daemon submitted with {@code environment} (its {@link #ID} and {@link #TOKEN}). */
+  /** The agent of a pilot the daemon submitted with {@code environment} (its {@link #ID}, {@link #TOKEN} and {@link #GRACE}). */
   public static PilotAgent of(PilotService service, Map<String, String> environment, ScriptRunner runner, long heartbeatMillis,
       DoubleSupplier clock) {
-    return new PilotAgent(service, environment.get(ID), environment.get(TOKEN), runner, heartbeatMillis, clock);
+    return new PilotAgent(service, environment.get(ID), environment.get(TOKEN), runner, heartbeatMillis,
+        millis(environment, GRACE, DEFAULT_GRACE_MILLIS), clock);
+  }
+
+  /** A duration in milliseconds from the pilot's environment (100 ms to about 11 days), or {@code fallback}. */
+  public static long millis(Map<String, String> environment, String name, long fallback) {
+    String v = environment.get(name);
+    return v != null && v.matches("[0-9]{3,9}") ? Long.parseLong(v) : fallback;
+  }
+
+  /** Whether a failed call may be repeated: the daemon did not answer, or its store was unreachable for a moment. */
+  static boolean transientFailure(Throwable t) {
+    return t instanceof PilotService.Unavailable
+        || t instanceof CoordinationException c && c.kind() == CoordinationException.Kind.UNAVAILABLE;
+  }
+
+  /** {@code call}, repeated while it fails transiently, for at most the grace time; the last failure is thrown. */
+  private <T> T patiently(String what, CheckedSupplier<T> call) {
+    RetryPolicy<T> retry = RetryPolicy.<T>builder()
+        .handleIf(PilotAgent::transientFailure)
+        .withBackoff(Duration.ofMillis(Math.min(1_000, Math.max(50, graceMillis / 100))), Duration.ofMillis(Math.max(100, graceMillis / 8)))
+        .withJitter(0.25)
+        .withMaxRetries(-1)
+        .withMaxDuration(Duration.ofMillis(graceMillis))
+        .onRetry(e -> LOG.warn("pilot {}: {} failed ({}); asking again, attempt {} ({} s of the {} s grace gone)", pilotId, what,
+            e.getLastException().getMessage(), e.getAttemptCount() + 1, e.getElapsedTime().toSeconds(), graceMillis / 1000))
+        .build();
+    return Failsafe.with(retry).get(call);
   }
 
   /** Runs at most one job; returns the pilot's own exit code (0: done or no work; 1: the run was lost or refused). */
   public int run() throws InterruptedException {
-    Optional<Assignment> work = service.work(pilotId, token);
+    Optional<Assignment> work;
+    try {
+      work = service.work(pilotId, token);
+    } catch (RuntimeException e) {
+      if (!transientFailure(e)) {
+        throw e;
+      }
+      // no job is held yet: waiting would only hold the cores; the daemon submits another pilot when it can hand out work
+      LOG.warn("pilot {}: the daemon cannot hand out work now ({}); exiting", pilotId, e.getMessage());
+      return 0;
+    }
     if (work.isEmpty()) {
       LOG.info("pilot {}: no work, exiting", pilotId);
       return 0;
@@ -71,7 +122,7 @@ public final class PilotAgent {
       while (!run.process().waitFor(heartbeatMillis, TimeUnit.MILLISECONDS)) {
         boolean keep;
         try {
-          keep = service.heartbeat(pilotId, token);
+          keep = patiently("heartbeat", () -> service.heartbeat(pilotId, token));
         } catch (RuntimeException e) {
           LOG.warn("pilot {}: heartbeat failed ({}); killing job {}", pilotId, e.getMessage(), a.job());
           keep = false;
@@ -87,8 +138,17 @@ public final class PilotAgent {
           }
         }
       }
-      int exit = run.process().exitValue();
-      service.finish(pilotId, token, new RunOutcome(start, Math.max(start, clock.getAsDouble()), exit, run.stdout(), run.stderr()));
+      RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), run.process().exitValue(), run.stdout(), run.stderr());
+      try {
+        patiently("the report of job " + a.job(), () -> {
+          service.finish(pilotId, token, outcome);
+          return null;
+        });
+      } catch (RuntimeException e) {
+        LOG.error("pilot {}: the end of job {} could not be reported ({}); its home runs it again once the claim's lease runs out",
+            pilotId, a.job(), e.getMessage());
+        return 1;
+      }
       return 0;
     } finally {
       if (run.process().isAlive()) {

@@ -45,6 +45,18 @@ public interface PilotService {
     }
   }
 
+  /**
+   * The daemon could not answer now (unreachable, restarting, its disk full): the call may be
+   * repeated. Every other failure is final.
+   */
+  final class Unavailable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public Unavailable(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
   /** A pilot's call was refused: unknown pilot, wrong token, or a call out of order. */
   final class PilotRefused extends RuntimeException {
     private static final long serialVersionUID = 1L;

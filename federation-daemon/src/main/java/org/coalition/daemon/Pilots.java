@@ -2,6 +2,7 @@ package org.coalition.daemon;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -11,8 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.coordination.JobSpec;
 
 /**
- * The pilots this broker submitted and not yet forgot, each with its capability token (24 random
- * bytes). A pilot's call is honoured only with its own token, compared in constant time.
+ * The pilots this broker submitted and not yet forgot, each with the SHA-256 of its capability
+ * token (24 random bytes; the token itself goes to the pilot and is not kept). A pilot's call is
+ * honoured only with its own token, its hash compared in constant time.
  */
 final class Pilots {
   private final String site;
@@ -24,19 +26,47 @@ final class Pilots {
     this.site = site;
   }
 
-  /** A new pilot shaped like {@code target}, to run as {@code account}. */
-  synchronized Pilot create(String account, JobSpec target, long nowMillis) {
+  /** A pilot and the token it was given, which only the pilot keeps. */
+  record Issued(Pilot pilot, String token) {}
+
+  /** A new pilot shaped like {@code target}, to run as {@code account}, with its first token. */
+  synchronized Issued create(String account, JobSpec target, long nowMillis) {
     String id = site + "-" + (++serial) + "-" + Long.toHexString(random.nextInt() & 0xffffffL);
-    Pilot p = new Pilot(id, newToken(), account, target.cores(), target.walltimeSeconds(), target.ref(), nowMillis);
+    String token = newToken();
+    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.walltimeSeconds(), target.ref(), nowMillis);
     byId.put(p.id, p);
-    return p;
+    return new Issued(p, token);
+  }
+
+  /** Takes back a pilot a restarted daemon's journal kept; new pilots are numbered after it. */
+  synchronized void restore(Pilot p) {
+    byId.put(p.id, p);
+    String[] parts = p.id.split("-");
+    if (parts.length >= 3 && parts[parts.length - 2].matches("[0-9]{1,18}")) {
+      serial = Math.max(serial, Long.parseLong(parts[parts.length - 2]));
+    }
+  }
+
+  /** A fresh token for {@code p}, which voids the one it had. */
+  String renew(Pilot p) {
+    String token = newToken();
+    p.tokenHash = hash(token);
+    return token;
   }
 
   /** 24 random bytes, in hex. */
-  synchronized String newToken() {
+  private synchronized String newToken() {
     byte[] secret = new byte[24];
     random.nextBytes(secret);
     return HexFormat.of().formatHex(secret);
+  }
+
+  static byte[] hash(String token) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java runtime has SHA-256", e);
+    }
   }
 
   void forget(Pilot p) {
@@ -50,8 +80,7 @@ final class Pilots {
    */
   Pilot check(String pilotId, String token) {
     Pilot p = pilotId == null ? null : byId.get(pilotId);
-    if (p == null || token == null
-        || !MessageDigest.isEqual(p.token.getBytes(StandardCharsets.US_ASCII), token.getBytes(StandardCharsets.US_ASCII))) {
+    if (p == null || token == null || !MessageDigest.isEqual(p.tokenHash, hash(token))) {
       throw new PilotService.PilotRefused("unknown pilot or wrong token");
     }
     return p;

@@ -76,8 +76,10 @@ public final class RunOutputs {
   }
 
   /**
-   * The spool holds its quota already: the output is not stored and the pilot's report fails as
-   * unavailable (it is retried; outputs older than the retention make room).
+   * The spool cannot take the output now: it holds its quota already, or the disk refused the
+   * write (full, or gone read-only). The output is not stored and the pilot's report fails as
+   * unavailable (503): the pilot keeps the run's output and asks again, and outputs older than
+   * the retention make room. Never turned into a lost run.
    */
   public static final class SpoolFull extends UncheckedIOException {
     private static final long serialVersionUID = 1L;
@@ -119,7 +121,7 @@ public final class RunOutputs {
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       return endpoint.isEmpty() ? target.toUri().toString() : endpoint + "v1/outputs/" + target.getFileName();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot store the output of " + name + " in " + spool + ": " + e.getMessage(), e);
+      throw new SpoolFull("cannot store the output of " + name + " in " + spool + " now (is its disk full?): " + e);
     }
   }
 

@@ -12,12 +12,22 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.coalition.coordination.MutableClock;
+import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.Broker;
+import org.coalition.daemon.BrokerSettings;
+import org.coalition.daemon.FakeBatch;
 import org.coalition.daemon.LocalFederation;
 import org.coalition.daemon.LocalFederation.Site;
+import org.coalition.daemon.RunOutputs;
+import org.coalition.handler.HandlerException;
+import org.coalition.policy.fairness.Utility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -148,6 +158,48 @@ class DaemonApiIT {
         "directcontr")), metrics);
     Exposition.value(metrics, "coalition_ledger", Map.of("site", "exec", "value", "priority"));
     assertTrue(send(exec.broker(), "GET", "openapi.yaml", null, null).body().startsWith("openapi: 3.0.3"));
+  }
+
+  @Test
+  void healthSaysWhetherTheDaemonIsAliveAndReadyAndWhyNot() throws Exception {
+    MutableClock clock = new MutableClock(Instant.now());
+    FakeBatch batch = new FakeBatch(4);
+    Broker b = new Broker(new BrokerSettings("solo", "", 0.7, 1000, Utility.SIMPL, Map.of(), "", "", Duration.ofSeconds(30),
+        Duration.ofMinutes(10), Duration.ofSeconds(30), 4, List.of("coalition", "pilot")), new InMemoryFederation(clock).connect("solo"), batch,
+        Optional.empty(), new RunOutputs(tmp.resolve("solo")), clock);
+    HttpResponse<String> notYet = send(b, "GET", "v1/health/ready", null, null);
+    assertEquals(503, notYet.statusCode(), notYet.body());
+    assertEquals("not joined yet", JSON.readTree(notYet.body()).path("checks").path("federation").asText());
+    assertEquals(200, send(b, "GET", "v1/health/live", null, null).statusCode(), "starting is alive");
+
+    b.start();
+    b.tick();
+    JsonNode ready = get(b, "v1/health/ready");
+    assertTrue(ready.path("ok").asBoolean(), ready.toString());
+    assertTrue(ready.path("checks").path("batchSystem").asText().startsWith("up, last observed 0 s ago"), ready.toString());
+    assertTrue(send(b, "GET", "metrics", null, null).body().contains("coalition_batch_system_up{site=\"solo\"} 1.0"));
+
+    batch.observeFails = new HandlerException(HandlerException.Category.UNAVAILABLE, "slurmrestd at http://127.0.0.1:1 refused the connection");
+    clock.advance(Duration.ofSeconds(40));
+    b.tick();
+    HttpResponse<String> down = send(b, "GET", "v1/health/ready", null, null);
+    assertEquals(503, down.statusCode(), down.body());
+    assertEquals("down (slurmrestd at http://127.0.0.1:1 refused the connection), last observed 40 s ago",
+        JSON.readTree(down.body()).path("checks").path("batchSystem").asText());
+    String metrics = send(b, "GET", "metrics", null, null).body();
+    assertTrue(metrics.contains("coalition_batch_system_up{site=\"solo\"} 0.0"), metrics);
+    assertTrue(metrics.contains("coalition_batch_system_observation_age_seconds{site=\"solo\"} 40.0"), metrics);
+    assertEquals(200, send(b, "GET", "v1/health/live", null, null).statusCode(), "a batch system down is not a dead daemon");
+
+    clock.advance(Duration.ofMinutes(3)); // no round for three minutes: the daemon hangs
+    HttpResponse<String> stalled = send(b, "GET", "v1/health/live", null, null);
+    assertEquals(503, stalled.statusCode(), stalled.body());
+    assertTrue(JSON.readTree(stalled.body()).path("checks").path("rounds").asText().contains("stalled"), stalled.body());
+
+    batch.observeFails = null;
+    b.tick();
+    assertTrue(get(b, "v1/health/ready").path("ok").asBoolean());
+    assertEquals(200, send(b, "GET", "v1/health/live", null, null).statusCode());
   }
 
   @Test

@@ -26,6 +26,7 @@ import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.PilotService.Assignment;
 import org.coalition.daemon.PilotService.PilotRefused;
 import org.coalition.daemon.PilotService.RunOutcome;
+import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotState;
 import org.coalition.periodic.BalancingPeriod;
@@ -129,6 +130,30 @@ class BrokerTest {
     Broker.Finished f = home.finished("7").orElseThrow();
     assertEquals("exec", f.executor());
     assertEquals("replayed", f.outcome());
+  }
+
+  @Test
+  void aRunThatCannotBeReplayedNowWaitsAndIsReplayedOnceNotDropped() {
+    homeBatch.userJob("7", 2);
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    Assignment a = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
+    exec.finish(env.get(PilotAgent.ID), a.token(), new RunOutcome(0, 5, 0, "seven\n".getBytes(StandardCharsets.UTF_8), new byte[0]));
+
+    homeBatch.replayFails = new HandlerException(HandlerException.Category.UNAVAILABLE, "No space left on device");
+    home.tick();
+    home.tick();
+    assertFalse(homeBatch.replayed.containsKey("7"), "the disk is full: the result waits");
+    assertTrue(home.finished("7").isEmpty(), "and is not counted as dropped");
+    assertEquals(1, home.coordination().results().size(), "it stays in the federation, unacknowledged");
+
+    homeBatch.replayFails = null;
+    home.tick();
+    assertEquals("seven\n", new String(homeBatch.replayed.get("7").stdout(), StandardCharsets.UTF_8), "room again: replayed whole, once");
+    assertEquals("replayed", home.finished("7").orElseThrow().outcome());
+    assertEquals(0, home.coordination().results().size());
   }
 
   @Test
@@ -254,7 +279,7 @@ class BrokerTest {
     return execBatch.submitted.get(0).environment();
   }
 
-  private static Map<String, Integer> nonZero(Map<String, Integer> counts) {
+  static Map<String, Integer> nonZero(Map<String, Integer> counts) {
     Map<String, Integer> out = new TreeMap<>(counts);
     out.values().removeIf(v -> v == 0);
     return out;

@@ -36,6 +36,10 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   Consumer<PilotSpec> onSubmit = spec -> {};
   /** When set, listing the users' jobs throws it (a home queue with a bug). */
   RuntimeException broken;
+  /** When set, observing the queue throws it (slurmrestd down, say). */
+  public RuntimeException observeFails;
+  /** When set, replaying a run throws it (the results folder's disk full, say). */
+  RuntimeException replayFails;
 
   public FakeBatch(int totalCores) {
     this.totalCores = totalCores;
@@ -59,6 +63,9 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   /** The users' jobs not parked are its queue. */
   @Override
   public QueueObservation observe() {
+    if (observeFails != null) {
+      throw observeFails;
+    }
     List<HomeJob> queued = jobs.values().stream().filter(j -> !j.parked()).toList();
     return new QueueObservation(0, queued.size(), queued.stream().mapToDouble(j -> (double) j.cpus() * j.timeLimitSeconds()).sum(), List.of(),
         allocatedCores, totalCores, RequestCost.NONE);
@@ -128,6 +135,9 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   @Override
   public void replay(String jobId, RemoteRun run) {
+    if (replayFails != null) {
+      throw replayFails;
+    }
     replayed.put(jobId, run);
     jobs.remove(jobId);
   }

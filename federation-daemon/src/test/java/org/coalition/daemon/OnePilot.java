@@ -14,7 +14,7 @@ import org.coalition.periodic.BalancingPeriod;
  * 7 was published and exec submitted one pilot for it: the pilot's id and the token in its
  * environment (good until it asks for work). For tests of what a pilot's daemon serves.
  */
-record OnePilot(Broker exec, String pilot, String envToken) {
+record OnePilot(Broker home, FakeBatch homeBatch, Broker exec, FakeBatch execBatch, MutableClock clock, String pilot, String envToken) {
   static OnePilot start(Path tmp) {
     MutableClock clock = new MutableClock(Instant.now());
     InMemoryFederation fed = new InMemoryFederation(clock);
@@ -25,6 +25,15 @@ record OnePilot(Broker exec, String pilot, String envToken) {
         new RunOutputs(tmp.resolve("home")), clock);
     Broker exec = new Broker(BrokerTest.settings("exec", "local:exec"), fed.connect("exec"), execBatch, Optional.empty(),
         new RunOutputs(tmp.resolve("exec")), clock);
+    Map<String, String> env = queue(home, homeBatch, exec, execBatch, clock);
+    return new OnePilot(home, homeBatch, exec, execBatch, clock, env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN));
+  }
+
+  /**
+   * Starts both brokers, has {@code home}'s user submit job 7 (2 cores) to its full batch system,
+   * lets it be published and {@code exec} submit a pilot for it; the pilot's environment.
+   */
+  static Map<String, String> queue(Broker home, FakeBatch homeBatch, Broker exec, FakeBatch execBatch, MutableClock clock) {
     home.start();
     exec.start();
     homeBatch.userJob("7", 2);
@@ -33,7 +42,6 @@ record OnePilot(Broker exec, String pilot, String envToken) {
     clock.advance(Duration.ofSeconds(31));
     home.tick();
     exec.tick();
-    Map<String, String> env = execBatch.submitted.get(0).environment();
-    return new OnePilot(exec, env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN));
+    return execBatch.submitted.get(0).environment();
   }
 }

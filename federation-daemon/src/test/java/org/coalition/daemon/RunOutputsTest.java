@@ -48,4 +48,12 @@ class RunOutputsTest {
       assertEquals(2, files.count(), "the two stored before are kept, nothing half-written is left");
     }
   }
+
+  @Test
+  void aSpoolTheDiskRefusesAnswersForNowNotForGood() throws IOException {
+    Files.writeString(tmp.resolve("outputs"), "not a folder"); // the write fails as on a full or read-only disk
+    RunOutputs outputs = new RunOutputs(tmp.resolve("outputs"), "https://exec.example:8443/");
+    RunOutputs.SpoolFull refused = assertThrows(RunOutputs.SpoolFull.class, () -> outputs.store("home", "7-1", new byte[100_000], new byte[0]));
+    assertTrue(refused.getCause().getMessage().contains("now"), refused.getCause().getMessage());
+  }
 }

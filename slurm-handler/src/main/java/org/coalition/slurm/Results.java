@@ -14,6 +14,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,10 +69,14 @@ final class Results {
       } catch (AtomicMoveNotSupportedException e) {
         Files.move(tmp, target);
       }
-    } catch (IOException e) {
+    } catch (UserPrincipalNotFoundException e) {
       deleteQuietly(tmp);
-      throw new HandlerException(Category.INTERNAL, "cannot write the result of job " + id + " for " + user + " in " + root
-          + ": " + e + " (the daemon must be able to write there and to hand files to users: root or CAP_CHOWN)", e);
+      throw new HandlerException(Category.REJECTED, "cannot write the result of job " + id + ": its user " + user + " is not known here", e);
+    } catch (IOException e) {
+      // a full disk, a file system gone read-only for a while, a lost NFS mount: the run is kept and the write tried again
+      deleteQuietly(tmp);
+      throw new HandlerException(Category.UNAVAILABLE, "cannot write the result of job " + id + " for " + user + " in " + root
+          + " now: " + e + " (is the disk full? the daemon must be able to write there and to hand files to users: root or CAP_CHOWN)", e);
     }
   }
 

@@ -294,7 +294,8 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
    * {@code --dependency=afterok} see the outcome of the remote run.
    *
    * @throws HandlerException REJECTED when no results folder is configured, the job was not opted
-   *     in or is no longer pending; INTERNAL when the result cannot be written
+   *     in or is no longer pending, or its user is unknown here; UNAVAILABLE when the result cannot be
+   *     written now (a full disk: the home tries again)
    */
   @Override
   public void replay(String jobId, RemoteRun run) {

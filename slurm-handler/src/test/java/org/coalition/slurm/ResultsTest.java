@@ -56,7 +56,10 @@ class ResultsTest {
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwx--x--x"));
     HandlerException nobody = assertThrows(HandlerException.class,
         () -> new Results(root).write("2", "no-such-user-here", RemoteRun.exited("", "", 0)));
-    assertEquals(Category.INTERNAL, nobody.category());
+    assertEquals(Category.REJECTED, nobody.category(), "an unknown user is for good: the result is not tried again");
+    // an I/O failure (here the file system refuses the name, as a full disk refuses the bytes) is for now: tried again
+    HandlerException io = assertThrows(HandlerException.class, () -> new Results(root).write("9".repeat(300), ME, RemoteRun.exited("", "", 0)));
+    assertEquals(Category.UNAVAILABLE, io.category(), io.getMessage());
     try (var entries = Files.list(root)) {
       assertEquals(0, entries.count(), "nothing is left behind by a failed write");
     }
