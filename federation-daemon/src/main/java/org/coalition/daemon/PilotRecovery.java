@@ -45,6 +45,7 @@ final class PilotRecovery {
     int pending = 0;
     int running = 0;
     int adopted = 0;
+    int lost = 0;
     for (PilotJournal.Entry e : journal.load()) {
       Pilot p = Pilot.restored(e);
       if (p.handle == null || p.phase() == PilotLifecycle.Phase.SUBMITTING) {
@@ -58,37 +59,53 @@ final class PilotRecovery {
       }
       running++;
       p.adopting = true;
-      adopted += adopt(p) && !p.adopting ? 1 : 0;
+      Adoption a = settle(p);
+      adopted += a == Adoption.ADOPTED ? 1 : 0;
+      lost += a == Adoption.LOST ? 1 : 0;
     }
     if (pending + running > 0) {
-      LOG.info("site {}: took back {} pending and {} running pilots from the journal; {} claims adopted in {} ms ({} s after the daemon's start)",
-          site, pending, running, adopted, (System.nanoTime() - began) / 1_000_000,
+      LOG.info("site {}: took back {} pending and {} running pilots from the journal; {} claims adopted, {} lost, {} to adopt later,"
+          + " in {} ms ({} s after the daemon's start)", site, pending, running, adopted, lost, running - adopted - lost,
+          (System.nanoTime() - began) / 1_000_000,
           Numbers.format(ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0));
     }
   }
+
+  /** How an adoption went: the claim is this daemon's again, it was lost (requeued by its home), or the store could not be asked. */
+  private enum Adoption { ADOPTED, LOST, LATER }
 
   /**
    * Adopts {@code p}'s claim if it still waits for it. True when settled (adopted, or lost and
    * recorded); false when the store could not be asked (tried again later).
    */
   boolean adopt(Pilot p) {
-    if (!p.adopting) {
-      return true;
-    }
-    Claim c = p.claim;
-    try {
-      coordination.adopt(c);
-      decisions.record("adopt", job(c.ref()) + " pilot=" + p.id, "restarted", "the run went on while this daemon restarted; claim "
-          + c.token() + " is held again");
-    } catch (CoordinationException e) {
-      if (e.kind() != CoordinationException.Kind.STALE) {
-        LOG.info("site {}: cannot adopt the claim of pilot {} on {} yet ({}); trying again", site, p.id, c.ref(), e.getMessage());
-        return false;
+    return settle(p) != Adoption.LATER;
+  }
+
+  /** One attempt, under the pilot's lock: the round and the pilot's own call may try at once. */
+  private Adoption settle(Pilot p) {
+    synchronized (p) {
+      if (!p.adopting) {
+        return Adoption.ADOPTED;
       }
-      decisions.record("kill-run", job(c.ref()) + " pilot=" + p.id, "claim-lost-in-restart", e.getMessage());
+      Claim c = p.claim;
+      Adoption outcome;
+      try {
+        coordination.adopt(c);
+        decisions.record("adopt", job(c.ref()) + " pilot=" + p.id, "restarted", "the run went on while this daemon restarted; claim "
+            + c.token() + " is held again");
+        outcome = Adoption.ADOPTED;
+      } catch (CoordinationException e) {
+        if (e.kind() != CoordinationException.Kind.STALE) {
+          LOG.info("site {}: cannot adopt the claim of pilot {} on {} yet ({}); trying again", site, p.id, c.ref(), e.getMessage());
+          return Adoption.LATER;
+        }
+        decisions.record("kill-run", job(c.ref()) + " pilot=" + p.id, "claim-lost-in-restart", e.getMessage());
+        outcome = Adoption.LOST;
+      }
+      p.adopting = false;
+      return outcome;
     }
-    p.adopting = false;
-    return true;
   }
 
   /** A pilot whose claim waits to be adopted makes its caller ask again (503): the store could not be asked yet. */
