@@ -101,15 +101,18 @@ final class ApiClient {
   }
 
   static JsonNode put(URI base, String path, Object body, Path tokenFile) throws IOException {
-    String token = Files.readString(tokenFile).trim();
     return send(base, HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
-        .header("Authorization", "Bearer " + token).PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))));
+        .header("Authorization", bearer(tokenFile)).PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))));
   }
 
   static JsonNode post(URI base, String path, Path tokenFile) throws IOException {
-    String token = Files.readString(tokenFile).trim();
-    return send(base, HttpRequest.newBuilder(base.resolve(path)).header("Authorization", "Bearer " + token)
+    return send(base, HttpRequest.newBuilder(base.resolve(path)).header("Authorization", bearer(tokenFile))
         .POST(HttpRequest.BodyPublishers.noBody()));
+  }
+
+  /** The {@code Authorization} header of the operator token in {@code tokenFile}. */
+  private static String bearer(Path tokenFile) throws IOException {
+    return "Bearer " + Files.readString(tokenFile).trim();
   }
 
   private static JsonNode send(URI base, HttpRequest.Builder request) throws IOException {

@@ -286,7 +286,7 @@ final class HomeSide {
       reject(c, new ResultCheck.Refusal("output", e.getMessage()));
       return false;
     } catch (RunOutputs.Unreachable e) {
-      if (coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds()) {
+      if (retained(r)) {
         // The executor keeps the output for a day: a broken link or a restarting daemon loses nothing.
         unreachableUntil.put(c.executor(), now + UNREACHABLE_BACKOFF_MILLIS);
         LOG.warn("site {}: the output of {} at {} cannot be fetched now ({}); retrying in {} s", settings.site(), id, c.executor(),
@@ -309,7 +309,7 @@ final class HomeSide {
       decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, exit %d, waited %s s, ran %s s",
           c.executor(), r.exitCode(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
     } catch (HandlerException e) {
-      boolean retained = coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds();
+      boolean retained = retained(r);
       if (e.category() == HandlerException.Category.UNAVAILABLE && retained) {
         // the batch system or the disk the result goes to is down for a while: the result waits, unacknowledged
         LOG.warn("site {}: cannot replay {} now ({}); retrying next round", settings.site(), id, e.getMessage());
@@ -322,6 +322,11 @@ final class HomeSide {
       history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), outcome));
     }
     return true;
+  }
+
+  /** Whether the executor still keeps the run's output (a day after its end): until then a failure to fetch or replay is retried. */
+  private boolean retained(RunResult r) {
+    return coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds();
   }
 
   /** A result that failed the checks: never folded, never replayed; its job goes back to the queue. */

@@ -34,7 +34,8 @@ public final class PilotAgent {
   /** How long the pilot rides out a daemon that does not answer, in milliseconds. */
   public static final String GRACE = "COALITION_GRACE_MS";
   public static final long DEFAULT_HEARTBEAT_MILLIS = 30_000;
-  public static final long DEFAULT_GRACE_MILLIS = 120_000;
+  /** A pilot whose environment names no grace rides out the settings' default ({@link BrokerSettings#PILOT_GRACE}). */
+  public static final long DEFAULT_GRACE_MILLIS = BrokerSettings.PILOT_GRACE.toMillis();
 
   private final PilotService service;
   private final String pilotId;
