@@ -100,6 +100,31 @@ final class Engine {
     return state.getHealth() != null ? state.getHealth().getStatus() : state.getStatus();
   }
 
+  /** Sends {@code signal} (KILL, TERM ...) to {@code c}'s main process, as {@code docker kill --signal} does. */
+  static void kill(GenericContainer<?> c, String signal) {
+    client().killContainerCmd(c.getContainerId()).withSignal(signal).exec();
+  }
+
+  /** Stops {@code c} as {@code docker stop} does: SIGTERM, and SIGKILL after {@code seconds}. Its file system stays. */
+  static void stop(GenericContainer<?> c, int seconds) {
+    client().stopContainerCmd(c.getContainerId()).withTimeout(seconds).exec();
+  }
+
+  /**
+   * Starts {@code c} again after a kill or a stop, with the same file system, networks and
+   * aliases; returns the second it started, from which {@link Logs#follow} reads its output.
+   */
+  static long start(GenericContainer<?> c) {
+    long since = System.currentTimeMillis() / 1000;
+    client().startContainerCmd(c.getContainerId()).exec();
+    return since;
+  }
+
+  /** Whether {@code c}'s main process runs. */
+  static boolean running(GenericContainer<?> c) {
+    return Boolean.TRUE.equals(client().inspectContainerCmd(c.getContainerId()).exec().getState().getRunning());
+  }
+
   /** Runs a command in {@code c} as {@code user}; fails with its output when it does not exit 0. */
   static String exec(GenericContainer<?> c, String user, String... command) {
     try {

@@ -48,6 +48,10 @@ import org.testcontainers.containers.Network;
 class FederationInContainersIT {
   private static final String FEDERATION = "tier";
   private static final Duration SESSION = Duration.ofSeconds(8);
+  /** The homes' restart grace (docker/coalition/site.yaml.template): a restarted executor takes its claims back within it. */
+  private static final Duration RESTART_GRACE = Duration.ofSeconds(45);
+  /** How long after a site's cut-off its homes may still requeue its jobs: its session, the restart grace, a sweep or two. */
+  private static final Duration SETTLE = SESSION.plus(RESTART_GRACE).plusSeconds(30);
 
   private final Logs logs = new Logs(Path.of("target", "containers"));
   private final Network federation = Network.newNetwork();
@@ -81,7 +85,8 @@ class FederationInContainersIT {
     String template = Files.readString(Path.of("..", "docker", "coalition", "site.yaml.template"));
     String trust = Files.readString(credentials.resolve("federation-ca.p12.password")).trim();
     eachSiteAtOnce(s -> s.startDaemon(template.replace("${SITE}", s.name).replace("${FEDERATION}", FEDERATION)
-        .replace("${SESSION_TIMEOUT}", SESSION.toSeconds() + "s").replace("${TRUST_PASSWORD}", trust), credentials, federation));
+        .replace("${SESSION_TIMEOUT}", SESSION.toSeconds() + "s").replace("${RESTART_GRACE}", RESTART_GRACE.toSeconds() + "s")
+        .replace("${TRUST_PASSWORD}", trust), credentials, federation));
     sites.forEach((name, s) -> apis.put(name, new SiteApi(credentials, () -> Engine.hostPort(s.daemon(), 8443))));
     for (String site : sites.keySet()) {
       Eventually.waitFor(() -> site + " sees all three sites live (last error: " + apis.get(site).lastError() + ")", Duration.ofSeconds(60),
@@ -154,14 +159,15 @@ class FederationInContainersIT {
   void aSiteCutFromZooKeeperPastItsSessionLosesItsClaimsAndItsRunsAndTheJobsRunOnceElsewhere() throws Exception {
     SlurmSite west = sites.get("west");
     Jobs jobs = submit(6, 45, "");
-    Eventually.waitFor("a job of north's running at west", Duration.ofMinutes(3), () -> !jobs.runningAt("west").isEmpty());
+    Eventually.waitFor(() -> "a job of north's running at west", Duration.ofMinutes(3), Duration.ofSeconds(1),
+        () -> !jobs.runningAt("west").isEmpty());
     List<String> atWest = jobs.runningAt("west");
     long cut = System.nanoTime();
     Engine.detach(west.daemon(), federation);
     System.out.println("[tier] west's daemon cut from the federation's network (ZooKeeper and peers) with " + atWest + " running there");
-    Eventually.waitFor("west's foreign runs killed", SESSION.plusSeconds(60), () -> foreignRunning(west) == 0);
+    Eventually.waitFor(() -> "west's foreign runs killed", SESSION.plusSeconds(60), Duration.ofSeconds(1), () -> foreignRunning(west) == 0);
     double killed = (System.nanoTime() - cut) / 1e9;
-    Eventually.waitFor("the jobs cut off at west to run elsewhere", SESSION.plusSeconds(90),
+    Eventually.waitFor(() -> "the jobs cut off at west to run elsewhere", SESSION.plus(RESTART_GRACE).plusSeconds(90), Duration.ofSeconds(1),
         () -> atWest.stream().allMatch(id -> !"west".equals(apis.get("north").job(id).path("executor").asText())));
     double elsewhere = (System.nanoTime() - cut) / 1e9;
     Thread.sleep(Math.max(0, SESSION.multipliedBy(3).toMillis() - (System.nanoTime() - cut) / 1_000_000));
@@ -184,7 +190,7 @@ class FederationInContainersIT {
     faults.cut(sites.get("north").daemon(), sites.get("south").daemon());
     long cut = System.nanoTime();
     Jobs jobs = submit(4, 10, "head -c 100000 /dev/zero | tr '\\0' x; echo");
-    Eventually.waitFor("north to fail to fetch an output from south", Duration.ofMinutes(3),
+    Eventually.waitFor(() -> "north to fail to fetch an output from south", Duration.ofMinutes(3), Duration.ofSeconds(1),
         () -> logs.contains("north-daemon", "at south cannot be fetched now"));
     Thread.sleep(20_000);
     faults.healAll();
@@ -201,16 +207,77 @@ class FederationInContainersIT {
   @Order(4)
   void aPartitionThatHealsLosesNoJobAndRunsNoneTwice() throws Exception {
     Jobs jobs = submit(6, 30, "");
-    Eventually.waitFor("north's jobs running elsewhere", Duration.ofMinutes(3), () -> jobs.running() >= 2);
+    Eventually.waitFor(() -> "north's jobs running elsewhere", Duration.ofMinutes(3), Duration.ofSeconds(1), () -> jobs.running() >= 2);
     SlurmSite north = sites.get("north");
     faults.partition(List.of(north.daemon(), zk.server(1)),
         List.of(zk.server(2), zk.server(3), sites.get("south").daemon(), sites.get("west").daemon()));
     System.out.println("[tier] partition: {north, zk1} | {zk2, zk3, south, west} for " + SESSION.multipliedBy(4).toSeconds() + " s");
     Thread.sleep(SESSION.multipliedBy(4).toMillis());
     faults.healAll();
-    Eventually.waitFor("north sees all three sites live again", Duration.ofSeconds(90), () -> apis.get("north").liveSites() == 3);
+    Eventually.waitFor(() -> "north sees all three sites live again", Duration.ofSeconds(90), Duration.ofSeconds(1),
+        () -> apis.get("north").liveSites() == 3);
     jobs.awaitReplayed(Duration.ofMinutes(5));
     jobs.report("partition {north, zk1} | {zk2, zk3, south, west} for " + SESSION.multipliedBy(4).toSeconds() + " s, healed");
+  }
+
+  /**
+   * Issue #23's soak: north's users submit hundreds of one-core jobs over ten minutes (north is
+   * full, so each runs at south or west) while faults of six kinds are injected at random, one at
+   * a time ({@link RandomFaults}): daemons killed with SIGKILL and started again, daemons upgraded
+   * (SIGTERM, the jar replaced, a start), ZooKeeper servers restarted, a slurmrestd stopped, an
+   * executor's output disk full, a site cut off. Then every job has one record in north's {@code
+   * sacct} with its own exit code, every output arrived byte-identical, and every run the
+   * federation lost is explained by a cut-off of its executor: none by a restart of its daemon
+   * ({@link RunLosses}). {@code -Dsoak.jobs}, {@code -Dsoak.minutes} and {@code -Dsoak.seed} change
+   * the load; the seed is printed, and replays the same jobs and the same faults in the same order.
+   */
+  @Test
+  @Order(5)
+  void aSoakUnderRandomFaultsRunsEveryJobOnceKeepsEveryOutputAndLosesNoRunToARestart() throws Exception {
+    int count = Integer.getInteger("soak.jobs", 300);
+    Duration over = Duration.ofMinutes(Long.getLong("soak.minutes", 10));
+    long seed = Long.getLong("soak.seed", System.nanoTime());
+    System.out.printf("[soak] %d jobs over %d min, seed %d (-Dsoak.seed=%d replays these jobs and faults)%n", count, over.toMinutes(), seed,
+        seed);
+    SlurmSite north = sites.get("north");
+    fillNorth(90);
+    Jobs jobs = new Jobs(north, apis.get("north"), "soak", this::releaseHome);
+    Soak soak = new Soak(jobs, north, count, over, seed);
+    Path jar = Path.of("..", "cli", "target", "coalition.jar").toAbsolutePath().normalize();
+    RandomFaults faults = new RandomFaults(seed, sites, zk, federation, jar, logs, SETTLE);
+    long t0 = System.currentTimeMillis();
+    long deadline = t0 + over.plusMinutes(20).toMillis();
+    soak.start();
+    List<RandomFaults.Injected> injected = faults.runUntil(() -> {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("the soak's jobs did not all run and come home within " + over.plusMinutes(20).toMinutes() + " min: "
+            + soak.cameHome() + " of " + soak.submitted() + " submitted came home; faults: " + faults.counts());
+      }
+      return soak.allCameHome();
+    });
+    double cameHome = (System.currentTimeMillis() - t0) / 1e3;
+    jobs.awaitAccounted(Duration.ofMinutes(8));
+    Map<Integer, String> differing = soak.outputsDiffering();
+    RunLosses losses = new RunLosses(logs, List.copyOf(sites.keySet()), "north", t0, injected, SETTLE);
+    long refusedOutputs = sites.keySet().stream().flatMap(s -> logs.lines(s + "-daemon", t0).stream())
+        .filter(l -> l.contains("cannot be stored now")).count();
+    Map<String, Long> ranAt = new TreeMap<>();
+    logs.lines("north-daemon", t0).stream().filter(l -> l.contains("decision=replay job=north/"))
+        .map(l -> l.replaceAll(".*ran at (\\S+),.*", "$1")).forEach(site -> ranAt.merge(site, 1L, Long::sum));
+    int adopted = injected.stream().mapToInt(i -> RandomFaults.claimsAdopted(i.note())).sum();
+
+    System.out.printf("[soak] %d jobs came home in %.0f s (%.3f jobs/s); ran at %s (north's replays)%n",
+        count, cameHome, count / cameHome, ranAt);
+    System.out.printf("[soak] %d faults: %s; %d claims adopted by restarted daemons%n", injected.size(), faults.counts(), adopted);
+    System.out.printf("[soak] outputs an executor's full disk refused (the pilot kept each and reported again): %d%n", refusedOutputs);
+    System.out.printf("[soak] runs lost (an executor's kill or a home's requeue each): %d, %d of them with no cut-off to explain them: %s%n",
+        losses.all().size(), losses.unexplained().size(), losses.all());
+    System.out.printf("[soak] every job one record in sacct with its exit code; %d outputs checked by SHA-256, %d differing%n", count,
+        differing.size());
+    assertEquals(Map.of(), differing, "outputs that did not arrive byte-identical");
+    assertEquals(List.of(), losses.unexplained(), "runs lost with no cut-off of their executor to explain them (a restart must lose none)");
+    assertEquals(RandomFaults.Kind.values().length, faults.counts().size(), "every kind of fault was injected: " + faults.counts());
+    assertTrue(adopted > 0, "restarted daemons took running claims back (else no restart met a running job): " + injected);
   }
 
   /** Foreign runs at {@code site}: jobs of the per-home accounts (docker/coalition/site.yaml.template). */
@@ -222,13 +289,18 @@ class FederationInContainersIT {
   /** Fills north, then submits {@code count} opted-in jobs as alice, each sleeping {@code seconds}, printing {@code extra} and its line. */
   private Jobs submit(int count, int seconds, String extra) {
     SlurmSite north = sites.get("north");
-    fillers.add(north.run("alice", "sbatch", "--parsable", "-p", "batch", "--exclusive", "-N", "2", "--mem=100M", "-t", "10", "-o",
-        "/dev/null", "--wrap", "sleep 600").trim());
+    fillNorth(10);
     Jobs jobs = new Jobs(north, apis.get("north"), "b" + (++batch), this::releaseHome);
     for (int i = 0; i < count; i++) {
       jobs.submit(i, seconds, extra);
     }
     return jobs;
+  }
+
+  /** Fills both of north's nodes for {@code minutes}: north's opted-in jobs find no room there and are published. */
+  private void fillNorth(int minutes) {
+    fillers.add(sites.get("north").run("alice", "sbatch", "--parsable", "-p", "batch", "--exclusive", "-N", "2", "--mem=100M", "-t",
+        String.valueOf(minutes), "-o", "/dev/null", "--wrap", "sleep " + minutes * 60).trim());
   }
 
   /** North's fillers go: their cores are what replays at home wait for (federation-daemon/README.md, "Known gaps"). */

@@ -39,10 +39,20 @@ final class Jobs {
     return "job " + i + "\n";
   }
 
+  /** Submits job {@code i} of 4 cores: it sleeps {@code seconds}, runs {@code extra}, prints its {@link #line} and exits with its {@link #exitCode}. */
   void submit(int i, int seconds, String extra) {
+    submit(i, 4, seconds, extra);
+  }
+
+  void submit(int i, int cores, int seconds, String extra) {
     String script = "sleep " + seconds + "; " + (extra.isEmpty() ? "" : extra + "; ") + "echo job " + i + "; exit " + exitCode(i);
-    ids.add(home.run("alice", "sbatch", "--parsable", "-p", "federated", "-c", "4", "--mem=200M", "-t", "5", "-o",
-        "/home/alice/" + name + "-%j.out", "--wrap", script).trim());
+    ids.add(home.run("alice", "sbatch", "--parsable", "-p", "federated", "-c", String.valueOf(cores), "--mem=" + 50 * cores + "M", "-t",
+        "5", "-o", "/home/alice/" + name + "-%j.out", "--wrap", script).trim());
+  }
+
+  /** The jobs' Slurm ids at home, in the order submitted (job {@code i} is the {@code i}th). */
+  List<String> ids() {
+    return List.copyOf(ids);
   }
 
   /** Ids of the jobs the home sees running at {@code site} now. */
@@ -72,9 +82,19 @@ final class Jobs {
       return states.values().stream().allMatch("replayed"::equals);
     });
     ids.forEach(id -> views.put(id, api.job(id)));
+    awaitAccounted(Duration.ofMinutes(2));
+    forEachOutput((i, out) -> assertEquals(1, out.split("job " + i + "\n", -1).length - 1,
+        "job " + i + " (" + ids.get(i) + ", ran at " + where(ids.get(i)) + ") wrote its line once: " + abbreviate(out)));
+  }
+
+  /**
+   * Frees the home's cores for the replays, then checks what the user sees: each job ended once
+   * in Slurm's accounting ({@code sacct --duplicates}), with its own exit code, within {@code timeout}.
+   */
+  void awaitAccounted(Duration timeout) {
     releaseHome.run();
     Map<String, List<String>> accounted = new LinkedHashMap<>();
-    Eventually.waitFor(() -> "north's accounting to record the end of every job of " + name + ": " + accounted, Duration.ofMinutes(2),
+    Eventually.waitFor(() -> "north's accounting to record the end of every job of " + name + ": " + accounted, timeout,
         Duration.ofSeconds(2), () -> {
           accounted.clear();
           accounted.putAll(sacct());
@@ -86,8 +106,6 @@ final class Jobs {
       String expected = (exitCode(i) == 0 ? "COMPLETED" : "FAILED") + "|" + exitCode(i) + ":0";
       assertEquals(List.of(expected), accounted.get(id), "sacct of job " + i + " (" + id + ", ran at " + where(id) + "): one record");
     }
-    forEachOutput((i, out) -> assertEquals(1, out.split("job " + i + "\n", -1).length - 1,
-        "job " + i + " (" + ids.get(i) + ", ran at " + where(ids.get(i)) + ") wrote its line once: " + abbreviate(out)));
   }
 
   private String where(String id) {
@@ -115,6 +133,24 @@ final class Jobs {
     for (int i = 0; i < ids.size(); i++) {
       check.accept(i, home.run("alice", "cat", "/home/alice/" + name + "-" + ids.get(i) + ".out"));
     }
+  }
+
+  /** The SHA-256 of each job's output file at home, by job index, read in one command. */
+  Map<Integer, String> outputDigests() {
+    Map<String, Integer> index = new LinkedHashMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      index.put("/home/alice/" + name + "-" + ids.get(i) + ".out", i);
+    }
+    Map<Integer, String> digests = new TreeMap<>();
+    String out = home.run("alice", "bash", "-c", "cd /home/alice && sha256sum " + name + "-*.out");
+    for (String line : out.split("\n")) {
+      String[] f = line.trim().split("\\s+", 2);
+      Integer i = f.length == 2 ? index.get("/home/alice/" + f[1]) : null;
+      if (i != null) {
+        digests.put(i, f[0]);
+      }
+    }
+    return digests;
   }
 
   /** Where the jobs ran, by site. */

@@ -1,14 +1,20 @@
 package org.coalition.containers;
 
+import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.CreateContainerCmd;
 import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Frame;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.function.Consumer;
+import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.output.OutputFrame;
 
 /** Each container's output in {@code target/containers/NAME.log}, and the small settings every container of the tier gets. */
@@ -31,13 +37,39 @@ final class Logs {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return frame -> {
-      try {
-        Files.writeString(file, frame.getUtf8String(), StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      } catch (IOException e) {
-        // a log line lost is no reason to fail a test
-      }
-    };
+    return frame -> append(file, frame.getUtf8String());
+  }
+
+  /**
+   * Goes on writing {@code c}'s output to its file after a restart ({@link Engine#start}): the
+   * engine ends a container's log stream when it stops, so the first follower has ended.
+   */
+  void follow(GenericContainer<?> c, String name, long sinceEpochSecond) {
+    Path file = file(name);
+    Engine.client().logContainerCmd(c.getContainerId()).withStdOut(true).withStdErr(true).withFollowStream(true)
+        .withSince((int) sinceEpochSecond).exec(new ResultCallback.Adapter<Frame>() {
+          @Override
+          public void onNext(Frame frame) {
+            append(file, new String(frame.getPayload(), StandardCharsets.UTF_8));
+          }
+        });
+  }
+
+  private static synchronized void append(Path file, String text) {
+    try {
+      Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      // a log line lost is no reason to fail a test
+    }
+  }
+
+  /** The lines of the container's log so far. */
+  List<String> lines(String name) {
+    try {
+      return Files.isRegularFile(file(name)) ? Files.readAllLines(file(name), StandardCharsets.UTF_8) : List.of();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Whether the container's log holds {@code text} so far. */
@@ -49,13 +81,24 @@ final class Logs {
     }
   }
 
-  /** How many lines of the container's log hold {@code text}. */
-  long count(String name, String text) {
+  /** The lines of a daemon's log written at or after {@code sinceMillis} (lines without a time of their own are left out). */
+  List<String> lines(String name, long sinceMillis) {
+    return lines(name).stream().filter(l -> time(l) >= sinceMillis).toList();
+  }
+
+  /** The time a daemon's log line begins with (ISO-8601 with offset: cli's logback.xml) in epoch millis, or 0 when it has none. */
+  static long time(String line) {
+    int space = line.indexOf(' ');
     try {
-      return Files.readAllLines(file(name), StandardCharsets.UTF_8).stream().filter(l -> l.contains(text)).count();
-    } catch (IOException e) {
+      return space < 0 ? 0 : OffsetDateTime.parse(line.substring(0, space)).toInstant().toEpochMilli();
+    } catch (DateTimeParseException e) {
       return 0;
     }
+  }
+
+  /** How many lines of the container's log hold {@code text}. */
+  long count(String name, String text) {
+    return lines(name).stream().filter(l -> l.contains(text)).count();
   }
 
   Path file(String name) {

@@ -30,6 +30,10 @@ final class SlurmSite implements AutoCloseable {
   private GenericContainer<?> daemon;
   private final List<String> volumes = new ArrayList<>();
   private final Logs logs;
+  /** Where the daemon keeps the outputs of runs made here (the site file's spool, docker/coalition/site.yaml.template). */
+  private final String outputs;
+  /** The disk {@link #outputs} is on: 16 MiB of its own, so that a test can fill it. */
+  private final SmallDisk outputDisk;
 
   SlurmSite(String name, String version, int nodeCount, String run, Logs logs) {
     this.name = name;
@@ -38,6 +42,8 @@ final class SlurmSite implements AutoCloseable {
     String etc = volume(run + "-" + name + "-etc");
     String home = volume(run + "-" + name + "-home");
     String spool = volume(run + "-" + name + "-spool");
+    outputs = "/var/lib/coalition/" + name + "/outputs";
+    outputDisk = new SmallDisk(run + "-" + name + "-outputs", 16);
     List<String> hosts = new ArrayList<>();
     for (int i = 1; i <= nodeCount; i++) {
       hosts.add(name + "-n" + i);
@@ -60,7 +66,7 @@ final class SlurmSite implements AutoCloseable {
         .withEnv("COALITION_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")
         .withCreateContainerCmdModifier(logs.hostname(name + "-daemon")).withCreateContainerCmdModifier(Logs.netAdmin())
         .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", true), bind(spool, "/var/spool/coalition",
-            false)))
+            false), new Bind(outputDisk.dir.toString(), new Volume(outputs))))
         .withEnv("COALITION_WAIT_FOR", "zk1:2281 zk2:2281 zk3:2281")
         .withLogConsumer(logs.to(name + "-daemon")).waitingFor(new StartedOnly());
   }
@@ -113,6 +119,59 @@ final class SlurmSite implements AutoCloseable {
     return daemon;
   }
 
+  /**
+   * Kills the daemon with SIGKILL (a crash: nothing runs on its way out) and starts it again on
+   * the same file system, so it finds its spool and journal; returns once it serves again.
+   */
+  void crashAndRestartDaemon() {
+    Engine.kill(daemon, "KILL");
+    awaitStopped();
+    restartDaemon();
+  }
+
+  /**
+   * Upgrades the daemon: {@code docker stop} (SIGTERM, the daemon's clean stop, at most 60 s),
+   * the jar replaced by {@code jar}, and a start; returns once it serves again.
+   */
+  void upgradeDaemon(Path jar) {
+    Engine.stop(daemon, 60);
+    daemon.copyFileToContainer(MountableFile.forHostPath(jar, 0644), "/opt/coalition/coalition.jar");
+    restartDaemon();
+  }
+
+  private void awaitStopped() {
+    Eventually.waitFor(name + "'s daemon container to stop", Duration.ofSeconds(30), () -> !Engine.running(daemon));
+  }
+
+  private void restartDaemon() {
+    long since = Engine.start(daemon);
+    logs.follow(daemon, name + "-daemon", since);
+    Eventually.waitFor(name + "'s daemon to turn healthy again (its log: " + logs.file(name + "-daemon") + ")", Duration.ofMinutes(3),
+        () -> "healthy".equals(Engine.health(daemon)));
+  }
+
+  /** Stops slurmrestd with SIGSTOP: it holds its connections and answers nothing, as a hung service does. */
+  void freezeSlurmrestd() {
+    Engine.exec(controller, "root", "pkill", "-STOP", "-x", "slurmrestd");
+  }
+
+  void thawSlurmrestd() {
+    Engine.exec(controller, "root", "pkill", "-CONT", "-x", "slurmrestd");
+  }
+
+  /**
+   * Fills the disk the daemon keeps run outputs on (a small file system of its own, {@link
+   * #outputDisk})) with a ballast file until the disk refuses more.
+   */
+  void fillOutputDisk() {
+    Engine.exec(daemon, "root", "bash", "-c", "head -c 64M /dev/zero >" + outputs + "/ballast 2>/dev/null; df --output=avail " + outputs
+        + " | tail -1 | grep -qx ' *0'");
+  }
+
+  void emptyOutputDisk() {
+    Engine.exec(daemon, "root", "rm", "-f", outputs + "/ballast");
+  }
+
   /** A user's command on the controller (the login node), e.g. sbatch as alice. */
   String run(String user, String... command) {
     return Engine.exec(controller, user, command);
@@ -126,6 +185,7 @@ final class SlurmSite implements AutoCloseable {
     nodes.forEach(GenericContainer::stop);
     controller.stop();
     volumes.forEach(Engine::removeVolume);
+    outputDisk.close();
     network.close();
   }
 }

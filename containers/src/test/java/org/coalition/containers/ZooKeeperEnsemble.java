@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.coalition.testbed.Eventually;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -19,8 +20,10 @@ final class ZooKeeperEnsemble implements AutoCloseable {
   static final String CONNECT = "zk1:2281,zk2:2281,zk3:2281";
   static final int TLS_PORT = 2281;
   private final List<GenericContainer<?>> servers = new ArrayList<>();
+  private final Logs logs;
 
   ZooKeeperEnsemble(Network network, Logs logs, Path credentials) {
+    this.logs = logs;
     String image = "coalition/zookeeper:3.8";
     for (int i = 1; i <= 3; i++) {
       GenericContainer<?> zk = Engine.container(image).withNetwork(network).withNetworkAliases("zk" + i)
@@ -45,6 +48,15 @@ final class ZooKeeperEnsemble implements AutoCloseable {
 
   GenericContainer<?> server(int id) {
     return servers.get(id - 1);
+  }
+
+  /** Restarts server {@code id} as an operator would ({@code docker stop}, then start, its data kept); returns once it is healthy. */
+  void restart(int id) {
+    GenericContainer<?> zk = server(id);
+    Engine.stop(zk, 30);
+    long since = Engine.start(zk);
+    logs.follow(zk, "zk" + id, since);
+    Eventually.waitFor("zk" + id + " to serve again", Duration.ofMinutes(2), () -> "healthy".equals(Engine.health(zk)));
   }
 
   @Override

@@ -295,8 +295,15 @@ final class ExecutorSide implements PilotService, PilotTokens {
     }
     recovery.requireAdopted(p);
     // stored once: a retry after a failed hand-in reuses it rather than storing the output again
-    String ref = p.output != null ? p.output : outputs.store(c.ref().home(), c.ref().jobId() + "-" + c.token(), outcome.stdout(),
-        outcome.stderr());
+    String ref;
+    try {
+      ref = p.output != null ? p.output : outputs.store(c.ref().home(), c.ref().jobId() + "-" + c.token(), outcome.stdout(),
+          outcome.stderr());
+    } catch (RunOutputs.SpoolFull e) {
+      LOG.warn("site {}: the output of {} (pilot {}) cannot be stored now: {}; the pilot keeps it and reports again", settings.site(),
+          c.ref(), p.id, e.getCause().getMessage());
+      throw e;
+    }
     p.output = ref;
     recovery.keep(p);
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch

@@ -10,6 +10,7 @@ import java.util.function.Supplier;
  * is a failure, never a retry of the test.
  */
 public final class Eventually {
+  private static final long MAX_PAUSE_MILLIS = 250;
   private static final double SCALE = Double.parseDouble(System.getProperty("coalition.test.timeScale", "1"));
 
   private Eventually() {}
@@ -22,8 +23,21 @@ public final class Eventually {
     waitFor(what, Duration.ofSeconds(20), condition);
   }
 
+  /**
+   * Checks {@code condition} first after 10 ms, then less and less often, at most every 250 ms: a
+   * condition met at once is seen at once, and a long wait does not ask a batch system or an
+   * engine a hundred times a second on a two-core machine that also runs what is waited for.
+   */
   public static void waitFor(String what, Duration timeout, BooleanSupplier condition) {
-    waitFor(() -> what, timeout, Duration.ofMillis(10), condition);
+    long deadline = System.nanoTime() + scaled(timeout).toNanos();
+    long pause = 10;
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out after " + scaled(timeout).toMillis() + " ms waiting for: " + what);
+      }
+      sleep(pause, () -> what);
+      pause = Math.min(MAX_PAUSE_MILLIS, pause * 2);
+    }
   }
 
   /**
@@ -36,12 +50,16 @@ public final class Eventually {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out after " + scaled(timeout).toMillis() + " ms waiting for: " + what.get());
       }
-      try {
-        Thread.sleep(every.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError("interrupted waiting for: " + what.get(), e);
-      }
+      sleep(every.toMillis(), what);
+    }
+  }
+
+  private static void sleep(long millis, Supplier<String> what) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted waiting for: " + what.get(), e);
     }
   }
 }
