@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.coalition.testbed.Eventually;
@@ -18,8 +19,8 @@ import org.testcontainers.containers.Network;
 /**
  * The faults of issue #23's soak, drawn at random from a seed and injected one at a time into the
  * running federation: each kind comes once in every round of six, in a shuffled order, at a
- * randomly chosen site or server (daemons are restarted each in turn), with 10 to 30 s of quiet
- * between two. Every fault is healed
+ * randomly chosen site or server (daemons are restarted each in turn, an executor once it runs a
+ * foreign job), with 10 to 30 s of quiet between two. Every fault is healed
  * before the next begins, and what was injected when is kept ({@link Injected}) so that what
  * happened to the jobs can be laid against it.
  */
@@ -113,16 +114,8 @@ final class RandomFaults {
   private Injected inject(Kind kind) throws InterruptedException {
     long from = System.currentTimeMillis();
     return switch (kind) {
-      case CRASH -> {
-        String site = restartable();
-        String note = timedRestart(site, from, () -> sites.get(site).crashAndRestartDaemon());
-        yield new Injected(kind, site, from, System.currentTimeMillis(), note);
-      }
-      case UPGRADE -> {
-        String site = restartable();
-        String note = timedRestart(site, from, () -> sites.get(site).upgradeDaemon(jar));
-        yield new Injected(kind, site, from, System.currentTimeMillis(), note);
-      }
+      case CRASH -> restart(kind, site -> sites.get(site).crashAndRestartDaemon());
+      case UPGRADE -> restart(kind, site -> sites.get(site).upgradeDaemon(jar));
       case ZOOKEEPER_RESTART -> {
         int server = 1 + random.nextInt(3);
         zk.restart(server);
@@ -180,20 +173,33 @@ final class RandomFaults {
   }
 
   /**
-   * Restarts {@code site}'s daemon; the note says how long it took until it had joined again (its
-   * "joined" log line, written once it has taken its pilots back) and what it took back.
+   * Restarts the next site's daemon ({@link #restartable}) with {@code restart}; an executor is
+   * restarted once it runs a foreign job (waited for up to 60 s), since a restart that meets no
+   * run shows nothing of what it must not kill. The note says how long the daemon took to join
+   * again (its "joined" log line, written once it has taken its pilots back) and what it took back.
    */
-  private String timedRestart(String site, long from, Runnable restart) {
+  private Injected restart(Kind kind, Consumer<String> restart) throws InterruptedException {
+    String site = restartable();
+    if (EXECUTORS.contains(site)) {
+      try {
+        Eventually.waitFor(() -> site + " running a foreign job", Duration.ofSeconds(60), Duration.ofSeconds(1),
+            () -> sites.get(site).foreignRunning() > 0);
+      } catch (AssertionError e) {
+        System.out.println("[soak] " + site + " ran no foreign job for 60 s; restarting it all the same");
+      }
+    }
+    long from = System.currentTimeMillis();
     String log = site + "-daemon";
     long joins = logs.count(log, " joined: ");
     long before = logs.count(log, "took back");
-    restart.run();
+    restart.accept(site);
     Eventually.waitFor(() -> site + "'s restarted daemon to log that it joined", Duration.ofMinutes(2), Duration.ofMillis(500),
         () -> logs.count(log, " joined: ") > joins);
     double joined = (System.currentTimeMillis() - from) / 1e3;
     List<String> tookBack = logs.lines(log).stream().filter(l -> l.contains("took back")).toList();
     String what = tookBack.size() > before ? tookBack.get(tookBack.size() - 1).replaceAll(".*took back ", "took back ") : "no pilot to take back";
-    return String.format("joined again %.1f s after the fault began; %s", joined, what);
+    return new Injected(kind, site, from, System.currentTimeMillis(), String.format("joined again %.1f s after the fault began; %s",
+        joined, what));
   }
 
   /** How many claims a restart's note says its daemon adopted ("N claims adopted"); 0 for other faults. */

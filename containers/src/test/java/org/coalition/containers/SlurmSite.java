@@ -131,7 +131,8 @@ final class SlurmSite implements AutoCloseable {
 
   /**
    * Upgrades the daemon: {@code docker stop} (SIGTERM, the daemon's clean stop, at most 60 s),
-   * the jar replaced by {@code jar}, and a start; returns once it serves again.
+   * the jar replaced by {@code jar}, and a start; returns once it serves again. The soak puts the
+   * same build back: what it tests is the procedure, not a change between versions.
    */
   void upgradeDaemon(Path jar) {
     Engine.stop(daemon, 60);
@@ -161,7 +162,7 @@ final class SlurmSite implements AutoCloseable {
 
   /**
    * Fills the disk the daemon keeps run outputs on (a small file system of its own, {@link
-   * #outputDisk})) with a ballast file until the disk refuses more.
+   * #outputDisk}) with a ballast file until the disk refuses more.
    */
   void fillOutputDisk() {
     Engine.exec(daemon, "root", "bash", "-c", "head -c 64M /dev/zero >" + outputs + "/ballast 2>/dev/null; df --output=avail " + outputs
@@ -170,6 +171,12 @@ final class SlurmSite implements AutoCloseable {
 
   void emptyOutputDisk() {
     Engine.exec(daemon, "root", "rm", "-f", outputs + "/ballast");
+  }
+
+  /** Foreign runs here: running jobs of the per-home accounts (docker/coalition/site.yaml.template). */
+  int foreignRunning() {
+    String out = run("root", "squeue", "-h", "-u", "fed-north,fed-south,fed-west", "-t", "RUNNING", "-o", "%i");
+    return (int) out.lines().filter(l -> !l.isBlank()).count();
   }
 
   /** A user's command on the controller (the login node), e.g. sbatch as alice. */
