@@ -248,7 +248,7 @@ class FederationInContainersIT {
     Jobs jobs = new Jobs(north, apis.get("north"), "soak", this::releaseHome);
     Soak soak = new Soak(jobs, north, count, over, seed);
     Path jar = Path.of("..", "cli", "target", "coalition.jar").toAbsolutePath().normalize();
-    RandomFaults faults = new RandomFaults(seed, sites, zk, federation, jar, logs, SETTLE);
+    RandomFaults faults = new RandomFaults(seed, sites, apis, zk, federation, jar, logs, SETTLE);
     long t0 = System.currentTimeMillis();
     long deadline = t0 + over.plusMinutes(20).toMillis();
     soak.start();
@@ -268,7 +268,7 @@ class FederationInContainersIT {
     Map<String, Long> ranAt = new TreeMap<>();
     logs.lines("north-daemon", t0).stream().filter(l -> l.contains("decision=replay job=north/"))
         .map(l -> l.replaceAll(".*ran at (\\S+),.*", "$1")).forEach(site -> ranAt.merge(site, 1L, Long::sum));
-    int adopted = injected.stream().mapToInt(i -> RandomFaults.claimsAdopted(i.note())).sum();
+    int adopted = injected.stream().mapToInt(RandomFaults.Injected::claimsAdopted).sum();
 
     System.out.printf("[soak] %d jobs came home in %.0f s (%.3f jobs/s); ran at %s (north's replays)%n",
         count, cameHome, count / cameHome, ranAt);

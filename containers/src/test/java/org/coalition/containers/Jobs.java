@@ -139,13 +139,13 @@ final class Jobs {
   Map<Integer, String> outputDigests() {
     Map<String, Integer> index = new LinkedHashMap<>();
     for (int i = 0; i < ids.size(); i++) {
-      index.put("/home/alice/" + name + "-" + ids.get(i) + ".out", i);
+      index.put(name + "-" + ids.get(i) + ".out", i);
     }
     Map<Integer, String> digests = new TreeMap<>();
     String out = home.run("alice", "bash", "-c", "cd /home/alice && sha256sum " + name + "-*.out");
     for (String line : out.split("\n")) {
       String[] f = line.trim().split("\\s+", 2);
-      Integer i = f.length == 2 ? index.get("/home/alice/" + f[1]) : null;
+      Integer i = f.length == 2 ? index.get(f[1]) : null;
       if (i != null) {
         digests.put(i, f[0]);
       }

@@ -41,8 +41,15 @@ final class RandomFaults {
     CUT_OFF
   }
 
-  /** One fault: what, where, when it began and ended (epoch millis), and a note (e.g. a restart's figures). */
-  record Injected(Kind kind, String target, long fromMillis, long toMillis, String note) {
+  /**
+   * One fault: what, where, when it began and ended (epoch millis), a note (a restart's figures),
+   * and for a restart, how many running claims the restarted daemon adopted.
+   */
+  record Injected(Kind kind, String target, long fromMillis, long toMillis, String note, int claimsAdopted) {
+    Injected(Kind kind, String target, long fromMillis, long toMillis) {
+      this(kind, target, fromMillis, toMillis, "", 0);
+    }
+
     @Override
     public String toString() {
       return String.format("%s of %s for %.0f s%s", kind.name().toLowerCase().replace('_', ' '), target, (toMillis - fromMillis) / 1e3,
@@ -57,6 +64,7 @@ final class RandomFaults {
 
   private final Random random;
   private final Map<String, SlurmSite> sites;
+  private final Map<String, SiteApi> apis;
   private final ZooKeeperEnsemble zk;
   private final Network federation;
   private final Path jar;
@@ -72,9 +80,11 @@ final class RandomFaults {
    * @param jar the daemon's jar an upgrade puts in place
    * @param settle how long after a cut-off the homes may still requeue the site's jobs (its session and the restart grace, and a sweep)
    */
-  RandomFaults(long seed, Map<String, SlurmSite> sites, ZooKeeperEnsemble zk, Network federation, Path jar, Logs logs, Duration settle) {
+  RandomFaults(long seed, Map<String, SlurmSite> sites, Map<String, SiteApi> apis, ZooKeeperEnsemble zk, Network federation, Path jar,
+      Logs logs, Duration settle) {
     this.random = new Random(seed);
     this.sites = sites;
+    this.apis = apis;
     this.zk = zk;
     this.federation = federation;
     this.jar = jar;
@@ -119,24 +129,24 @@ final class RandomFaults {
       case ZOOKEEPER_RESTART -> {
         int server = 1 + random.nextInt(3);
         zk.restart(server);
-        yield new Injected(kind, "zk" + server, from, System.currentTimeMillis(), "");
+        yield new Injected(kind, "zk" + server, from, System.currentTimeMillis());
       }
       case SLURMRESTD_STOPPED -> {
         SlurmSite s = sites.get(any(List.copyOf(sites.keySet())));
         hold(HELD, s::freezeSlurmrestd, s::thawSlurmrestd);
-        yield new Injected(kind, s.name, from, System.currentTimeMillis(), "");
+        yield new Injected(kind, s.name, from, System.currentTimeMillis());
       }
       case OUTPUT_DISK_FULL -> {
         SlurmSite s = sites.get(any(EXECUTORS));
         hold(HELD, s::fillOutputDisk, s::emptyOutputDisk);
-        yield new Injected(kind, s.name, from, System.currentTimeMillis(), "");
+        yield new Injected(kind, s.name, from, System.currentTimeMillis());
       }
       case CUT_OFF -> {
         SlurmSite s = sites.get(any(List.copyOf(sites.keySet())));
         hold(CUT, () -> Engine.detach(s.daemon(), federation), () -> Engine.attach(s.daemon(), federation, s.name + "-daemon"));
         long to = System.currentTimeMillis();
         quietUntil.put(s.name, to + settle.toMillis());
-        yield new Injected(kind, s.name, from, to, "");
+        yield new Injected(kind, s.name, from, to);
       }
     };
   }
@@ -173,19 +183,17 @@ final class RandomFaults {
   }
 
   /**
-   * Restarts the next site's daemon ({@link #restartable}) with {@code restart}; an executor is
-   * restarted once it runs a foreign job (waited for up to 60 s), since a restart that meets no
-   * run shows nothing of what it must not kill. The note says how long the daemon took to join
-   * again (its "joined" log line, written once it has taken its pilots back) and what it took back.
+   * Restarts the next site's daemon ({@link #restartable}) with {@code restart}. An executor is
+   * restarted once one of its pilots holds a claimed job (its daemon's status; waited for up to 60 s,
+   * then restarted all the same): a restart that meets no run shows nothing of what it must not
+   * kill. The note says how long the daemon took to join again (its "joined" log line, written once
+   * it has taken its pilots back) and what it took back.
    */
   private Injected restart(Kind kind, Consumer<String> restart) throws InterruptedException {
     String site = restartable();
     if (EXECUTORS.contains(site)) {
-      try {
-        Eventually.waitFor(() -> site + " running a foreign job", Duration.ofSeconds(60), Duration.ofSeconds(1),
-            () -> sites.get(site).foreignRunning() > 0);
-      } catch (AssertionError e) {
-        System.out.println("[soak] " + site + " ran no foreign job for 60 s; restarting it all the same");
+      for (int waited = 0; waited < 60 && apis.get(site).runningPilots() <= 0; waited++) {
+        Thread.sleep(1_000);
       }
     }
     long from = System.currentTimeMillis();
@@ -198,14 +206,9 @@ final class RandomFaults {
     double joined = (System.currentTimeMillis() - from) / 1e3;
     List<String> tookBack = logs.lines(log).stream().filter(l -> l.contains("took back")).toList();
     String what = tookBack.size() > before ? tookBack.get(tookBack.size() - 1).replaceAll(".*took back ", "took back ") : "no pilot to take back";
+    Matcher adopted = ADOPTED.matcher(what);
     return new Injected(kind, site, from, System.currentTimeMillis(), String.format("joined again %.1f s after the fault began; %s",
-        joined, what));
-  }
-
-  /** How many claims a restart's note says its daemon adopted ("N claims adopted"); 0 for other faults. */
-  static int claimsAdopted(String note) {
-    Matcher m = ADOPTED.matcher(note);
-    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+        joined, what), adopted.find() ? Integer.parseInt(adopted.group(1)) : 0);
   }
 
   private String any(List<String> names) {

@@ -96,6 +96,12 @@ final class SiteApi {
     return live;
   }
 
+  /** How many of this daemon's pilots hold a claimed job now (its status's running pilots), or -1 while it does not answer. */
+  int runningPilots() {
+    JsonNode status = get("v1/status");
+    return status == null ? -1 : status.path("pilots").path("running").asInt(-1);
+  }
+
   /** The home's view of one of its jobs: state (published, claimed, running, replayed ...) and executor; empty when never published. */
   JsonNode job(String id) {
     JsonNode j = get("v1/jobs/" + id);

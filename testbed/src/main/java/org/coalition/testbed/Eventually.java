@@ -29,15 +29,7 @@ public final class Eventually {
    * engine a hundred times a second on a two-core machine that also runs what is waited for.
    */
   public static void waitFor(String what, Duration timeout, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + scaled(timeout).toNanos();
-    long pause = 10;
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + scaled(timeout).toMillis() + " ms waiting for: " + what);
-      }
-      sleep(pause, () -> what);
-      pause = Math.min(MAX_PAUSE_MILLIS, pause * 2);
-    }
+    await(() -> what, timeout, 10, MAX_PAUSE_MILLIS, condition);
   }
 
   /**
@@ -45,21 +37,24 @@ public final class Eventually {
    * busy loop); on timeout the failure says {@code what}, read then (it may name the last state seen).
    */
   public static void waitFor(Supplier<String> what, Duration timeout, Duration every, BooleanSupplier condition) {
+    await(what, timeout, every.toMillis(), every.toMillis(), condition);
+  }
+
+  /** Checks {@code condition} after {@code firstPause} ms, each pause twice the last, at most {@code maxPause} ms, until it holds or {@code timeout} passes. */
+  private static void await(Supplier<String> what, Duration timeout, long firstPause, long maxPause, BooleanSupplier condition) {
     long deadline = System.nanoTime() + scaled(timeout).toNanos();
+    long pause = firstPause;
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out after " + scaled(timeout).toMillis() + " ms waiting for: " + what.get());
       }
-      sleep(every.toMillis(), what);
-    }
-  }
-
-  private static void sleep(long millis, Supplier<String> what) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted waiting for: " + what.get(), e);
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted waiting for: " + what.get(), e);
+      }
+      pause = Math.min(maxPause, pause * 2);
     }
   }
 }
