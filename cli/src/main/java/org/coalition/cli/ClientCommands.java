@@ -172,7 +172,7 @@ final class ClientCommands {
       rows.add(List.of("state", j.state()));
       rows.add(List.of("runs at", j.executor() == null || j.executor().isEmpty() ? "-" : j.executor()));
       if (j.exitCode() != null) {
-        rows.add(List.of("exit code", Integer.toString(j.exitCode())));
+        rows.add(j.signal() != null ? List.of("ended by", "signal " + j.signal()) : List.of("exit code", Integer.toString(j.exitCode())));
         rows.add(List.of("waited", Output.number(j.start() - j.release(), 1) + " s"));
         rows.add(List.of("ran", Output.number(j.end() - j.start(), 1) + " s"));
       }

@@ -28,6 +28,7 @@ import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.DaemonTls;
+import org.coalition.daemon.ParkJournal;
 import org.coalition.daemon.PilotAgent;
 import org.coalition.daemon.PilotJournal;
 import org.coalition.daemon.RunOutputs;
@@ -64,6 +65,8 @@ final class DaemonCommand implements Callable<Integer> {
   Duration tick;
 
   private final CountDownLatch stop = new CountDownLatch(1);
+  /** The running broker, told at once when a stop is asked: it hands out no more work while the daemon closes. */
+  private volatile Broker running;
 
   @Override
   public Integer call() throws Exception {
@@ -125,7 +128,9 @@ final class DaemonCommand implements Callable<Integer> {
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
           pilotGrace(c.federation()));
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
-          new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")), between, Clock.systemUTC());
+          new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
+          ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());
+      running = broker;
       if (handler instanceof InProcessPilots in) {
         in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
       }
@@ -176,6 +181,7 @@ final class DaemonCommand implements Callable<Integer> {
       }
       say("asked to stop (SIGTERM or SIGINT)");
       systemd.stopping("stopping on SIGTERM");
+      quiesce();
       stop.countDown();
       try {
         stopped.await(25, TimeUnit.SECONDS);
@@ -219,7 +225,16 @@ final class DaemonCommand implements Callable<Integer> {
 
   /** Stops a daemon started by {@link #call()} in this process (tests). */
   void stop() {
+    quiesce();
     stop.countDown();
+  }
+
+  /** The first step of a stop: no more work handed to pilots, before anything closes. */
+  private void quiesce() {
+    Broker b = running;
+    if (b != null) {
+      b.stopHandingOutWork();
+    }
   }
 
   /**

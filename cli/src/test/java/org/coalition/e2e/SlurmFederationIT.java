@@ -32,6 +32,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.handler.ExitStatus;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
@@ -118,8 +119,10 @@ class SlurmFederationIT {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < JOBS; i++) {
       Path script = jobs.resolve("job" + i + ".sh");
-      Files.writeString(script, "#!/bin/bash\nsleep " + JOB_SECONDS + "\necho \"job " + i + " output\"\necho \"job " + i + " errors\" >&2\nexit "
-          + expectedExit(i) + "\n");
+      // each ends as expectedEnd says: an exit code, or a signal it sends itself (replayed as the signal, issue #24)
+      ExitStatus end = expectedEnd(i);
+      Files.writeString(script, "#!/bin/bash\nsleep " + JOB_SECONDS + "\necho \"job " + i + " output\"\necho \"job " + i + " errors\" >&2\n"
+          + (end.signal() != 0 ? "kill -" + end.signal() + " $$\n" : "exit " + end.exitCode() + "\n"));
       script.toFile().setReadable(true, false);
       ids.add(sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-o",
           jobs + "/%j.out", script.toString()));
@@ -133,6 +136,13 @@ class SlurmFederationIT {
     chain.start();
     String dependent = sbatch(north, "--parsable", "-p", north.get("partition"), "--dependency=afterok:" + ids.get(0), "-o",
         jobs + "/%j.out", "--wrap", "echo dependent ran");
+    // An opted-in job an administrator holds (issue #24: parks are marked as parks): north's daemon parks with holds of the
+    // same kind, and must neither release this one nor publish it, through everything below.
+    String adminHeld = sbatch(north, "--parsable", "--hold", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5",
+        "-o", jobs + "/%j.out", "--wrap", "echo held ran");
+    Command.of(north.tool("scontrol"), "release", adminHeld).run().requireSuccess(); // the user's hold off,
+    Command.of(north.tool("scontrol"), "hold", adminHeld).run().requireSuccess(); // an administrator's (root's) on
+    assertEquals("JobHeldAdmin", fields(north, adminHeld).get("Reason"), "root's hold on job " + adminHeld);
 
     // Fault 1: kill -9 west's daemon while it runs a job, then start it again; then stop south's cleanly (SIGTERM) while it
     // runs one and start it again, as an upgrade does. The runs go on: a restarted daemon takes its pilots back from its
@@ -191,9 +201,8 @@ class SlurmFederationIT {
         latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
       }
       ranAt.merge(where, 1, Integer::sum);
-      String expectedState = expectedExit(i) == 0 ? "COMPLETED" : "FAILED";
-      assertEquals(expectedState, f.get("JobState"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
-      assertEquals(expectedExit(i) + ":0", f.get("ExitCode"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+      assertEquals(slurmState(expectedEnd(i)), f.get("JobState"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
+      assertEquals(slurmExitCode(expectedEnd(i)), f.get("ExitCode"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
       String out = Files.readString(jobs.resolve(id + ".out"));
       assertEquals("job " + i + " output\njob " + i + " errors\n", out, "job " + i + " (" + id + ", ran at " + where + ") wrote its output once");
     }
@@ -208,7 +217,7 @@ class SlurmFederationIT {
         });
     for (int i = 0; i < JOBS; i++) {
       String id = ids.get(i);
-      String expected = (expectedExit(i) == 0 ? "COMPLETED" : "FAILED") + "|" + expectedExit(i) + ":0";
+      String expected = slurmState(expectedEnd(i)) + "|" + slurmExitCode(expectedEnd(i));
       assertEquals(List.of(expected), accounted.get(id), "sacct of job " + i + " (" + id + ")");
     }
     System.out.println("[e2e] sacct at north: all " + JOBS + " jobs have one record each with the remote run's state and exit code");
@@ -219,6 +228,12 @@ class SlurmFederationIT {
           + " when west's daemon was killed: " + view);
     }
     System.out.println("[e2e] the runs at west and south when their daemons restarted, " + executors + ", went on and ended once");
+    Map<String, String> held = fields(north, adminHeld);
+    assertEquals("PENDING", held.get("JobState"), "job " + adminHeld + ", held by root, never ran: " + held);
+    assertEquals("JobHeldAdmin", held.get("Reason"), "job " + adminHeld + " is still held by root: " + held);
+    assertEquals(null, jobOrNull("north", adminHeld), "job " + adminHeld + ", held by root, was never published");
+    Command.of(north.tool("scancel"), adminHeld).run().requireSuccess();
+    System.out.println("[e2e] job " + adminHeld + ", opted in and held by root, stayed held and out of the federation throughout");
     Eventually.waitFor("the dependent job ran after job " + ids.get(0), Duration.ofMinutes(2),
         () -> "COMPLETED".equals(fields(north, dependent).get("JobState")));
     assertEquals("dependent ran\n", Files.readString(jobs.resolve(dependent + ".out")));
@@ -425,6 +440,21 @@ class SlurmFederationIT {
 
   private static int expectedExit(int i) {
     return i % 5 == 4 ? 3 : 0;
+  }
+
+  /** How job {@code i} of the first test ends: as {@link #expectedExit}, but every seventh by its own SIGTERM. */
+  private static ExitStatus expectedEnd(int i) {
+    return i % 7 == 6 ? ExitStatus.killed(15) : ExitStatus.exited(expectedExit(i));
+  }
+
+  /** The state Slurm gives a batch job that ended so: COMPLETED for exit 0, FAILED otherwise (a signal included). */
+  private static String slurmState(ExitStatus end) {
+    return end.equals(ExitStatus.exited(0)) ? "COMPLETED" : "FAILED";
+  }
+
+  /** Slurm's ExitCode field: {@code code:signal}. */
+  private static String slurmExitCode(ExitStatus end) {
+    return end.exitCode() + ":" + end.signal();
   }
 
   static double percentile(List<Double> sorted, double q) {

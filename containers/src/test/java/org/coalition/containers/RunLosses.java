@@ -2,8 +2,10 @@ package org.coalition.containers;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -16,7 +18,10 @@ import java.util.regex.Pattern;
  * cut-off of that executor: then its runs must be given up, and the homes requeue them within the
  * executor's session, the restart grace and a sweep after the link is back ({@code settle}). Any
  * other loss, one during a restart of the executor's daemon above all, is unexplained. A result
- * the home rejects is unexplained too: every member here is honest.
+ * the home rejects is unexplained too: every member here is honest. A claim the executor gives
+ * back because its pilot never got the job ({@code decision=release ... reason=never-confirmed}:
+ * the answer to the pilot was lost, the daemon having stopped or crashed meanwhile) cost no run:
+ * its requeue is counted apart ({@link #unusedClaims}), not as a loss.
  */
 final class RunLosses {
   /** Past a cut-off's end, how long the cut site's pilots may still learn that their claims are gone (a heartbeat or two). */
@@ -24,6 +29,7 @@ final class RunLosses {
   private static final Pattern KILL = Pattern.compile("site=(\\S+) decision=kill-run job=(\\S+)");
   private static final Pattern REQUEUE = Pattern.compile("requeued (\\S+): claim \\d+: (\\S+) (.*)");
   private static final Pattern REJECT = Pattern.compile("rejected the result of (\\S+)");
+  private static final Pattern UNUSED = Pattern.compile("site=(\\S+) decision=release job=(\\S+) reason=never-confirmed");
 
   /** One lost run: when, which job, at which executor, how it showed, and the fault that explains it, if any. */
   record Loss(long atMillis, String job, String executor, String how, Optional<RandomFaults.Injected> cause) {
@@ -34,14 +40,20 @@ final class RunLosses {
   }
 
   private final List<Loss> losses = new ArrayList<>();
+  private int unusedClaims;
 
   /**
    * Reads the executors' and the home's logs ({@code logs}, named SITE-daemon) from {@code
    * sinceMillis} on and explains each loss by the faults {@code injected}.
    */
   RunLosses(Logs logs, List<String> sites, String home, long sinceMillis, List<RandomFaults.Injected> injected, Duration settle) {
+    Set<String> unused = new HashSet<>(); // executor + " " + job, for each claim given back unused and not yet requeued
     for (String site : sites) {
       for (String line : logs.lines(site + "-daemon", sinceMillis)) {
+        Matcher u = UNUSED.matcher(line);
+        if (u.find()) {
+          unused.add(u.group(1) + " " + u.group(2));
+        }
         Matcher k = KILL.matcher(line);
         if (k.find()) {
           long at = Logs.time(line);
@@ -53,14 +65,23 @@ final class RunLosses {
       long at = Logs.time(line);
       Matcher r = REQUEUE.matcher(line);
       if (r.find()) {
-        losses.add(new Loss(at, r.group(1), r.group(2), "requeued by its home: " + r.group(2) + " " + r.group(3),
-            cutOff(injected, r.group(2), at, settle)));
+        if (r.group(3).startsWith("gave it up") && unused.remove(r.group(2) + " " + r.group(1))) {
+          unusedClaims++;
+        } else {
+          losses.add(new Loss(at, r.group(1), r.group(2), "requeued by its home: " + r.group(2) + " " + r.group(3),
+              cutOff(injected, r.group(2), at, settle)));
+        }
       }
       Matcher j = REJECT.matcher(line);
       if (j.find()) {
         losses.add(new Loss(at, j.group(1), "?", "its result rejected by its home", Optional.empty()));
       }
     }
+  }
+
+  /** Requeues of claims their executors gave back because the pilot never got the job: no run was lost. */
+  int unusedClaims() {
+    return unusedClaims;
   }
 
   List<Loss> all() {

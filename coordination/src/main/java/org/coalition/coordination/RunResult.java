@@ -2,12 +2,23 @@ package org.coalition.coordination;
 
 /**
  * How a claimed job's run ended: start and end (seconds since the federation's epoch), the exit
- * code, and where its output can be fetched (a URI the executing daemon serves; may be empty).
+ * code or the signal that ended it, and where its output can be fetched (a URI the executing
+ * daemon serves; may be empty).
+ *
+ * @param signal 0 when the run exited with {@code exitCode}; otherwise the signal (1-64) that ended it
  */
-public record RunResult(double start, double end, int exitCode, String output) {
+public record RunResult(double start, double end, int exitCode, int signal, String output) {
   public static final int MAX_OUTPUT_REF = 2048;
 
+  /** A run that exited with {@code exitCode}. */
+  public RunResult(double start, double end, int exitCode, String output) {
+    this(start, end, exitCode, 0, output);
+  }
+
   public RunResult {
+    if (signal < 0 || signal > 64) {
+      throw new IllegalArgumentException("signal must be 0 (none) or 1-64, was " + signal);
+    }
     if (!Double.isFinite(start) || !Double.isFinite(end) || start < 0 || end < start) {
       throw new IllegalArgumentException("run must have 0 <= start <= end, was start " + start + ", end " + end);
     }

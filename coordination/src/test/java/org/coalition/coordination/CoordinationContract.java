@@ -393,6 +393,41 @@ public abstract class CoordinationContract {
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> back.adopt(kept)).kind(), "handed in: nothing to adopt");
   }
 
+  /**
+   * Issue #23: an executor whose session ended while it ran a job (an expiry: a flaky link, a long
+   * pause) takes the claim back at its next call, as a restarted daemon would, and its result counts.
+   */
+  @Test
+  void anExecutorWhoseSessionEndedTakesItsClaimBackAtItsNextCallWithinTheHomesGrace() {
+    Coordination a = newHandle("a", RESTART_GRACE);
+    opened.add(a);
+    a.join(new SiteInfo("a", "https://a.example:8443", 64), status("a", 0));
+    Coordination b = newHandle("b", RESTART_GRACE);
+    opened.add(b);
+    b.join(new SiteInfo("b", "https://b.example:8443", 64), status("b", 0));
+    a.publish(job("a", "j1", 10));
+    waitFor("b sees j1", () -> queued(b, new JobRef("a", "j1")));
+    Claim claim = b.claim(new JobRef("a", "j1")).orElseThrow();
+    b.start(claim, 20);
+    expireSession(b);
+    waitFor("b's next heartbeat takes the claim back under its new session", () -> {
+      try {
+        b.heartbeat(claim);
+        return true;
+      } catch (CoordinationException e) {
+        if (e.kind() != Kind.UNAVAILABLE) {
+          throw e;
+        }
+        return false; // no new session yet
+      }
+    });
+    assertTrue(b.holds(claim), "held again, with the same token");
+    assertEquals(0, a.requeueLost(), "the run goes on: its home does not requeue it");
+    b.finish(claim, new RunResult(20, 40, 0, ""));
+    waitFor("a gets b's result", () -> a.results().size() == 1);
+    assertEquals(claim.token(), a.results().get(0).token());
+  }
+
   @Test
   void aClaimGivenUpReturnsToTheQueue() {
     Coordination a = join("a");

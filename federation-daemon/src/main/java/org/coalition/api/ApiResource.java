@@ -166,13 +166,14 @@ public final class ApiResource {
     for (FederatedJob f : coordination.jobs(site)) {
       if (f.job().jobId().equals(id)) {
         String state = f.finished() ? "finished" : f.claimed() ? "running" : "queued";
-        return new JobView(site, id, state, f.executor(), f.job().release(), null, null, null);
+        return new JobView(site, id, state, f.executor(), f.job().release(), null, null, null, null);
       }
     }
     Optional<Broker.Finished> done = broker.finished(id);
     if (done.isPresent()) {
       Broker.Finished d = done.get();
-      return new JobView(site, id, d.outcome(), d.executor(), d.release(), d.start(), d.end(), d.exitCode());
+      return new JobView(site, id, d.outcome(), d.executor(), d.release(), d.start(), d.end(), d.exitCode(),
+          d.signal() == 0 ? null : d.signal());
     }
     throw new ApiError(ApiError.Code.NOT_FOUND, "site " + site + " has no federated job " + id
         + " (never published, run at home, or finished before the daemon's last " + "10,000 jobs)");
@@ -215,7 +216,7 @@ public final class ApiResource {
   @Consumes(MediaType.APPLICATION_JSON)
   public Response finish(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization, Outcome outcome) {
     if (outcome == null) {
-      throw new ApiError(ApiError.Code.INVALID, "send the run's outcome: start, end, exitCode, stdout and stderr (base64)");
+      throw new ApiError(ApiError.Code.INVALID, "send the run's outcome: start, end, exitCode (or signal), stdout and stderr (base64)");
     }
     byte[] out;
     byte[] err;
@@ -225,7 +226,13 @@ public final class ApiResource {
     } catch (IllegalArgumentException e) {
       throw new ApiError(ApiError.Code.INVALID, "stdout and stderr must be base64: " + e.getMessage());
     }
-    broker.finish(pilot, ApiGate.bearer(authorization), new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), out, err));
+    PilotService.RunOutcome run;
+    try {
+      run = new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), outcome.signal(), out, err);
+    } catch (IllegalArgumentException e) {
+      throw new ApiError(ApiError.Code.INVALID, "the run's outcome: " + e.getMessage());
+    }
+    broker.finish(pilot, ApiGate.bearer(authorization), run);
     return Response.noContent().build();
   }
 

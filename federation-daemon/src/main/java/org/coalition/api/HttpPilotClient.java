@@ -51,7 +51,7 @@ public final class HttpPilotClient implements PilotService {
   public void finish(String pilotId, String token, RunOutcome o) {
     Base64.Encoder b = Base64.getEncoder();
     try {
-      post(pilotId, "finish", token, JSON.writeValueAsString(new Outcome(o.start(), o.end(), o.exitCode(),
+      post(pilotId, "finish", token, JSON.writeValueAsString(new Outcome(o.start(), o.end(), o.exitCode(), o.signal(),
           b.encodeToString(o.stdout()), b.encodeToString(o.stderr()))));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);

@@ -66,7 +66,8 @@ public final class Broker implements PilotService, PilotTokens {
   private volatile long lastRoundMillis = -1;
 
   /** How one of this site's jobs ended elsewhere, kept for lookups. */
-  public record Finished(String jobId, String executor, double release, double start, double end, int exitCode, String outcome) {}
+  public record Finished(String jobId, String executor, double release, double start, double end, int exitCode, int signal,
+      String outcome) {}
 
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs) {
     this(settings, coordination, handler, home, outputs, Clock.systemUTC());
@@ -81,15 +82,16 @@ public final class Broker implements PilotService, PilotTokens {
   /** A broker that fetches outputs over mutual TLS ({@code tls}): it shows its identity and accepts an output only from its executor's. */
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
       DaemonTls tls, Clock clock) {
-    this(settings, coordination, handler, home, outputs, PilotJournal.NONE, tls, clock);
+    this(settings, coordination, handler, home, outputs, PilotJournal.NONE, ParkJournal.inMemory(), tls, clock);
   }
 
   /**
-   * A broker that keeps its pilots in {@code journal}, so that after a restart it takes them back
-   * and their runs go on (docs/decisions/0011-durable-work.md).
+   * A broker that keeps its pilots in {@code journal} and its parks in {@code parks}, so that
+   * after a restart it takes the pilots back and their runs go on
+   * (docs/decisions/0011-durable-work.md), and tells its parks from administrators' holds.
    */
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
-      PilotJournal journal, DaemonTls tls, Clock clock) {
+      PilotJournal journal, ParkJournal parks, DaemonTls tls, Clock clock) {
     this.settings = settings;
     this.tls = tls;
     this.coordination = coordination;
@@ -104,7 +106,7 @@ public final class Broker implements PilotService, PilotTokens {
     HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
     tls.outbound().ifPresent(http::sslContext);
     OutputFetch fetch = new OutputFetch(http.build(), tls.peers(), !outputs.servesHttp());
-    this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics);
+    this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics, parks);
     this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, journal, metrics, clock);
   }
 
@@ -289,6 +291,11 @@ public final class Broker implements PilotService, PilotTokens {
   /** Draining and no foreign job runs here any more: the daemon may exit. */
   public boolean drained() {
     return executorSide.draining() && executorSide.busyPilots() == 0;
+  }
+
+  /** A clean stop begins: no pilot is handed work from now on (the stop could cut off the answer); running ones go on. */
+  public void stopHandingOutWork() {
+    executorSide.stopHandingOutWork();
   }
 
   /** Cancels this broker's pilots that have not asked for work yet (a clean stop); running ones go on. */

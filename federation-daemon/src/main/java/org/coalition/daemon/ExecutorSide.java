@@ -16,6 +16,7 @@ import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.daemon.PilotLifecycle.Effect;
 import org.coalition.daemon.PilotLifecycle.Event;
+import org.coalition.handler.ExitStatus;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
@@ -52,6 +53,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
   /** Jobs whose pilot the batch system refused, and until when (clock millis) they are passed over. */
   private final Map<JobRef, Long> refusedUntil = new HashMap<>();
   private volatile boolean draining;
+  /** A clean stop has begun: no pilot is handed work any more. */
+  private volatile boolean stopping;
 
   ExecutorSide(BrokerSettings settings, Coordination coordination, ResourceHandler handler, RunOutputs outputs, Decisions decisions,
       PeriodBudget budget, PilotJournal journal, BrokerMetrics metrics, Clock clock) {
@@ -121,8 +124,14 @@ final class ExecutorSide implements PilotService, PilotTokens {
     if (c == null) {
       return; // asked, but no claim was handed to it
     }
-    decisions.record("release", job(c.ref()), "pilot-ended", "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state())
-        + ") without reporting; the job goes back to the queue");
+    String ended = "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state()) + ")";
+    if (p.confirmed) {
+      decisions.record("release", job(c.ref()), "pilot-ended", ended + " without reporting; the job goes back to the queue");
+    } else {
+      // the claim was made for it, but the answer never reached it (this daemon stopped, or the link broke): no run began
+      decisions.record("release", job(c.ref()), "never-confirmed", ended + " without a call for the job it was handed, so it never"
+          + " got it; no run began, and the job goes back to the queue");
+    }
     try {
       coordination.release(c);
     } catch (CoordinationException e) {
@@ -214,9 +223,10 @@ final class ExecutorSide implements PilotService, PilotTokens {
       throw new CoordinationException(CoordinationException.Kind.UNAVAILABLE, "this daemon is not connected to ZooKeeper; no work now");
     }
     p.fire(Event.ASKED);
-    if (draining) {
+    if (draining || stopping) {
       p.fire(Event.NO_WORK);
-      decisions.record("idle-pilot", "pilot=" + p.id, "draining", "this site is draining: it takes no foreign work");
+      decisions.record("idle-pilot", "pilot=" + p.id, stopping ? "stopping" : "draining", stopping
+          ? "this daemon is stopping: a job handed out now might never reach the pilot" : "this site is draining: it takes no foreign work");
       return Optional.empty();
     }
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site())
@@ -260,6 +270,10 @@ final class ExecutorSide implements PilotService, PilotTokens {
       throw new PilotRefused("pilot " + pilotId + " has no job to heartbeat for");
     }
     recovery.requireAdopted(p);
+    if (!p.confirmed) {
+      p.confirmed = true; // its first call with the token it got with the job: it has the job
+      recovery.keep(p);
+    }
     try {
       coordination.heartbeat(c);
       return true;
@@ -308,12 +322,12 @@ final class ExecutorSide implements PilotService, PilotTokens {
     recovery.keep(p);
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
     double end = Math.max(p.startedAt, coordination.now());
-    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), ref));
+    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), outcome.signal(), ref));
     p.reported = true;
     p.fire(Event.REPORTED);
     recovery.keep(p);
-    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", String.format("exit %d after %s s",
-        outcome.exitCode(), Numbers.format(end - p.startedAt)));
+    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", String.format("%s after %s s",
+        new ExitStatus(outcome.exitCode(), outcome.signal()), Numbers.format(end - p.startedAt)));
   }
 
   /**
@@ -331,6 +345,14 @@ final class ExecutorSide implements PilotService, PilotTokens {
         }
       }
     }
+  }
+
+  /**
+   * A clean stop begins: a pilot that asks gets no work from now on. The stop could cut off the
+   * answer, which would leave a claim behind that its pilot never got.
+   */
+  void stopHandingOutWork() {
+    stopping = true;
   }
 
   /** Takes no more foreign work: no pilot is submitted, and a pilot that asks gets none. Running ones go on. */

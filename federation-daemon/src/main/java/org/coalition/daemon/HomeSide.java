@@ -1,5 +1,6 @@
 package org.coalition.daemon;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +49,7 @@ final class HomeSide {
   private final Clock clock;
   private final OutputFetch fetch;
   private final BrokerMetrics metrics;
+  private final ParkJournal parks;
 
   private final Map<String, Long> firstSeenMillis = new HashMap<>();
   private final Map<String, JobSpec> published = new HashMap<>();
@@ -64,7 +66,7 @@ final class HomeSide {
   };
 
   HomeSide(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, PeriodBudget budget,
-      Clock clock, OutputFetch fetch, BrokerMetrics metrics) {
+      Clock clock, OutputFetch fetch, BrokerMetrics metrics, ParkJournal parks) {
     this.settings = settings;
     this.coordination = coordination;
     this.home = home;
@@ -73,6 +75,7 @@ final class HomeSide {
     this.clock = clock;
     this.fetch = fetch;
     this.metrics = metrics;
+    this.parks = parks;
   }
 
   /** How many of this site's jobs are published now. */
@@ -93,8 +96,10 @@ final class HomeSide {
       fire(f.job().jobId(), Event.FOUND_PUBLISHED, f.job());
     }
     if (home.isPresent()) {
-      for (HomeJob j : home.get().federable()) {
-        if (j.parked() && !published.containsKey(j.id())) {
+      List<HomeJob> jobs = home.get().federable();
+      parks.retain(jobs, true); // a crash between a park's record and its hold, or between a release and the record's end
+      for (HomeJob j : jobs) {
+        if (parks.parked(j) && !published.containsKey(j.id())) {
           fire(j.id(), Event.FOUND_PARKED, null);
           decisions.record("unpark", job(j.id()), "parked-not-published", "found parked at start but not in the federation; it runs at home");
         }
@@ -112,11 +117,26 @@ final class HomeSide {
         "job " + jobId + " is " + phase(jobId) + ": " + event + " is out of order"));
     for (Effect effect : t.effects()) {
       switch (effect) {
-        case UNPARK -> home.orElseThrow().unpark(jobId);
+        case UNPARK -> {
+          home.orElseThrow().unpark(jobId);
+          forgetPark(jobId);
+        }
         case TRACK -> published.put(jobId, spec);
         case FORGET -> published.remove(jobId);
         case REMEMBER_RESULT -> { } // the caller knows how it ended: see results()
       }
+    }
+  }
+
+  /**
+   * Forgets the park of a job released (or never held): a record that cannot be deleted now is
+   * harmless (the job is no longer held; the next start forgets it), so it is only logged.
+   */
+  private void forgetPark(String jobId) {
+    try {
+      parks.released(jobId);
+    } catch (RuntimeException e) {
+      LOG.warn("site {}: {}; the next start forgets it", settings.site(), e.getMessage());
     }
   }
 
@@ -132,6 +152,7 @@ final class HomeSide {
     Map<String, FederatedJob> inFederation = new HashMap<>();
     coordination.jobs(settings.site()).forEach(f -> inFederation.put(f.job().jobId(), f));
     firstSeenMillis.keySet().retainAll(waiting.keySet());
+    parks.retain(jobs, false); // parked jobs that ended or were cancelled
     keptLogged.retainAll(waiting.keySet());
 
     // published jobs gone from the local queue: cancelled by their user (or replayed already)
@@ -148,7 +169,7 @@ final class HomeSide {
     List<JobSpec> batch = new ArrayList<>();
     for (HomeJob j : jobs) {
       FederatedJob f = inFederation.get(j.id());
-      if (j.parked()) {
+      if (parks.parked(j)) {
         if (f == null && !published.containsKey(j.id())) {
           // parked here but in the federation no more: its withdrawal's release failed (the batch system was down)
           fire(j.id(), Event.FOUND_PARKED, null);
@@ -166,6 +187,10 @@ final class HomeSide {
       }
       if (f != null) {
         continue; // published, parking it failed last round: the next round sees it parked or it ran
+      }
+      if (j.held()) {
+        firstSeenMillis.remove(j.id());
+        continue; // held by an administrator, not by this daemon: it stays as it is, and is not published
       }
       if (!j.ready()) {
         firstSeenMillis.remove(j.id());
@@ -206,9 +231,16 @@ final class HomeSide {
     List<JobSpec> parked = new ArrayList<>();
     for (JobSpec j : batch) {
       try {
+        parks.parking(j.jobId());
+      } catch (RuntimeException e) {
+        decisions.record("keep", job(j.jobId()), "park-not-recorded", e.getMessage());
+        continue;
+      }
+      try {
         h.park(j.jobId());
         parked.add(j);
       } catch (HandlerException e) {
+        forgetPark(j.jobId());
         decisions.record("keep", job(j.jobId()), "park-failed", e.getMessage());
       }
     }
@@ -280,7 +312,7 @@ final class HomeSide {
     RemoteRun run;
     try {
       RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint, c.executor());
-      run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), 0);
+      run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), r.signal());
       unreachableUntil.remove(c.executor());
     } catch (OutputFetch.Refused e) {
       reject(c, new ResultCheck.Refusal("output", e.getMessage()));
@@ -293,11 +325,10 @@ final class HomeSide {
             e.getMessage(), UNREACHABLE_BACKOFF_MILLIS / 1000);
         return false;
       }
-      run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched for "
-          + RunOutputs.RETENTION.toHours() + " h: " + e.getMessage() + "\n", clampExit(r.exitCode()));
+      run = withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched for "
+          + RunOutputs.RETENTION.toHours() + " h: " + e.getMessage() + "\n");
     } catch (RuntimeException e) {
-      run = RemoteRun.exited("", "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage() + "\n",
-          clampExit(r.exitCode()));
+      run = withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage() + "\n");
     }
     String outcome;
     try {
@@ -305,9 +336,10 @@ final class HomeSide {
         throw new HandlerException(HandlerException.Category.REJECTED, "this site has no home queue");
       }
       home.get().replay(id, run);
+      forgetPark(id);
       outcome = "replayed";
-      decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, exit %d, waited %s s, ran %s s",
-          c.executor(), r.exitCode(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
+      decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, %s, waited %s s, ran %s s",
+          c.executor(), run.status(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
     } catch (HandlerException e) {
       boolean retained = retained(r);
       if (e.category() == HandlerException.Category.UNAVAILABLE && retained) {
@@ -319,7 +351,7 @@ final class HomeSide {
       decisions.record("drop-result", job(id), retained ? "home-job-gone" : "replay-failed-for-a-day", e.getMessage());
     }
     synchronized (this) {
-      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), outcome));
+      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), outcome));
     }
     return true;
   }
@@ -336,6 +368,11 @@ final class HomeSide {
       decisions.record("reject-result", job(c.job().jobId()) + " executor=" + c.executor(), refusal.code(),
           refusal.reason() + "; the job is queued again");
     }
+  }
+
+  /** How {@code r} ended, with only a note on standard error for output. */
+  private static RemoteRun withoutOutput(RunResult r, String note) {
+    return new RemoteRun(new byte[0], note.getBytes(StandardCharsets.UTF_8), clampExit(r.exitCode()), r.signal());
   }
 
   private static int clampExit(int code) {

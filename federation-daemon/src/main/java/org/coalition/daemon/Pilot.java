@@ -37,6 +37,8 @@ final class Pilot {
   /** Where its run's output was stored (a reference), once stored; whether the result was handed in. */
   volatile String output;
   volatile boolean reported;
+  /** Whether it has called with the token it was handed with its job: it got the job (a claim whose answer was lost never is). */
+  volatile boolean confirmed;
   /** Restored from the journal with a claim not yet taken back under this daemon's session. */
   volatile boolean adopting;
 
@@ -59,13 +61,14 @@ final class Pilot {
     p.startedAt = e.startedAt();
     p.output = e.output();
     p.reported = e.reported();
+    p.confirmed = e.confirmed();
     return p;
   }
 
   /** What the journal keeps of it now. */
   synchronized PilotJournal.Entry entry() {
     return new PilotJournal.Entry(id, HexFormat.of().formatHex(tokenHash), account, cores, walltime, target, submittedMillis, phase.name(),
-        handle, claim, startedAt, output, reported);
+        handle, claim, startedAt, output, reported, confirmed);
   }
 
   synchronized Phase phase() {

@@ -12,6 +12,7 @@ import java.util.function.DoubleSupplier;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.daemon.PilotService.Assignment;
 import org.coalition.daemon.PilotService.RunOutcome;
+import org.coalition.handler.ExitStatus;
 import org.coalition.handler.ScriptRunner;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,7 +121,10 @@ public final class PilotAgent {
     }
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(a.walltimeSeconds());
-      while (!run.process().waitFor(heartbeatMillis, TimeUnit.MILLISECONDS)) {
+      // the first heartbeat goes at once: it tells the daemon this pilot got its job (an answer lost on the way is told apart)
+      boolean first = true;
+      while (first || !run.process().waitFor(heartbeatMillis, TimeUnit.MILLISECONDS)) {
+        first = false;
         boolean keep;
         try {
           keep = patiently("heartbeat", () -> service.heartbeat(pilotId, token));
@@ -130,16 +134,15 @@ public final class PilotAgent {
         }
         if (!keep || System.nanoTime() > deadline) {
           LOG.warn("pilot {}: {}; killing job {}", pilotId, keep ? "time limit reached" : "claim lost", a.job());
-          run.process().destroy();
-          if (!run.process().waitFor(5, TimeUnit.SECONDS)) {
-            run.process().destroyForcibly().waitFor();
-          }
+          run.stop(5);
           if (!keep) {
             return 1;
           }
         }
       }
-      RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), run.process().exitValue(), run.stdout(), run.stderr());
+      ExitStatus status = run.exit();
+      RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), status.exitCode(), status.signal(), run.stdout(),
+          run.stderr());
       try {
         patiently("the report of job " + a.job(), () -> {
           service.finish(pilotId, token, outcome);
@@ -152,9 +155,7 @@ public final class PilotAgent {
       }
       return 0;
     } finally {
-      if (run.process().isAlive()) {
-        run.process().destroyForcibly();
-      }
+      run.kill();
       run.clean();
     }
   }

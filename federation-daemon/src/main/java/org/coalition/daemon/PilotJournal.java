@@ -45,7 +45,7 @@ public final class PilotJournal {
 
   /** What a restarted daemon needs of one pilot: who it is, what it runs and where its output went. */
   record Entry(String id, String tokenSha256, String account, int cores, long walltime, JobRef target, long submittedMillis, String phase,
-      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported) {
+      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, boolean confirmed) {
     Entry {
       if (id == null || !ID.matcher(id).matches()) {
         throw new IllegalArgumentException("not a pilot id: " + id);
@@ -68,19 +68,7 @@ public final class PilotJournal {
 
   /** The journal in {@code dir}, made (mode 0700) if missing; a folder others may enter is refused. */
   public PilotJournal(Path dir) {
-    this.dir = dir;
-    try {
-      if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-        Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      }
-      Set<PosixFilePermission> modes = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
-      if (modes.stream().anyMatch(m -> m.name().startsWith("GROUP") || m.name().startsWith("OTHERS"))) {
-        throw new IllegalStateException("the pilot journal " + dir + " is open to others (" + PosixFilePermissions.toString(modes)
-            + "); chmod 700 " + dir);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot make the pilot journal " + dir + ": " + e.getMessage(), e);
-    }
+    this.dir = OwnerOnlyFolder.prepare(dir, "pilot journal");
   }
 
   /** Records {@code e}, replacing what the journal held of that pilot. */
@@ -102,7 +90,7 @@ public final class PilotJournal {
         out.force(true);
       }
       Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      forceFolder();
+      OwnerOnlyFolder.force(dir);
     } catch (IOException x) {
       throw new UncheckedIOException("cannot record pilot " + e.id() + " in " + dir + ": " + x.getMessage(), x);
     }
@@ -115,7 +103,7 @@ public final class PilotJournal {
     }
     try {
       Files.deleteIfExists(file(id));
-      forceFolder();
+      OwnerOnlyFolder.force(dir);
     } catch (IOException x) {
       throw new UncheckedIOException("cannot forget pilot " + id + " in " + dir + ": " + x.getMessage(), x);
     }
@@ -155,11 +143,5 @@ public final class PilotJournal {
       throw new IllegalArgumentException("not a pilot id: " + id);
     }
     return dir.resolve(id + SUFFIX);
-  }
-
-  private void forceFolder() throws IOException {
-    try (FileChannel folder = FileChannel.open(dir, StandardOpenOption.READ)) {
-      folder.force(true);
-    }
   }
 }

@@ -1,6 +1,7 @@
 package org.coalition.daemon;
 
 import java.util.Optional;
+import org.coalition.handler.ExitStatus;
 
 /**
  * What a pilot asks of its daemon (DESIGN.md, "Pilots"): work that fits it, then heartbeats, then
@@ -32,13 +33,17 @@ public interface PilotService {
    * How a run ended, with what it wrote (each stream capped by the pilot). Start and end are on
    * the pilot's own clock, for its log; the daemon times the run on the federation clock.
    *
-   * @param exitCode 0-255 as the process exited; 128 + N when signal N ended it (the shell's convention)
+   * @param exitCode 0-255 as the process exited (0 when a signal ended it)
+   * @param signal 0 when the process exited; otherwise the signal (1-64) that ended it
    */
-  record RunOutcome(double start, double end, int exitCode, byte[] stdout, byte[] stderr) {
+  record RunOutcome(double start, double end, int exitCode, int signal, byte[] stdout, byte[] stderr) {
+    /** A run that exited with {@code exitCode}. */
+    RunOutcome(double start, double end, int exitCode, byte[] stdout, byte[] stderr) {
+      this(start, end, exitCode, 0, stdout, stderr);
+    }
+
     public RunOutcome {
-      if (exitCode < 0 || exitCode > 255) {
-        throw new IllegalArgumentException("exit code must be 0-255, was " + exitCode);
-      }
+      new ExitStatus(exitCode, signal); // the same bounds, and no exit code beside a signal
       if (!(start >= 0) || !(end >= start)) {
         throw new IllegalArgumentException("run must have 0 <= start <= end, was " + start + ", " + end);
       }

@@ -65,9 +65,10 @@ public final class SiteDaemon implements AutoCloseable {
     Contain.run(LOG, broker.settings().site(), "the broker's round", broker::tick);
   }
 
-  /** Stops ticking and the period, and cancels pilots still waiting; running pilots finish their jobs. */
+  /** Hands out no more work, stops ticking and the period, and cancels pilots still waiting; running pilots finish their jobs. */
   @Override
   public void close() {
+    broker.stopHandingOutWork();
     ticker.shutdown();
     try {
       ticker.awaitTermination(10, TimeUnit.SECONDS);

@@ -98,16 +98,16 @@ class BrokerTest {
   void aJobIsPublishedOnlyAfterWaitingPublishAfterWithNoRoomAndThenRunsElsewhere() {
     homeBatch.userJob("7", 2);
     round();
-    assertFalse(homeBatch.jobs.get("7").parked(), "waited 0 s of 30 s: stays home");
+    assertFalse(homeBatch.jobs.get("7").held(), "waited 0 s of 30 s: stays home");
     assertEquals(List.of(), execBatch.submitted);
 
     clock.advance(PUBLISH_AFTER.minusSeconds(1));
     round();
-    assertFalse(homeBatch.jobs.get("7").parked(), "waited 29 s of 30 s: stays home");
+    assertFalse(homeBatch.jobs.get("7").held(), "waited 29 s of 30 s: stays home");
 
     clock.advance(Duration.ofSeconds(2));
     home.tick();
-    assertTrue(homeBatch.jobs.get("7").parked(), "waited 31 s with no room: parked before it is published");
+    assertTrue(homeBatch.jobs.get("7").held(), "waited 31 s with no room: parked before it is published");
     exec.tick();
     assertEquals(1, execBatch.submitted.size(), "the executor submits a pilot shaped like the job");
     assertEquals(2, execBatch.submitted.get(0).cores());
@@ -232,6 +232,41 @@ class BrokerTest {
   }
 
   @Test
+  void aPilotThatNeverCalledWithItsJobsTokenNeverGotItsJobAndItsReleaseSaysSo() {
+    Map<String, String> env = publishAndSubmitOnePilot();
+    exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow(); // the answer is lost on its way: no call follows
+    execBatch.pilots.put(execBatch.lastPilot(), PilotState.COMPLETED);
+    exec.tick();
+    assertEquals(Map.of("claim directcontr", 1L, "release never-confirmed", 1L), only(exec.decisions().counts(), "claim", "release"));
+  }
+
+  @Test
+  void aPilotThatHeartbeatWithItsJobsTokenGotItsJobAndItsReleaseIsARunLost() {
+    Map<String, String> env = publishAndSubmitOnePilot();
+    String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();
+    assertTrue(exec.heartbeat(env.get(PilotAgent.ID), token));
+    execBatch.pilots.put(execBatch.lastPilot(), PilotState.FAILED);
+    exec.tick();
+    assertEquals(Map.of("claim directcontr", 1L, "release pilot-ended", 1L), only(exec.decisions().counts(), "claim", "release"));
+  }
+
+  @Test
+  void aStoppingDaemonHandsOutNoWork() {
+    Map<String, String> env = publishAndSubmitOnePilot();
+    exec.stopHandingOutWork();
+    assertTrue(exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).isEmpty(), "no job: the answer might not reach the pilot");
+    assertEquals(1, exec.coordination().queue().size(), "the job stays in the queue, unclaimed");
+    assertEquals(1L, exec.decisions().counts().get("idle-pilot stopping"));
+  }
+
+  /** The counts of the decisions whose kind is one of {@code kinds}. */
+  private static Map<String, Long> only(Map<String, Long> counts, String... kinds) {
+    Map<String, Long> out = new TreeMap<>(counts);
+    out.keySet().removeIf(k -> List.of(kinds).stream().noneMatch(kind -> k.startsWith(kind + " ")));
+    return out;
+  }
+
+  @Test
   void aPilotStillPendingAfterItsLimitIsCancelledAndAnotherTakesItsPlace() {
     publishAndSubmitOnePilot();
     PilotHandle first = execBatch.lastPilot();
@@ -247,10 +282,10 @@ class BrokerTest {
   @Test
   void aPublishedJobIsWithdrawnWhenRoomAppearsAtHomeBeforeAnyClaim() {
     publishAndSubmitOnePilot();
-    assertTrue(homeBatch.jobs.get("7").parked());
+    assertTrue(homeBatch.jobs.get("7").held());
     homeBatch.allocatedCores = 0;
     home.tick();
-    assertFalse(homeBatch.jobs.get("7").parked(), "unparked: it runs at home");
+    assertFalse(homeBatch.jobs.get("7").held(), "unparked: it runs at home");
     assertTrue(home.coordination().queue().isEmpty(), "withdrawn from the federation");
   }
 

@@ -55,7 +55,8 @@ class DaemonRestartTest {
   /** exec's daemon as it starts: a new session, the same batch system and the same journal. */
   private Broker execDaemon() {
     return new Broker(BrokerTest.settings("exec", "local:exec"), fed.connect("exec"), execBatch, Optional.empty(),
-        new RunOutputs(tmp.resolve("exec")), new PilotJournal(tmp.resolve("journal")), DaemonTls.NONE, clock);
+        new RunOutputs(tmp.resolve("exec")), new PilotJournal(tmp.resolve("journal")),
+        ParkJournal.in(tmp.resolve("parks")), DaemonTls.NONE, clock);
   }
 
   /** kill -9 and start again: the old session ends (nothing is cancelled, nothing released), a new daemon starts. */

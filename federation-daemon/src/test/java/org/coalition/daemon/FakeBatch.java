@@ -32,6 +32,8 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   final List<PilotSpec> submitted = new ArrayList<>();
   final Map<PilotHandle, PilotState> pilots = new LinkedHashMap<>();
   final List<PilotHandle> cancelled = new ArrayList<>();
+  /** The jobs the broker released ({@link #unpark}), in order. */
+  final List<String> unparked = new ArrayList<>();
   /** Runs inside {@link #submit}, as a batch system that starts the pilot at once would. */
   Consumer<PilotSpec> onSubmit = spec -> {};
   /** When set, listing the users' jobs throws it (a home queue with a bug). */
@@ -51,6 +53,12 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
     scripts.put(id, "#!/bin/sh\necho " + id + "\n");
   }
 
+  /** An administrator's hold on job {@code id} (Slurm's {@code scontrol hold}): held, and not ready. */
+  void adminHold(String id) {
+    HomeJob j = jobs.get(id);
+    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), true, false));
+  }
+
   PilotHandle lastPilot() {
     return new ArrayList<>(pilots.keySet()).get(pilots.size() - 1);
   }
@@ -66,7 +74,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
     if (observeFails != null) {
       throw observeFails;
     }
-    List<HomeJob> queued = jobs.values().stream().filter(j -> !j.parked()).toList();
+    List<HomeJob> queued = jobs.values().stream().filter(j -> !j.held()).toList();
     return new QueueObservation(0, queued.size(), queued.stream().mapToDouble(j -> (double) j.cpus() * j.timeLimitSeconds()).sum(), List.of(),
         allocatedCores, totalCores, RequestCost.NONE);
   }
@@ -124,13 +132,14 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   @Override
   public void park(String jobId) {
     HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), true, j.ready()));
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), true, false));
   }
 
   @Override
   public void unpark(String jobId) {
+    unparked.add(jobId);
     HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), false, j.ready()));
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), false, true));
   }
 
   @Override

@@ -114,7 +114,7 @@ class HostilePeerTest {
     assertFalse(homeBatch.replayed.containsKey("7"), "not replayed");
     assertEquals(0, homeLedger().jobsSubmitted(), "nothing folded into the home's ledger");
     assertEquals(List.of("7"), queued(), "back in the queue for an honest site");
-    assertTrue(homeBatch.jobs.get("7").parked(), "still parked at home, waiting for its run");
+    assertTrue(homeBatch.jobs.get("7").held(), "still parked at home, waiting for its run");
 
     home.tick();
     assertEquals(0, homeLedger().jobsSubmitted(), "the rejection is not repeated or folded later");

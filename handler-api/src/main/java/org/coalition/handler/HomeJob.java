@@ -6,10 +6,12 @@ package org.coalition.handler;
  * it is parked here.
  *
  * @param timeLimitSeconds its time limit, or -1 when it has none
- * @param parked whether the daemon holds it (it waits for a run elsewhere, not for local room)
+ * @param held whether a hold of the kind the daemon parks with keeps it from starting (Slurm: an
+ *     administrator's hold). The daemon's own parks are such holds; it tells them from an
+ *     administrator's by its own record of what it parked, and never releases a hold it did not make
  * @param ready whether it waits for room alone: not for a dependency, a begin time, or a hold its
  *     user or an administrator put on it, and not to replay a run made elsewhere (released by
  *     {@link HomeQueue#replay}, it waits for a slot to replay in). Only ready jobs are published:
  *     a job that waits for another must not run elsewhere before it, nor run twice.
  */
-public record HomeJob(String id, String user, String partition, int cpus, long timeLimitSeconds, boolean parked, boolean ready) {}
+public record HomeJob(String id, String user, String partition, int cpus, long timeLimitSeconds, boolean held, boolean ready) {}

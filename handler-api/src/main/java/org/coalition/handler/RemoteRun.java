@@ -34,8 +34,13 @@ public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal) 
     return new RemoteRun(stdout.getBytes(StandardCharsets.UTF_8), stderr.getBytes(StandardCharsets.UTF_8), 0, signal);
   }
 
+  /** How it ended. */
+  public ExitStatus status() {
+    return new ExitStatus(signal == 0 ? exitCode : 0, signal);
+  }
+
   /** The line coalition-replay reads: {@code exit N} or {@code signal N}. */
   public String statusLine() {
-    return signal == 0 ? "exit " + exitCode + "\n" : "signal " + signal + "\n";
+    return status() + "\n";
   }
 }

@@ -30,6 +30,26 @@ public final class ScriptRunner {
   /** How long reading a job's output may take (a pipe put in its place never ends). */
   static final int READ_TIMEOUT_SECONDS = 10;
 
+  /** The file, in the job's folder, its launcher writes how it ended to ({@link ExitStatus}). */
+  static final String STATUS = ".coalition-status";
+  private static final Path PERL = Path.of("/usr/bin/perl");
+  /**
+   * Runs the job in a process group of its own, passes on to that group the termination signals
+   * it gets (a pilot stopping the job at its time limit), waits, writes how the job ended to
+   * {@value #STATUS} ("exit N" or "signal N") and exits as a shell would (128 + N for signal N).
+   * Perl, because every Debian system has it (perl-base is essential) and a shell cannot tell
+   * "signal 15" from "exit 143" either. Runs as the job's account, in the job's folder.
+   */
+  private static final String LAUNCHER = String.join("\n",
+      "my $pid = fork();",
+      "die \"coalition: cannot start the job: $!\\n\" unless defined $pid;",
+      "if ($pid == 0) { setpgrp(0, 0); exec { $ARGV[0] } @ARGV; print STDERR \"coalition: cannot run the job: $!\\n\"; exit 127; }",
+      "for my $s (qw(TERM INT HUP QUIT USR1 USR2)) { $SIG{$s} = sub { kill $s, -$pid; }; }",
+      "my $r; do { $r = waitpid($pid, 0); } while ($r == -1 && $!{EINTR});",
+      "my $st = $?; my $sig = $st & 127;",
+      "if (open(my $f, '>', '" + STATUS + "')) { print $f ($sig ? \"signal $sig\\n\" : 'exit ' . ($st >> 8) . \"\\n\"); close($f); }",
+      "exit($sig ? 128 + $sig : $st >> 8);");
+
   private final Path scratch;
 
   public ScriptRunner(Path scratch) {
@@ -54,6 +74,34 @@ public final class ScriptRunner {
 
     public byte[] stderr() {
       return head(folder.resolve("stderr"), account);
+    }
+
+    /**
+     * How the job ended, once its process has: what its launcher wrote, or, without one (no
+     * Perl here, or the job removed the file), the process's exit value, where signal N shows
+     * as exit 128 + N.
+     */
+    public ExitStatus exit() {
+      byte[] line = head(folder.resolve(STATUS), account);
+      return ExitStatus.parse(new String(line, StandardCharsets.US_ASCII)).orElseGet(() -> ExitStatus.exited(process.exitValue()));
+    }
+
+    /**
+     * Stops the job: SIGTERM (its launcher passes it on to the job's process group), and after
+     * {@code graceSeconds} SIGKILL to whatever of it is left ({@link #kill}).
+     */
+    public void stop(long graceSeconds) throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(graceSeconds, TimeUnit.SECONDS)) {
+        kill();
+        process.waitFor();
+      }
+    }
+
+    /** SIGKILL to the job's processes still running (the launcher's descendants first, which it would not pass a SIGKILL on to). */
+    public void kill() {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
     }
 
     /** Deletes the working folder. */
@@ -90,6 +138,9 @@ public final class ScriptRunner {
       List<String> command = new ArrayList<>();
       if (ROOT) {
         command.addAll(List.of("setpriv", "--reuid=" + account, "--regid=" + primaryGroup(account), "--init-groups", "--"));
+      }
+      if (Files.isExecutable(PERL)) {
+        command.addAll(List.of(PERL.toString(), "-e", LAUNCHER, "--"));
       }
       if (script.startsWith("#!")) {
         command.add(file.toString());

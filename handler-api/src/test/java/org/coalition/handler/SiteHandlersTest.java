@@ -188,8 +188,8 @@ class SiteHandlersTest {
     SiteHandlers site = site(a, true, b, true);
     assertEquals(List.of("clustera.41", "clusterb.41"), site.federable().stream().map(HomeJob::id).toList());
     site.park("clusterb.41");
-    assertTrue(b.jobs.get("41").parked());
-    assertTrue(!a.jobs.get("41").parked(), "the job of the same number on the other system is untouched");
+    assertTrue(b.jobs.get("41").held());
+    assertTrue(!a.jobs.get("41").held(), "the job of the same number on the other system is untouched");
     assertEquals("#!/bin/sh\necho 41\n", site.payload("clustera.41"));
     RemoteRun run = RemoteRun.exited("out\n", "", 3);
     site.replay("clusterb.41", run);

@@ -1,5 +1,6 @@
 package org.coalition.coordination.zookeeper;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ import org.coalition.coordination.zookeeper.ZkQueueView.CachedJob;
 import org.coalition.coordination.zookeeper.ZkRecords.ClaimRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
 import org.coalition.zookeeper.policy.FederationAcls;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Claims with fencing. A claim is a node created in one multi with a check that the job's home is
@@ -33,9 +36,13 @@ import org.coalition.zookeeper.policy.FederationAcls;
  * accepted at most once and only from the current claim.
  */
 final class ZkClaims {
+  private static final Logger LOG = LoggerFactory.getLogger(ZkClaims.class);
+
   private final ZkSite zk;
   private final ZkQueueView view;
   private final Map<Long, Fence> fences = new ConcurrentHashMap<>();
+  /** Sessions of this handle found ended by a fenced call, and when (clock millis): claims they made are taken back until half the grace. */
+  private final Map<Long, Long> sessionsEnded = new ConcurrentHashMap<>();
 
   /**
    * The session handle, claim-node version and job-node version a fenced operation must use. The
@@ -61,7 +68,7 @@ final class ZkClaims {
    * cache has not seen the job yet does it read.
    */
   Optional<Claim> claim(JobRef ref) {
-    ZooKeeper handle = zk.handle();
+    ZooKeeper handle = zk.sessionHandle();
     long session = handle.getSessionId();
     String claimPath = zk.paths.claim(ref);
     CachedJob cached = view.cached(ref).orElse(null);
@@ -127,7 +134,7 @@ final class ZkClaims {
   void adopt(Claim claim) {
     JobRef ref = claim.ref();
     String path = zk.paths.claim(ref);
-    ZooKeeper handle = zk.handle();
+    ZooKeeper handle = zk.sessionHandle();
     long session = handle.getSessionId();
     try {
       Stat jobStat = new Stat();
@@ -177,7 +184,10 @@ final class ZkClaims {
     } catch (KeeperException.NoNodeException e) {
       throw CoordinationException.stale(claim, "the job has no claim any more");
     } catch (CoordinationException e) {
-      throw staleIfSessionEnded(claim, fence, e);
+      if (!readopted(claim, fence, e)) {
+        throw e;
+      }
+      checkHeld(claim);
     } catch (KeeperException e) {
       throw ZkSite.translate("checking the claim on " + claim.ref(), e);
     }
@@ -205,7 +215,10 @@ final class ZkClaims {
     } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
       throw CoordinationException.stale(claim, "the claim node changed or is gone (its lease may have run out)");
     } catch (CoordinationException e) {
-      throw staleIfSessionEnded(claim, fence, e);
+      if (!readopted(claim, fence, e)) {
+        throw e;
+      }
+      renew(claim);
     } catch (KeeperException e) {
       throw ZkSite.translate("renewing the claim on " + claim.ref(), e);
     }
@@ -264,7 +277,10 @@ final class ZkClaims {
         fences.remove(claim.token());
         return; // applied before the connection broke
       }
-      throw staleIfSessionEnded(claim, fence, e);
+      if (!readopted(claim, fence, e)) {
+        throw e;
+      }
+      finish(claim, result);
     } catch (KeeperException e) {
       throw ZkSite.translate("finishing " + ref, e);
     }
@@ -282,7 +298,10 @@ final class ZkClaims {
     } catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
       throw CoordinationException.stale(claim, "the claim node changed or is gone");
     } catch (CoordinationException e) {
-      throw staleIfSessionEnded(claim, fence, e);
+      if (!readopted(claim, fence, e)) {
+        throw e;
+      }
+      release(claim);
     } catch (KeeperException e) {
       throw ZkSite.translate("releasing " + claim.ref(), e);
     }
@@ -296,12 +315,37 @@ final class ZkClaims {
     return fence;
   }
 
-  /** A fenced operation that failed because its session ended: the claim is lost with it. */
-  private static CoordinationException staleIfSessionEnded(Claim claim, Fence fence, CoordinationException e) {
-    if (e.kind() == Kind.UNAVAILABLE && !fence.zk().getState().isAlive()) {
-      return CoordinationException.stale(claim, "the session that made it (0x" + Long.toHexString(fence.session()) + ") has ended");
+  /**
+   * Whether a fenced operation that failed with {@code e} may be tried again: its session ended
+   * (an expiry: a flaky link, a long pause) and the claim was taken back under the session Curator
+   * made since, as a restarted daemon takes its claims back ({@link #adopt}). The home waits its
+   * restart grace for that before it requeues the job, so a run outlives a lost session as it
+   * outlives a restart (docs/decisions/0011-durable-work.md). False when the session did not end
+   * (the caller throws {@code e}); UNAVAILABLE while there is no new session yet; STALE when the
+   * claim is lost: the home requeued the job meanwhile, this handle has no restart grace (its
+   * claims end with its session), or half the grace has passed since this handle first found the
+   * session ended. The home counts the whole grace from about the same moment (the servers'
+   * expiry), so a run given up here has ended before its job can start elsewhere.
+   */
+  private boolean readopted(Claim claim, Fence fence, CoordinationException e) {
+    if (e.kind() != Kind.UNAVAILABLE || fence.zk().getState().isAlive()) {
+      return false;
     }
-    return e;
+    Duration grace = zk.options.restartGrace();
+    String ended = "the session that made it (0x" + Long.toHexString(fence.session()) + ") has ended";
+    if (grace.isZero()) {
+      throw CoordinationException.stale(claim, ended);
+    }
+    long now = zk.clock.millis();
+    long since = sessionsEnded.computeIfAbsent(fence.session(), s -> now);
+    if (now - since > grace.toMillis() / 2) {
+      throw CoordinationException.stale(claim, ended + " " + (now - since) / 1000 + " s ago, and the claim could not be taken back within"
+          + " half the restart grace (" + grace.toSeconds() + " s); its home requeues it");
+    }
+    adopt(claim);
+    LOG.info("site {}: took back the claim on {} under session 0x{}: the session that made it (0x{}) ended", zk.site, claim.ref(),
+        Long.toHexString(fences.get(claim.token()).session()), Long.toHexString(fence.session()));
+    return true;
   }
 
   /** Whether the job's result is the one of claim {@code token} (read on {@code handle}, or through Curator when null). */

@@ -93,6 +93,19 @@ final class ZkSite {
     }
   }
 
+  /**
+   * The current handle once it has a session: a handle still connecting has session id 0 (its
+   * first connection not made yet), and a record that names its writer's session (a claim) must
+   * not be written with that. UNAVAILABLE until then (after an expiry, while the link is down).
+   */
+  ZooKeeper sessionHandle() {
+    ZooKeeper handle = handle();
+    if (handle.getSessionId() == 0 || !handle.getState().isAlive()) {
+      throw new CoordinationException(Kind.UNAVAILABLE, "site " + site + " has no ZooKeeper session now (connecting)");
+    }
+    return handle;
+  }
+
   /** Every child of {@code parent} read as {@code type}, by name; unreadable ones skipped with a warning. */
   <T> Map<String, T> readAll(String parent, Class<T> type) {
     Map<String, T> out = new HashMap<>();

@@ -1,5 +1,6 @@
 package org.coalition.coordination.memory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -413,6 +414,13 @@ public final class InMemoryCoordination implements Coordination {
     }
     if (c.token() != claim.token()) {
       throw CoordinationException.stale(claim, "the job's claim is now " + c.token());
+    }
+    if (c.executor().equals(site) && c.session() != session && !c.released() && fed.sessionLive(site, session)
+        && !fed.restartGrace.getOrDefault(site, Duration.ZERO).isZero() && !fed.results.containsKey(claim.ref())) {
+      // its session ended and the home has not requeued it yet: taken back under this one, as ZooKeeper's handle does
+      c = new ClaimState(site, session, c.token(), c.started(), false, c.claimedAt(), fed.clock.millis());
+      fed.claims.put(claim.ref(), c);
+      fed.sessionGoneSince.remove(claim.ref());
     }
     if (!c.executor().equals(site) || c.session() != session || c.released() || !fed.sessionLive(site, session)) {
       throw CoordinationException.stale(claim, "the session that made it has ended");
