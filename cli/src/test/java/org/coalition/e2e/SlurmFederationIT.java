@@ -189,6 +189,7 @@ class SlurmFederationIT {
         });
     double wall = (System.nanoTime() - started) / 1e9;
     Map<String, Integer> ranAt = new TreeMap<>();
+    Map<String, String> signaled = new TreeMap<>(); // job -> where it ran, for the jobs that end by their own SIGTERM
     List<Double> latencies = new ArrayList<>();
     for (int i = 0; i < JOBS; i++) {
       String id = ids.get(i);
@@ -201,6 +202,9 @@ class SlurmFederationIT {
         latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
       }
       ranAt.merge(where, 1, Integer::sum);
+      if (expectedEnd(i).signal() != 0) {
+        signaled.put(id, where);
+      }
       assertEquals(slurmState(expectedEnd(i)), f.get("JobState"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
       assertEquals(slurmExitCode(expectedEnd(i)), f.get("ExitCode"), "job " + i + " (" + id + ", ran at " + where + "): " + f);
       String out = Files.readString(jobs.resolve(id + ".out"));
@@ -221,6 +225,7 @@ class SlurmFederationIT {
       assertEquals(List.of(expected), accounted.get(id), "sacct of job " + i + " (" + id + ")");
     }
     System.out.println("[e2e] sacct at north: all " + JOBS + " jobs have one record each with the remote run's state and exit code");
+    System.out.println("[e2e] jobs that ended by their own SIGTERM, where they ran: " + signaled + "; each FAILED 0:15 at north");
     for (Map.Entry<String, Double> r : keptRuns.entrySet()) {
       JsonNode view = jobOrNull("north", r.getKey());
       assertEquals(executors.get(r.getKey()), view.path("executor").asText(), "job " + r.getKey() + " ran on through its daemon's restart: " + view);
