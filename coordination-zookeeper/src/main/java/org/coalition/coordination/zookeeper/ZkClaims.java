@@ -130,8 +130,9 @@ final class ZkClaims {
    * Takes back a claim of this site's from an earlier session (docs/decisions/0011): read the
    * claim and its job, check it is still this site's, with this token, not given up and without a
    * result, then rewrite it under this session in one multi checked against both versions.
+   * Returns the session it now holds the claim under.
    */
-  void adopt(Claim claim) {
+  long adopt(Claim claim) {
     JobRef ref = claim.ref();
     String path = zk.paths.claim(ref);
     ZooKeeper handle = zk.sessionHandle();
@@ -153,6 +154,7 @@ final class ZkClaims {
       Stat stat = ((OpResult.SetDataResult) done.get(1)).getStat();
       fences.put(claim.token(), new Fence(handle, session, stat.getVersion(), jobStat.getVersion(), zk.clock.millis()));
       view.claimedHere(ref);
+      return session;
     } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
       throw CoordinationException.stale(claim, "the job or its claim changed or is gone (requeued by its home)");
     } catch (KeeperException e) {
@@ -342,9 +344,9 @@ final class ZkClaims {
       throw CoordinationException.stale(claim, ended + " " + (now - since) / 1000 + " s ago, and the claim could not be taken back within"
           + " half the restart grace (" + grace.toSeconds() + " s); its home requeues it");
     }
-    adopt(claim);
+    long session = adopt(claim);
     LOG.info("site {}: took back the claim on {} under session 0x{}: the session that made it (0x{}) ended", zk.site, claim.ref(),
-        Long.toHexString(fences.get(claim.token()).session()), Long.toHexString(fence.session()));
+        Long.toHexString(session), Long.toHexString(fence.session()));
     return true;
   }
 
