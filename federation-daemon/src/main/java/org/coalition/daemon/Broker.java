@@ -55,6 +55,7 @@ public final class Broker implements PilotService, PilotTokens {
   private final Decisions decisions;
   private final PeriodBudget budget;
   private final HomeSide homeSide;
+  private final ParkJournal parks;
   private final ExecutorSide executorSide;
   private final BrokerMetrics metrics;
 
@@ -106,12 +107,18 @@ public final class Broker implements PilotService, PilotTokens {
     HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
     tls.outbound().ifPresent(http::sslContext);
     OutputFetch fetch = new OutputFetch(http.build(), tls.peers(), !outputs.servesHttp());
+    this.parks = parks;
     this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics, parks);
     this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, journal, metrics, clock);
   }
 
   public BrokerSettings settings() {
     return settings;
+  }
+
+  /** The jobs this broker parked (tests play a daemon that died between a park and its publication). */
+  ParkJournal parks() {
+    return parks;
   }
 
   /** TLS between daemons, as this broker was given it. */

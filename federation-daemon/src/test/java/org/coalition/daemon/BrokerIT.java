@@ -129,7 +129,8 @@ class BrokerIT {
     Site home = fed.site("home", 1);
     String id = home.local().submit(ME, 1, 60, "sleep 1\n");
     String parked = home.local().submit(ME, 1, 60, "echo released\n");
-    home.local().park(parked); // as if the daemon died between parking and publishing
+    home.broker().parks().parking(parked); // as if the daemon died between parking and publishing: its record, then its hold
+    home.local().park(parked);
     home.broker().start();
     assertTrue(home.broker().decisions().counts().containsKey("unpark parked-not-published"));
     roundsUntil("both jobs end at home", () -> job(home, id).done() && job(home, parked).done());
