@@ -15,6 +15,11 @@ public record RunResult(double start, double end, int exitCode, int signal, Stri
     this(start, end, exitCode, 0, output);
   }
 
+  /** A run as a record holds it: one written before runs carried a signal has none ({@code null}), and exited. */
+  public static RunResult read(double start, double end, int exitCode, Integer signal, String output) {
+    return new RunResult(start, end, exitCode, signal == null ? 0 : signal, output);
+  }
+
   public RunResult {
     if (signal < 0 || signal > 64) {
       throw new IllegalArgumentException("signal must be 0 (none) or 1-64, was " + signal);

@@ -61,7 +61,7 @@ final class Pilot {
     p.startedAt = e.startedAt();
     p.output = e.output();
     p.reported = e.reported();
-    p.confirmed = e.confirmed();
+    p.confirmed = e.confirmed() == null || e.confirmed();
     return p;
   }
 

@@ -43,9 +43,13 @@ public final class PilotJournal {
   private static final ObjectMapper JSON = JsonMapper.builder().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
   private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
-  /** What a restarted daemon needs of one pilot: who it is, what it runs and where its output went. */
+  /**
+   * What a restarted daemon needs of one pilot: who it is, what it runs and where its output went.
+   * {@code confirmed} (the pilot called with the token it got with its job) is absent from records
+   * written before it was kept: such a pilot is taken to have had its job.
+   */
   record Entry(String id, String tokenSha256, String account, int cores, long walltime, JobRef target, long submittedMillis, String phase,
-      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, boolean confirmed) {
+      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, Boolean confirmed) {
     Entry {
       if (id == null || !ID.matcher(id).matches()) {
         throw new IllegalArgumentException("not a pilot id: " + id);

@@ -1,5 +1,7 @@
 package org.coalition.coordination.zookeeper;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,7 +25,21 @@ final class ZkRecords {
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .addMixIn(RunResult.class, RunResultJson.class)
       .build();
+
+  /**
+   * How a {@link RunResult} is read: {@code signal} came later (issue #24), and a result written by
+   * a daemon from before says nothing of it; absent, the run exited. Every other field stays
+   * required, as the strict mapper wants.
+   */
+  private abstract static class RunResultJson {
+    @JsonCreator
+    static RunResult read(@JsonProperty("start") double start, @JsonProperty("end") double end, @JsonProperty("exitCode") int exitCode,
+        @JsonProperty("signal") Integer signal, @JsonProperty("output") String output) {
+      throw new AssertionError("a mix-in: Jackson calls RunResult.read");
+    }
+  }
 
   private ZkRecords() {}
 
