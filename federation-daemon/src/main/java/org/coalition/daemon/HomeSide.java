@@ -53,6 +53,12 @@ final class HomeSide {
 
   private final Map<String, Long> firstSeenMillis = new HashMap<>();
   private final Map<String, JobSpec> published = new HashMap<>();
+  /**
+   * Published jobs the federation's cache has shown since: only such a job can have left it. The
+   * cache follows ZooKeeper a moment behind, and a job published a round ago may not be in it
+   * yet; taken for gone, it was released to run here while it could run elsewhere too.
+   */
+  private final Set<String> seenInFederation = new HashSet<>();
   private final Set<String> keptLogged = new HashSet<>();
   /** Executors whose daemon did not answer an output fetch, and until when (clock millis) their results wait. */
   private final Map<String, Long> unreachableUntil = new HashMap<>();
@@ -94,6 +100,7 @@ final class HomeSide {
   void recover() {
     for (FederatedJob f : coordination.jobs(settings.site())) {
       fire(f.job().jobId(), Event.FOUND_PUBLISHED, f.job());
+      seenInFederation.add(f.job().jobId());
     }
     if (home.isPresent()) {
       List<HomeJob> jobs = home.get().federable();
@@ -122,7 +129,10 @@ final class HomeSide {
           forgetPark(jobId);
         }
         case TRACK -> published.put(jobId, spec);
-        case FORGET -> published.remove(jobId);
+        case FORGET -> {
+          published.remove(jobId);
+          seenInFederation.remove(jobId);
+        }
         case REMEMBER_RESULT -> { } // the caller knows how it ended: see results()
       }
     }
@@ -159,8 +169,13 @@ final class HomeSide {
     for (String id : new ArrayList<>(published.keySet())) {
       FederatedJob f = inFederation.get(id);
       if (f == null) {
-        fire(id, Event.LEFT_FEDERATION, null);
-      } else if (!waiting.containsKey(id) && !f.claimed() && coordination.withdraw(id)) {
+        if (seenInFederation.contains(id)) {
+          fire(id, Event.LEFT_FEDERATION, null);
+        } // else published a moment ago, and the federation's cache has not shown it yet: it has not left
+        continue;
+      }
+      seenInFederation.add(id);
+      if (!waiting.containsKey(id) && !f.claimed() && coordination.withdraw(id)) {
         fire(id, Event.WITHDRAWN_GONE, null);
         decisions.record("withdraw", job(id), "gone-at-home", "the user's job left the local queue before any site claimed it");
       }
