@@ -173,6 +173,9 @@ final class ClientCommands {
       rows.add(List.of("runs at", j.executor() == null || j.executor().isEmpty() ? "-" : j.executor()));
       if (j.exitCode() != null) {
         rows.add(j.signal() != null ? List.of("ended by", "signal " + j.signal()) : List.of("exit code", Integer.toString(j.exitCode())));
+        if (Boolean.TRUE.equals(j.timedOut())) {
+          rows.add(List.of("stopped", "at its time limit (replays as TIMEOUT)"));
+        }
         rows.add(List.of("waited", Output.number(j.start() - j.release(), 1) + " s"));
         rows.add(List.of("ran", Output.number(j.end() - j.start(), 1) + " s"));
       }

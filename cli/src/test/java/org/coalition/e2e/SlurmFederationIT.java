@@ -143,6 +143,10 @@ class SlurmFederationIT {
     Command.of(north.tool("scontrol"), "release", adminHeld).run().requireSuccess(); // the user's hold off,
     Command.of(north.tool("scontrol"), "hold", adminHeld).run().requireSuccess(); // an administrator's (root's) on
     assertEquals("JobHeldAdmin", fields(north, adminHeld).get("Reason"), "root's hold on job " + adminHeld);
+    // A job that outlives its one-minute limit (issue #24: exit status as it was): TIMEOUT at north wherever it runs; a run
+    // elsewhere is stopped there at its limit and replayed as TIMEOUT at the shrunk job's one minute.
+    String overLimit = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=100M", "-t", "1",
+        "-o", jobs + "/%j.out", "--wrap", "echo over its limit; sleep 600");
 
     // Fault 1: kill -9 west's daemon while it runs a job, then start it again; then stop south's cleanly (SIGTERM) while it
     // runs one and start it again, as an upgrade does. The runs go on: a restarted daemon takes its pilots back from its
@@ -190,6 +194,7 @@ class SlurmFederationIT {
     double wall = (System.nanoTime() - started) / 1e9;
     Map<String, Integer> ranAt = new TreeMap<>();
     Map<String, String> signaled = new TreeMap<>(); // job -> where it ran, for the jobs that end by their own SIGTERM
+    List<String> replayed = new ArrayList<>(); // the jobs that ran elsewhere and were replayed at north
     List<Double> latencies = new ArrayList<>();
     for (int i = 0; i < JOBS; i++) {
       String id = ids.get(i);
@@ -199,6 +204,7 @@ class SlurmFederationIT {
       if (view != null) {
         assertEquals("replayed", view.path("state").asText(), "job " + id + " at north: " + view);
         where = view.path("executor").asText();
+        replayed.add(id);
         latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
       }
       ranAt.merge(where, 1, Integer::sum);
@@ -226,6 +232,21 @@ class SlurmFederationIT {
     }
     System.out.println("[e2e] sacct at north: all " + JOBS + " jobs have one record each with the remote run's state and exit code");
     System.out.println("[e2e] jobs that ended by their own SIGTERM, where they ran: " + signaled + "; each FAILED 0:15 at north");
+    homeCostOfReplays(north, replayed);
+    Map<String, String> timedOut = waitEnded(north, overLimit, Duration.ofMinutes(5));
+    JsonNode overLimitRun = jobOrNull("north", overLimit);
+    String overLimitWhere = overLimitRun == null ? "north" : overLimitRun.path("executor").asText();
+    assertEquals("TIMEOUT", timedOut.get("JobState"), "job " + overLimit + ", past its limit at " + overLimitWhere + ": " + timedOut);
+    assertEquals("0:15", timedOut.get("ExitCode"), "job " + overLimit + ", past its limit at " + overLimitWhere + ": " + timedOut);
+    if (overLimitRun != null) {
+      assertTrue(overLimitRun.path("timedOut").asBoolean(), "north's daemon says the run at " + overLimitWhere + " was stopped at its limit: "
+          + overLimitRun);
+    }
+    assertTrue(Files.readString(jobs.resolve(overLimit + ".out")).startsWith("over its limit\n"), "job " + overLimit + "'s output");
+    Eventually.waitFor(() -> "slurmdbd to record job " + overLimit + "'s end", Duration.ofSeconds(90), Duration.ofSeconds(2),
+        () -> List.of("TIMEOUT|0:0").equals(sacct(north, List.of(overLimit)).get(overLimit)));
+    System.out.println("[e2e] job " + overLimit + ", past its one-minute limit, ran at " + overLimitWhere + " and shows TIMEOUT at north"
+        + " (one sacct record, TIMEOUT 0:0)");
     for (Map.Entry<String, Double> r : keptRuns.entrySet()) {
       JsonNode view = jobOrNull("north", r.getKey());
       assertEquals(executors.get(r.getKey()), view.path("executor").asText(), "job " + r.getKey() + " ran on through its daemon's restart: " + view);
@@ -256,7 +277,8 @@ class SlurmFederationIT {
     assertTrue(ranAt.getOrDefault("south", 0) > 0 && ranAt.getOrDefault("west", 0) > 0, "jobs ran at south and west: " + ranAt);
 
     // Contribution and priority move as DESIGN.md says: the sites that ran north's jobs gain.
-    int remote = JOBS - ranAt.getOrDefault("north", 0);
+    // north's jobs that ran elsewhere: the numbered ones, and the job past its limit and the chained job if they did
+    int remote = JOBS - ranAt.getOrDefault("north", 0) + (overLimitRun == null ? 0 : 1) + (chainedRun == null ? 0 : 1);
     Eventually.waitFor(() -> "north's ledger to count the " + remote + " remote runs: " + ledger("north"), Duration.ofSeconds(90),
         Duration.ofSeconds(1), () -> executed(ledger("north")) >= remote);
     assertEquals(remote, executed(ledger("north")), "each remote run is counted once: " + ledger("north"));
@@ -677,7 +699,28 @@ class SlurmFederationIT {
     return out;
   }
 
-  /** A job's fields from {@code scontrol show job -o}. */
+  /**
+   * What replaying its remote runs cost north, from its accounting: every replayed job ran on one
+   * core (shrunk before its release, whatever it asked for), and the core-seconds each held there.
+   */
+  private static void homeCostOfReplays(Instance north, List<String> replayed) {
+    Command.Result r = Command.of(north.tool("sacct"), "-X", "-n", "-P", "--format=JobID,AllocCPUS,CPUTimeRAW", "-j",
+        String.join(",", replayed)).run().requireSuccess();
+    List<Double> coreSeconds = new ArrayList<>();
+    for (String line : r.stdout().split("\n")) {
+      String[] f = line.trim().split("\\|");
+      if (f.length == 3) {
+        assertEquals("1", f[1], "replayed job " + f[0] + " ran at north on one core, though it asked for 8: " + line);
+        coreSeconds.add(Double.parseDouble(f[2]));
+      }
+    }
+    assertEquals(replayed.size(), coreSeconds.size(), "sacct has each replayed job: " + r.stdout());
+    coreSeconds.sort(Double::compare);
+    System.out.printf("[e2e] home cost of a replay at north over %d replayed jobs (asked for 8 cores each): 1 core each; core-seconds"
+        + " mean %.2f, p50 %.0f, max %.0f%n", coreSeconds.size(), coreSeconds.stream().mapToDouble(Double::doubleValue).average().orElse(0),
+        percentile(coreSeconds, 0.5), coreSeconds.get(coreSeconds.size() - 1));
+  }
+
   /**
    * Samples, once a second, whether a dependent job is in the federation (north's daemon knows it) while
    * its dependency has not ended in Slurm. The daemon is asked first: a job seen published and then a
@@ -734,6 +777,14 @@ class SlurmFederationIT {
     }
   }
 
+  /** A job's fields once it ended (the last seen if it has not within {@code wait}). */
+  private static Map<String, String> waitEnded(Instance slurm, String id, Duration wait) {
+    Eventually.waitFor(() -> "job " + id + " to end; last seen " + fields(slurm, id), wait, Duration.ofSeconds(2),
+        () -> Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(fields(slurm, id).get("JobState")));
+    return fields(slurm, id);
+  }
+
+  /** A job's fields from {@code scontrol show job -o}. */
   private static Map<String, String> fields(Instance slurm, String id) {
     Command.Result r = Command.of(slurm.tool("scontrol"), "show", "job", "-o", id).run();
     Map<String, String> f = new HashMap<>();

@@ -2,22 +2,31 @@ package org.coalition.coordination;
 
 /**
  * How a claimed job's run ended: start and end (seconds since the federation's epoch), the exit
- * code or the signal that ended it, and where its output can be fetched (a URI the executing
- * daemon serves; may be empty).
+ * code or the signal that ended it, whether it was stopped at its time limit, and where its output
+ * can be fetched (a URI the executing daemon serves; may be empty).
  *
  * @param signal 0 when the run exited with {@code exitCode}; otherwise the signal (1-64) that ended it
+ * @param timedOut the executor stopped the run at its time limit (then {@code signal} says how it ended)
  */
-public record RunResult(double start, double end, int exitCode, int signal, String output) {
+public record RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output) {
   public static final int MAX_OUTPUT_REF = 2048;
 
   /** A run that exited with {@code exitCode}. */
   public RunResult(double start, double end, int exitCode, String output) {
-    this(start, end, exitCode, 0, output);
+    this(start, end, exitCode, 0, false, output);
   }
 
-  /** A run as a record holds it: one written before runs carried a signal has none ({@code null}), and exited. */
-  public static RunResult read(double start, double end, int exitCode, Integer signal, String output) {
-    return new RunResult(start, end, exitCode, signal == null ? 0 : signal, output);
+  /** A run that ended by itself, before its time limit. */
+  public RunResult(double start, double end, int exitCode, int signal, String output) {
+    this(start, end, exitCode, signal, false, output);
+  }
+
+  /**
+   * A run as a record holds it: one written before runs carried a signal has none ({@code null}),
+   * and exited; one written before timeouts were told has no {@code timedOut}, and was not stopped.
+   */
+  public static RunResult read(double start, double end, int exitCode, Integer signal, Boolean timedOut, String output) {
+    return new RunResult(start, end, exitCode, signal == null ? 0 : signal, Boolean.TRUE.equals(timedOut), output);
   }
 
   public RunResult {

@@ -166,14 +166,14 @@ public final class ApiResource {
     for (FederatedJob f : coordination.jobs(site)) {
       if (f.job().jobId().equals(id)) {
         String state = f.finished() ? "finished" : f.claimed() ? "running" : "queued";
-        return new JobView(site, id, state, f.executor(), f.job().release(), null, null, null, null);
+        return new JobView(site, id, state, f.executor(), f.job().release(), null, null, null, null, null);
       }
     }
     Optional<Broker.Finished> done = broker.finished(id);
     if (done.isPresent()) {
       Broker.Finished d = done.get();
       return new JobView(site, id, d.outcome(), d.executor(), d.release(), d.start(), d.end(), d.exitCode(),
-          d.signal() == 0 ? null : d.signal());
+          d.signal() == 0 ? null : d.signal(), d.timedOut() ? Boolean.TRUE : null);
     }
     throw new ApiError(ApiError.Code.NOT_FOUND, "site " + site + " has no federated job " + id
         + " (never published, run at home, or finished before the daemon's last " + "10,000 jobs)");
@@ -228,7 +228,7 @@ public final class ApiResource {
     }
     PilotService.RunOutcome run;
     try {
-      run = new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), outcome.signal(), out, err);
+      run = new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), outcome.signal(), outcome.timedOut(), out, err);
     } catch (IllegalArgumentException e) {
       throw new ApiError(ApiError.Code.INVALID, "the run's outcome: " + e.getMessage());
     }

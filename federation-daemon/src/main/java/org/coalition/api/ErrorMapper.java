@@ -5,6 +5,7 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.io.CharConversionException;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.daemon.PilotService;
 import org.coalition.daemon.RunOutputs;
@@ -34,6 +35,10 @@ final class ErrorMapper implements ExceptionMapper<Throwable> {
     }
     if (e instanceof JsonProcessingException j) {
       return new ApiError(ApiError.Code.INVALID, "the request body is not the JSON expected: " + j.getOriginalMessage());
+    }
+    if (e instanceof CharConversionException c) {
+      // Jackson guesses a body's encoding from its first bytes: NULs there read as UTF-32 and fail here, outside its parser
+      return new ApiError(ApiError.Code.INVALID, "the request body is not UTF-8 JSON: " + c.getMessage());
     }
     if (e instanceof IllegalArgumentException) {
       return new ApiError(ApiError.Code.INVALID, e.getMessage());

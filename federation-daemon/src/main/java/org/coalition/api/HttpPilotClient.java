@@ -51,7 +51,7 @@ public final class HttpPilotClient implements PilotService {
   public void finish(String pilotId, String token, RunOutcome o) {
     Base64.Encoder b = Base64.getEncoder();
     try {
-      post(pilotId, "finish", token, JSON.writeValueAsString(new Outcome(o.start(), o.end(), o.exitCode(), o.signal(),
+      post(pilotId, "finish", token, JSON.writeValueAsString(new Outcome(o.start(), o.end(), o.exitCode(), o.signal(), o.timedOut(),
           b.encodeToString(o.stdout()), b.encodeToString(o.stderr()))));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);

@@ -39,6 +39,12 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private static final long REFUSED_HOLD_MILLIS = 10 * 60_000;
   /** A pilot asks for its job's time limit and this much more (start-up, the output's trip). */
   private static final long PILOT_MARGIN_SECONDS = 60;
+  /**
+   * What a pilot asks for beyond a job's own memory, for its own JVM, which runs in the same
+   * allocation: the job keeps the memory its user asked for. (A job that names none gets the
+   * executing site's default, as before.)
+   */
+  static final long PILOT_MEMORY_MARGIN_MB = 256;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
@@ -194,7 +200,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     Pilots.Issued issued = pilots.create(account, j, clock.millis());
     Pilot p = issued.pilot();
     try {
-      p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb(),
+      p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb() == 0 ? 0 : j.memoryMb() + PILOT_MEMORY_MARGIN_MB,
           j.walltimeSeconds() + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(),
           Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, issued.token(), PilotAgent.DAEMON, settings.endpoint(),
               PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis()), PilotAgent.GRACE,
@@ -322,12 +328,12 @@ final class ExecutorSide implements PilotService, PilotTokens {
     recovery.keep(p);
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
     double end = Math.max(p.startedAt, coordination.now());
-    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), outcome.signal(), ref));
+    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), outcome.signal(), outcome.timedOut(), ref));
     p.reported = true;
     p.fire(Event.REPORTED);
     recovery.keep(p);
-    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", String.format("%s after %s s",
-        new ExitStatus(outcome.exitCode(), outcome.signal()), Numbers.format(end - p.startedAt)));
+    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", String.format("%s%s after %s s",
+        new ExitStatus(outcome.exitCode(), outcome.signal()), outcome.timedOut() ? " at its time limit" : "", Numbers.format(end - p.startedAt)));
   }
 
   /**

@@ -226,7 +226,7 @@ final class HomeSide {
       }
       long limit = j.timeLimitSeconds() > 0 ? j.timeLimitSeconds() : PeriodBudget.NO_LIMIT_SECONDS;
       try {
-        batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), 0, limit, coordination.now(), h.payload(j.id())));
+        batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), h.payload(j.id())));
       } catch (IllegalArgumentException | HandlerException e) {
         decisions.record("keep", job(j.id()), "not-publishable", e.getMessage());
         keptLogged.add(j.id());
@@ -327,7 +327,7 @@ final class HomeSide {
     RemoteRun run;
     try {
       RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint, c.executor());
-      run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), r.signal());
+      run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), r.signal(), r.timedOut());
       unreachableUntil.remove(c.executor());
     } catch (OutputFetch.Refused e) {
       reject(c, new ResultCheck.Refusal("output", e.getMessage()));
@@ -354,7 +354,7 @@ final class HomeSide {
       forgetPark(id);
       outcome = "replayed";
       decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, %s, waited %s s, ran %s s",
-          c.executor(), run.status(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
+          c.executor(), run.statusLine().trim(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
     } catch (HandlerException e) {
       boolean retained = retained(r);
       if (e.category() == HandlerException.Category.UNAVAILABLE && retained) {
@@ -366,7 +366,7 @@ final class HomeSide {
       decisions.record("drop-result", job(id), retained ? "home-job-gone" : "replay-failed-for-a-day", e.getMessage());
     }
     synchronized (this) {
-      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), outcome));
+      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), r.timedOut(), outcome));
     }
     return true;
   }
@@ -387,7 +387,7 @@ final class HomeSide {
 
   /** How {@code r} ended, with only a note on standard error for output. */
   private static RemoteRun withoutOutput(RunResult r, String note) {
-    return new RemoteRun(new byte[0], note.getBytes(StandardCharsets.UTF_8), clampExit(r.exitCode()), r.signal());
+    return new RemoteRun(new byte[0], note.getBytes(StandardCharsets.UTF_8), clampExit(r.exitCode()), r.signal(), r.timedOut());
   }
 
   private static int clampExit(int code) {

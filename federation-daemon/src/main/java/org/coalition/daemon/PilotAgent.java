@@ -123,6 +123,7 @@ public final class PilotAgent {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(a.walltimeSeconds());
       // the first heartbeat goes at once: it tells the daemon this pilot got its job (an answer lost on the way is told apart)
       boolean first = true;
+      boolean timedOut = false;
       while (first || !run.process().waitFor(heartbeatMillis, TimeUnit.MILLISECONDS)) {
         first = false;
         boolean keep;
@@ -134,6 +135,7 @@ public final class PilotAgent {
         }
         if (!keep || System.nanoTime() > deadline) {
           LOG.warn("pilot {}: {}; killing job {}", pilotId, keep ? "time limit reached" : "claim lost", a.job());
+          timedOut = keep;
           run.stop(5);
           if (!keep) {
             return 1;
@@ -141,7 +143,7 @@ public final class PilotAgent {
         }
       }
       ExitStatus status = run.exit();
-      RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), status.exitCode(), status.signal(), run.stdout(),
+      RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), status.exitCode(), status.signal(), timedOut, run.stdout(),
           run.stderr());
       try {
         patiently("the report of job " + a.job(), () -> {

@@ -35,11 +35,12 @@ public interface PilotService {
    *
    * @param exitCode 0-255 as the process exited (0 when a signal ended it)
    * @param signal 0 when the process exited; otherwise the signal (1-64) that ended it
+   * @param timedOut the pilot stopped the run at its time limit
    */
-  record RunOutcome(double start, double end, int exitCode, int signal, byte[] stdout, byte[] stderr) {
+  record RunOutcome(double start, double end, int exitCode, int signal, boolean timedOut, byte[] stdout, byte[] stderr) {
     /** A run that exited with {@code exitCode}. */
     RunOutcome(double start, double end, int exitCode, byte[] stdout, byte[] stderr) {
-      this(start, end, exitCode, 0, stdout, stderr);
+      this(start, end, exitCode, 0, false, stdout, stderr);
     }
 
     public RunOutcome {

@@ -111,6 +111,7 @@ class BrokerTest {
     exec.tick();
     assertEquals(1, execBatch.submitted.size(), "the executor submits a pilot shaped like the job");
     assertEquals(2, execBatch.submitted.get(0).cores());
+    assertEquals(0, execBatch.submitted.get(0).memoryMb(), "a job that names no memory gets the executor's default");
     assertEquals("fed", execBatch.submitted.get(0).account());
 
     Map<String, String> env = execBatch.submitted.get(0).environment();
@@ -130,6 +131,16 @@ class BrokerTest {
     Broker.Finished f = home.finished("7").orElseThrow();
     assertEquals("exec", f.executor());
     assertEquals("replayed", f.outcome());
+  }
+
+  @Test
+  void aJobsMemoryTravelsWithItAndItsPilotAsksForItAndItsOwnJvmsShare() {
+    homeBatch.userJob("7", 2, 3000);
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    assertEquals(1, execBatch.submitted.size(), "a pilot for job 7: " + execBatch.submitted);
+    assertEquals(3000 + ExecutorSide.PILOT_MEMORY_MARGIN_MB, execBatch.submitted.get(0).memoryMb(), "job 7's 3000 MiB and the pilot's own");
   }
 
   @Test

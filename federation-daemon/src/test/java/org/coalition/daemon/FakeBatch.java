@@ -49,14 +49,19 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   /** A user's opted-in job, ready to run, of {@code cpus} cores and a one-hour limit. */
   public void userJob(String id, int cpus) {
-    jobs.put(id, new HomeJob(id, "alice", "", cpus, 3600, false, true));
+    userJob(id, cpus, 0);
+  }
+
+  /** A user's opted-in job, ready to run, of {@code cpus} cores, {@code memoryMb} (0: none named) and a one-hour limit. */
+  public void userJob(String id, int cpus, long memoryMb) {
+    jobs.put(id, new HomeJob(id, "alice", "", cpus, memoryMb, 3600, false, true));
     scripts.put(id, "#!/bin/sh\necho " + id + "\n");
   }
 
   /** An administrator's hold on job {@code id} (Slurm's {@code scontrol hold}): held, and not ready. */
   void adminHold(String id) {
     HomeJob j = jobs.get(id);
-    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), true, false));
+    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false));
   }
 
   PilotHandle lastPilot() {
@@ -132,14 +137,14 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   @Override
   public void park(String jobId) {
     HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), true, false));
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false));
   }
 
   @Override
   public void unpark(String jobId) {
     unparked.add(jobId);
     HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), false, true));
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), false, true));
   }
 
   @Override

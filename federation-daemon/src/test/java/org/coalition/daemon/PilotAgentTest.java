@@ -1,6 +1,7 @@
 package org.coalition.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,13 +47,15 @@ class PilotAgentTest {
     volatile int finishFailures;
     volatile RunOutcome outcome;
     volatile RuntimeException workFailure;
+    volatile long walltimeSeconds = 60;
+    volatile String script = "sleep 1\necho done\n";
 
     @Override
     public Optional<Assignment> work(String pilotId, String token) {
       if (workFailure != null) {
         throw workFailure;
       }
-      return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, 60, "sleep 1\necho done\n", "t2"));
+      return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds, script, "t2"));
     }
 
     @Override
@@ -88,6 +91,20 @@ class PilotAgentTest {
     assertEquals(0, d.outcome.exitCode());
     assertEquals("done\n", new String(d.outcome.stdout(), StandardCharsets.UTF_8));
     assertEquals(3, d.finishes.get(), "two refused reports, then the one that went in");
+    assertFalse(d.outcome.timedOut(), "it ended by itself");
+  }
+
+  @Test
+  void aRunPastItsTimeLimitIsStoppedAndReportedAsTimedOut() throws Exception {
+    Daemon d = new Daemon();
+    d.walltimeSeconds = 1;
+    d.script = "echo started\nsleep 60\n";
+    long began = System.nanoTime();
+    assertEquals(0, run(d, 10_000), "a run stopped at its limit is reported, as any other end");
+    assertTrue(System.nanoTime() - began < 20_000_000_000L, "stopped near its 1 s limit, not after its 60 s sleep");
+    assertTrue(d.outcome.timedOut(), "its home replays it as TIMEOUT");
+    assertEquals(15, d.outcome.signal(), "SIGTERM stopped it");
+    assertEquals("started\n", new String(d.outcome.stdout(), StandardCharsets.UTF_8));
   }
 
   @Test

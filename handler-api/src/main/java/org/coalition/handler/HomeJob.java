@@ -5,6 +5,8 @@ package org.coalition.handler;
  * marked it), waiting in the local queue: the daemon may publish it, and run it elsewhere while
  * it is parked here.
  *
+ * @param memoryMb the memory it asks for on its node, in MiB; 0 when it names none (a pilot for it
+ *     then gets the executing site's default)
  * @param timeLimitSeconds its time limit, or -1 when it has none
  * @param held whether a hold of the kind the daemon parks with keeps it from starting (Slurm: an
  *     administrator's hold). The daemon's own parks are such holds; it tells them from an
@@ -14,4 +16,10 @@ package org.coalition.handler;
  *     {@link HomeQueue#replay}, it waits for a slot to replay in). Only ready jobs are published:
  *     a job that waits for another must not run elsewhere before it, nor run twice.
  */
-public record HomeJob(String id, String user, String partition, int cpus, long timeLimitSeconds, boolean held, boolean ready) {}
+public record HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held,
+    boolean ready) {
+  /** A job that names no memory. */
+  public HomeJob(String id, String user, String partition, int cpus, long timeLimitSeconds, boolean held, boolean ready) {
+    this(id, user, partition, cpus, 0, timeLimitSeconds, held, ready);
+  }
+}

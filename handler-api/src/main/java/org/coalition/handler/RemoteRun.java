@@ -5,11 +5,18 @@ import java.util.Objects;
 
 /**
  * How a user's job ended at another site, for its home job to replay: what it wrote to standard
- * output and to standard error, and its exit code or the signal that ended it.
+ * output and to standard error, its exit code or the signal that ended it, and whether it was
+ * stopped at its time limit.
  *
  * @param signal 0 when the job exited; otherwise the signal that killed it, and {@code exitCode} is ignored
+ * @param timedOut the run reached its time limit and was stopped there (its status says how it then ended)
  */
-public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal) {
+public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, boolean timedOut) {
+  /** A run that ended by itself, before any time limit. */
+  public RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal) {
+    this(stdout, stderr, exitCode, signal, false);
+  }
+
   public RemoteRun {
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
@@ -34,13 +41,21 @@ public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal) 
     return new RemoteRun(stdout.getBytes(StandardCharsets.UTF_8), stderr.getBytes(StandardCharsets.UTF_8), 0, signal);
   }
 
+  /** A run stopped at its time limit, which then ended by {@code signal} (0: it exited with {@code exitCode}). */
+  public static RemoteRun timedOut(String stdout, String stderr, int exitCode, int signal) {
+    return new RemoteRun(stdout.getBytes(StandardCharsets.UTF_8), stderr.getBytes(StandardCharsets.UTF_8), exitCode, signal, true);
+  }
+
   /** How it ended. */
   public ExitStatus status() {
     return new ExitStatus(signal == 0 ? exitCode : 0, signal);
   }
 
-  /** The line coalition-replay reads: {@code exit N} or {@code signal N}. */
+  /**
+   * The line coalition-replay reads: {@code exit N} or {@code signal N}, or {@code timeout N} for a
+   * run stopped at its time limit (N: the signal that then ended it, 0 when it exited).
+   */
   public String statusLine() {
-    return status() + "\n";
+    return (timedOut ? "timeout " + signal : status().toString()) + "\n";
   }
 }

@@ -165,7 +165,8 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
     for (Member m : members) {
       if (m.home().isPresent()) {
         for (HomeJob j : m.home().get().federable()) {
-          out.add(new HomeJob(m.name() + "." + j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), j.held(), j.ready()));
+          out.add(new HomeJob(m.name() + "." + j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), j.held(),
+              j.ready()));
         }
       }
     }

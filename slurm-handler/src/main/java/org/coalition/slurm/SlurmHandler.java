@@ -49,6 +49,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   private long nodesSince;
   private double lastFullList = Double.NEGATIVE_INFINITY;
   private final Optional<Results> results;
+  private final FederableJobs federableJobs;
 
   /**
    * What the handler needs to know of a site.
@@ -122,6 +123,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     this.rest = rest;
     this.config = config;
     this.results = config.results().map(Results::new);
+    this.federableJobs = new FederableJobs(rest, config, results);
   }
 
   /**
@@ -265,74 +267,44 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   /** A released job whose result waits in the results folder is replaying, not waiting: it is not ready to go out again. */
   private HomeJob homeJob(SlurmJob j) {
     boolean replaying = results.isPresent() && Files.exists(results.get().root().resolve(j.id()));
-    return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()),
+    return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()),
         WAITING_FOR_ROOM.contains(j.reason()) && !replaying);
   }
 
   /**
-   * Keeps an opted-in job from starting here while it runs at another site (an administrator's
-   * hold: its user cannot release it by mistake).
+   * Keeps an opted-in job from starting here while it runs at another site.
    *
-   * @throws HandlerException REJECTED when the job was not opted in or is no longer pending, NOT_FOUND when Slurm does not know it
+   * @see FederableJobs#park
    */
   @Override
   public void park(String jobId) {
-    pendingFederable(jobId, "park");
-    rest.hold(jobId, true, config.observer());
+    federableJobs.park(jobId);
   }
 
   /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
   @Override
   public void unpark(String jobId) {
-    pendingFederable(jobId, "unpark");
-    rest.hold(jobId, false, config.observer());
+    federableJobs.unpark(jobId);
   }
 
   /**
-   * Hands a parked job its run at another site and releases it: coalition-replay then writes that
-   * run's output and ends the way it ended, in a second, so {@code sacct} and
-   * {@code --dependency=afterok} see the outcome of the remote run.
+   * Hands a parked job its run at another site and releases it, to end here as that run ended.
    *
-   * @throws HandlerException REJECTED when no results folder is configured, the job was not opted
-   *     in or is no longer pending, or its user is unknown here; UNAVAILABLE when the result cannot be
-   *     written now (a full disk: the home tries again)
+   * @see FederableJobs#replay
    */
   @Override
   public void replay(String jobId, RemoteRun run) {
-    Results folder = results.orElseThrow(() -> new HandlerException(Category.REJECTED,
-        "cannot replay job " + jobId + ": no results folder is configured (set the one job_submit.lua names)"));
-    SlurmJob job = pendingFederable(jobId, "replay a run of");
-    folder.write(jobId, job.user(), run);
-    rest.hold(jobId, false, config.observer());
+    federableJobs.replay(jobId, run);
   }
 
   /**
-   * The script of an opted-in job as its user wrote it: read with {@code scontrol write
-   * batch_script}, without the statement job_submit.lua put at the start of its second line.
+   * The script of an opted-in job as its user wrote it.
    *
-   * @throws HandlerException REJECTED when the job was not opted in or is no longer pending,
-   *     NOT_FOUND when Slurm does not know it, UNAVAILABLE when scontrol fails
+   * @see FederableJobs#payload
    */
   @Override
   public String payload(String jobId) {
-    pendingFederable(jobId, "read the script of");
-    return BatchScripts.withoutHook(BatchScripts.read(config.scontrol(), jobId, config.timeout()), jobId);
-  }
-
-  private SlurmJob pendingFederable(String jobId, String what) {
-    if (!jobId.matches("[0-9]+")) {
-      throw new HandlerException(Category.REJECTED, "'" + jobId + "' is not a Slurm job id");
-    }
-    SlurmJob job = rest.job(jobId).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "cannot " + what + " job " + jobId
-        + ": Slurm does not know it"));
-    if (!job.federable()) {
-      throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it was not opted in to the federation"
-          + " (its admin comment lacks '" + SlurmJob.MARK + "', so the job_submit filter did not wrap it)");
-    }
-    if (!job.pending()) {
-      throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it is " + job.state() + ", not pending");
-    }
-    return job;
+    return federableJobs.payload(jobId);
   }
 
   /** Requests made and bytes received since the handler connected. */

@@ -7,19 +7,29 @@ import java.util.OptionalInt;
  *
  * @param state Slurm's base state in capitals ({@code PENDING}, {@code RUNNING}, {@code COMPLETED} ...)
  * @param cpus the CPUs the job asks for (or holds)
+ * @param memoryMb the memory it asks for on its node, in MiB ({@code --mem}, or {@code --mem-per-cpu}
+ *     times its CPUs); 0 when it names none (the site's default, or a whole node where there is none)
  * @param timeLimitSeconds its time limit, or -1 when it has none (UNLIMITED)
  * @param exitCode the batch script's exit code once it ended
  * @param reason why it waits ({@code JobHeldUser}, {@code Resources} ...), or empty
  * @param user the job's owner
  * @param federable whether the job_submit filter opted it in to the federation (see {@link #federable(String)})
  */
-record SlurmJob(String id, String state, String partition, int cpus, long timeLimitSeconds, OptionalInt exitCode, String reason,
+record SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
     String user, boolean federable) {
   /** What the project's job_submit.lua puts at the start of an opted-in job's admin comment (users cannot set it). */
   static final String MARK = "coalition:federable";
 
   SlurmJob withState(String newState) {
-    return new SlurmJob(id, newState, partition, cpus, timeLimitSeconds, exitCode, reason, user, federable);
+    return new SlurmJob(id, newState, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable);
+  }
+
+  /** The memory a job asks for on its node, from its per-node and per-CPU requests (0 or less: not given). */
+  static long memoryMb(long perNode, long perCpu, int cpus) {
+    if (perNode > 0) {
+      return perNode;
+    }
+    return perCpu > 0 ? perCpu * Math.max(1, cpus) : 0;
   }
 
   /** Whether an admin comment carries the filter's mark. */

@@ -43,6 +43,20 @@ interface SlurmRest {
   /** Holds ({@code true}) or releases a pending job, as {@code user}. */
   void hold(String id, boolean hold, String user);
 
+  /**
+   * Makes a held job as small as a replay needs: one node, one task of one core, {@link
+   * #REPLAY_MINUTES} minute and {@link #REPLAY_MEMORY_MB} MiB, as {@code user}. A replay only
+   * writes the remote run's output and ends as it ended; it need not wait for the cores the job
+   * asked for (issue #24, "replay in a second").
+   */
+  void shrink(String id, String user);
+
+  /** The time limit of a shrunk job: Slurm counts in whole minutes, and a replayed timeout waits for it. */
+  int REPLAY_MINUTES = 1;
+
+  /** The memory of a shrunk job: enough for coalition-replay (a shell and cat) under a memory cgroup. */
+  int REPLAY_MEMORY_MB = 64;
+
   /** Cancels a job, as {@code user}; a job already gone or ended is not an error. */
   void cancel(String id, String user);
 

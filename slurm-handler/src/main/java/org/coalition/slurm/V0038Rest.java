@@ -166,6 +166,15 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void shrink(String id, String user) {
+    // 22.05 reads "nodes" as Slurm's node count syntax ("1": at least and at most one); its
+    // minimum_nodes is a flag and maximum_nodes an unknown key.
+    endpoint.post(user, "/slurm/v0.0.38/job/" + id, JsonNodeFactory.instance.objectNode()
+        .put("nodes", "1").put("tasks", 1).put("cpus_per_task", 1).put("minimum_cpus_per_node", 1)
+        .put("time_limit", REPLAY_MINUTES).put("memory_per_node", REPLAY_MEMORY_MB), "shrink job " + id + " for its replay");
+  }
+
+  @Override
   public void cancel(String id, String user) {
     try {
       call("cancel job " + id, () -> {
@@ -189,6 +198,7 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
       exit = OptionalInt.of((status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
     }
     return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
+        SlurmJob.memoryMb(intOf(j.getMemoryPerNode()), intOf(j.getMemoryPerCpu()), intOf(j.getCpus())),
         limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
         SlurmJob.federable(j.getAdminComment()));
   }

@@ -169,6 +169,22 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void shrink(String id, String user) {
+    V0040JobDescMsg update = new V0040JobDescMsg();
+    update.setMinimumNodes(1);
+    update.setMaximumNodes(1);
+    update.setTasks(1);
+    update.setCpusPerTask(1);
+    update.setMinimumCpus(1);
+    update.setMinimumCpusPerNode(1);
+    update.setTimeLimit(new V0040Uint32NoVal().set(true).infinite(false).number((long) REPLAY_MINUTES));
+    update.setMemoryPerNode(new V0040Uint64NoVal().set(true).infinite(false).number((long) REPLAY_MEMORY_MB));
+    String what = "shrink job " + id + " for its replay";
+    var answer = call(what, () -> api(user).slurmV0040PostJob(id, update));
+    check(what, answer.getErrors());
+  }
+
+  @Override
   public void cancel(String id, String user) {
     String what = "cancel job " + id;
     try {
@@ -191,9 +207,10 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
         && !state.equals("PENDING") && !state.equals("RUNNING")) {
       exit = OptionalInt.of(Math.toIntExact(code.getReturnCode().getNumber()));
     }
-    V0040Uint32NoVal cpus = j.getCpus();
+    V0040Uint32NoVal cpuCount = j.getCpus();
+    int cpus = cpuCount == null || cpuCount.getNumber() == null ? 0 : Math.toIntExact(cpuCount.getNumber());
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
-        cpus == null || cpus.getNumber() == null ? 0 : Math.toIntExact(cpus.getNumber()), seconds, exit,
+        cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
         SlurmJob.federable(j.getAdminComment()));
   }

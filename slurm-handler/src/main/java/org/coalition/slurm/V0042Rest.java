@@ -173,6 +173,22 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void shrink(String id, String user) {
+    V0042JobDescMsg update = new V0042JobDescMsg();
+    update.setMinimumNodes(1);
+    update.setMaximumNodes(1);
+    update.setTasks(1);
+    update.setCpusPerTask(1);
+    update.setMinimumCpus(1);
+    update.setMinimumCpusPerNode(1);
+    update.setTimeLimit(new V0042Uint32NoValStruct().set(true).infinite(false).number(REPLAY_MINUTES));
+    update.setMemoryPerNode(new V0042Uint64NoValStruct().set(true).infinite(false).number((long) REPLAY_MEMORY_MB));
+    String what = "shrink job " + id + " for its replay";
+    var answer = call(what, () -> api(user).slurmV0042PostJob(id, update));
+    check(what, answer.getErrors());
+  }
+
+  @Override
   public void cancel(String id, String user) {
     String what = "cancel job " + id;
     var answer = call(what, () -> api(user).slurmV0042DeleteJob(id, null, null));
@@ -196,10 +212,11 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
         && !state.equals("PENDING") && !state.equals("RUNNING")) {
       exit = OptionalInt.of(code.getReturnCode().getNumber());
     }
-    V0042Uint32NoValStruct cpus = j.getCpus();
+    V0042Uint32NoValStruct cpuCount = j.getCpus();
+    int cpus = cpuCount == null || cpuCount.getNumber() == null ? 0 : cpuCount.getNumber();
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
-        cpus == null || cpus.getNumber() == null ? 0 : cpus.getNumber(), seconds, exit, j.getStateReason() == null ? "" : j.getStateReason(),
-        j.getUserName() == null ? "" : j.getUserName(), SlurmJob.federable(j.getAdminComment()));
+        cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
+        j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(), SlurmJob.federable(j.getAdminComment()));
   }
 
   /** The first of a job's states is its base state; the others are flags (COMPLETING, REQUEUED ...). */

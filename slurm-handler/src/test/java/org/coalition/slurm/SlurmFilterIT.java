@@ -35,6 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class SlurmFilterIT {
   private static final Duration JOB_WAIT = Duration.ofSeconds(90);
+  /** A replayed timeout waits for the shrunk job's one-minute limit, which slurmctld checks every 30 s. */
+  private static final Duration TIMEOUT_WAIT = Duration.ofSeconds(180);
   private static final Pattern FIELD = Pattern.compile("\\b(JobState|Reason|ExitCode|AdminComment)=(\\S*)");
 
   /** Scripts that exercise what a user can observe of a run: output, errors, exit, signals, environment. */
@@ -89,7 +91,11 @@ class SlurmFilterIT {
   }
 
   static Map<String, String> waitEnded(Instance slurm, String id) {
-    Eventually.waitFor(() -> "job " + id + " to end on " + slurm.name() + "; last seen " + fields(slurm, id), JOB_WAIT,
+    return waitEnded(slurm, id, JOB_WAIT);
+  }
+
+  static Map<String, String> waitEnded(Instance slurm, String id, Duration wait) {
+    Eventually.waitFor(() -> "job " + id + " to end on " + slurm.name() + "; last seen " + fields(slurm, id), wait,
         SlurmHandlerIT.POLL, () -> List.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(fields(slurm, id).get("JobState")));
     return fields(slurm, id);
   }
@@ -194,8 +200,15 @@ class SlurmFilterIT {
     Path dir = jobDir(slurm, "replay");
     Path file = write(dir, "job.sh", "#!/bin/bash\necho 'ran at home: the replay did not happen'\nexit 42\n");
     String federated = slurm.get("federated.partition");
+    int cpus = Integer.parseInt(slurm.get("cpus"));
     try (SlurmHandler handler = handler(name)) {
-      // A case without a remote run is a withdrawn claim: unparked, the job runs at home after all.
+      // Every core but two and an eighth of the memory are busy for the whole test: a replayed job
+      // asked for all the cores and most of the memory, and it replays only because the daemon
+      // shrinks it to one core and 64 MiB first ("replay in a second"). Each job names its memory:
+      // the testbed's clusters have no DefMemPerCPU, so a job without one takes the node's whole memory.
+      String blocker = sbatch(slurm, "--parsable", "-p", slurm.get("partition"), "-c", Integer.toString(cpus - 2), "--mem=1000",
+          "-o", "/dev/null", "--wrap", "sleep 900");
+      // A case without a remote run is a withdrawn claim: unparked, the job runs at home after all (on one core).
       record Case(RemoteRun run, String state, String exitCode, boolean dependentRuns) {
         String expectedOutput() {
           return run == null ? "ran at home: the replay did not happen\n" : new String(run.stdout()) + new String(run.stderr());
@@ -205,17 +218,28 @@ class SlurmFilterIT {
           return run == null ? "unparked" : "replayed " + run.statusLine().trim();
         }
       }
-      List<Case> cases = List.of(
+      List<Case> cases = new ArrayList<>(List.of(
           new Case(RemoteRun.exited("remote out\n", "remote err\n", 0), "COMPLETED", "0:0", true),
           new Case(RemoteRun.exited("", "remote failure\n", 2), "FAILED", "2:0", false),
           new Case(RemoteRun.killed("killed remotely\n", "", 15), "FAILED", "0:15", false),
-          new Case(null, "FAILED", "42:0", false));
+          new Case(null, "FAILED", "42:0", false)));
+      if (!name.contains("@")) {
+        // A run stopped at its limit replays as TIMEOUT at the shrunk job's one minute: once per Slurm
+        // release (the script's wait is the same whatever REST version shrank the job).
+        cases.add(new Case(RemoteRun.timedOut("stopped at its limit remotely\n", "", 0, 15), "TIMEOUT", "0:15", false));
+      }
       List<String[]> submitted = new ArrayList<>();
+      Map<String, Long> memory = new LinkedHashMap<>(); // job -> the MiB it asked for on its node
       for (Case c : cases) {
         // Held at submission: the test's idle node would start it before the daemon could park it
         // (park then fails, REJECTED "RUNNING, not pending", as a claim of a started job must).
-        String id = sbatch(slurm, "--parsable", "-H", "-p", federated, "-o", dir + "/%j.out", file.toString());
-        String dependent = sbatch(slurm, "--parsable", "-p", slurm.get("partition"), "--dependency=afterok:" + id,
+        boolean replayed = c.run() != null;
+        // one asks per CPU (8 x 900 MiB): the daemon reads it as 7200 MiB on its node
+        boolean perCpu = submitted.size() == 1;
+        String id = sbatch(slurm, "--parsable", "-H", "-p", federated, "-c", replayed ? Integer.toString(cpus) : "1",
+            perCpu ? "--mem-per-cpu=900" : "--mem=" + (replayed ? "7500" : "100"), "-t", "30", "-o", dir + "/%j.out", file.toString());
+        memory.put(id, perCpu ? 900L * cpus : replayed ? 7500 : 100);
+        String dependent = sbatch(slurm, "--parsable", "-p", slurm.get("partition"), "--mem=100", "--dependency=afterok:" + id,
             "-o", dir + "/%j.out", "--wrap", "echo dependent ran");
         submitted.add(new String[] {id, dependent});
         handler.park(id);
@@ -229,6 +253,7 @@ class SlurmFilterIT {
         HomeJob job = handler.federable().stream().filter(j -> j.id().equals(ids[0])).findFirst().orElseThrow();
         assertEquals(slurm.get("user"), job.user());
         assertEquals(federated, job.partition());
+        assertEquals(memory.get(ids[0]), job.memoryMb(), "memory of job " + ids[0]);
       }
       for (int i = 0; i < cases.size(); i++) {
         if (cases.get(i).run() == null) {
@@ -240,10 +265,17 @@ class SlurmFilterIT {
       for (int i = 0; i < cases.size(); i++) {
         Case c = cases.get(i);
         String id = submitted.get(i)[0];
-        Map<String, String> ended = waitEnded(slurm, id);
+        Map<String, String> ended = waitEnded(slurm, id, c.state().equals("TIMEOUT") ? TIMEOUT_WAIT : JOB_WAIT);
+        assertEquals("RUNNING", fields(slurm, blocker).get("JobState"), "the replays did not wait for the blocker's cores");
         assertEquals(c.state(), ended.get("JobState"), c.describe() + " job " + id + ": " + ended);
         assertEquals(c.exitCode(), ended.get("ExitCode"), c.describe() + " job " + id + ": " + ended);
-        assertEquals(c.expectedOutput(), Files.readString(dir.resolve(id + ".out")));
+        String output = Files.readString(dir.resolve(id + ".out"));
+        if (c.state().equals("TIMEOUT")) {
+          // slurmstepd adds its own line, as it does to a job that times out at home
+          assertTrue(output.startsWith(c.expectedOutput()) && output.contains("DUE TO TIME LIMIT"), "output of job " + id + ":\n" + output);
+        } else {
+          assertEquals(c.expectedOutput(), output);
+        }
         String dependent = submitted.get(i)[1];
         if (c.dependentRuns()) {
           assertEquals("COMPLETED", waitEnded(slurm, dependent).get("JobState"));

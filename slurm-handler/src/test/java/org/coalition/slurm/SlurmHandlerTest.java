@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
@@ -38,7 +39,7 @@ class SlurmHandlerTest {
     }
 
     void put(String id, String state, int cpus, long limit) {
-      table.put(id, new SlurmJob(id, state, "batch", cpus, limit, OptionalInt.empty(), "", "alice", false));
+      table.put(id, new SlurmJob(id, state, "batch", cpus, 0, limit, OptionalInt.empty(), "", "alice", false));
       lastUpdate++;
     }
 
@@ -94,7 +95,18 @@ class SlurmHandlerTest {
 
     @Override
     public void hold(String id, boolean hold, String user) {
-      throw new UnsupportedOperationException();
+      calls.add((hold ? "hold " : "release ") + id);
+    }
+
+    /** What {@link #shrink} throws; null: it shrinks. */
+    HandlerException shrinkRefusal;
+
+    @Override
+    public void shrink(String id, String user) {
+      calls.add("shrink " + id);
+      if (shrinkRefusal != null) {
+        throw shrinkRefusal;
+      }
     }
 
     @Override
@@ -125,7 +137,7 @@ class SlurmHandlerTest {
 
     rest.calls.clear();
     rest.put("4", "PENDING", 2, 60);
-    rest.table.put("1", new SlurmJob("1", "RUNNING", "batch", 4, 600, OptionalInt.empty(), "", "alice", false));
+    rest.table.put("1", new SlurmJob("1", "RUNNING", "batch", 4, 0, 600, OptionalInt.empty(), "", "alice", false));
     rest.table.remove("3");
     QueueObservation second = handler.observe();
     assertEquals(List.of("states", "job 4", "nodes"), rest.calls, "one new job: its details alone");
@@ -180,6 +192,6 @@ class SlurmHandlerTest {
   }
 
   private static SlurmJob job(String state, String reason) {
-    return new SlurmJob("7", state, "batch", 1, 60, OptionalInt.empty(), reason, "alice", false);
+    return new SlurmJob("7", state, "batch", 1, 0, 60, OptionalInt.empty(), reason, "alice", false);
   }
 }

@@ -29,14 +29,14 @@ final class ZkRecords {
       .build();
 
   /**
-   * How a {@link RunResult} is read: {@code signal} came later (issue #24), and a result written by
-   * a daemon from before says nothing of it; absent, the run exited. Every other field stays
-   * required, as the strict mapper wants.
+   * How a {@link RunResult} is read: {@code signal} and {@code timedOut} came later (issue #24), and
+   * a result written by a daemon from before says nothing of them; absent, the run exited by itself.
+   * Every other field stays required, as the strict mapper wants.
    */
   private abstract static class RunResultJson {
     @JsonCreator
     static RunResult read(@JsonProperty("start") double start, @JsonProperty("end") double end, @JsonProperty("exitCode") int exitCode,
-        @JsonProperty("signal") Integer signal, @JsonProperty("output") String output) {
+        @JsonProperty("signal") Integer signal, @JsonProperty("timedOut") Boolean timedOut, @JsonProperty("output") String output) {
       throw new AssertionError("a mix-in: Jackson calls RunResult.read");
     }
   }

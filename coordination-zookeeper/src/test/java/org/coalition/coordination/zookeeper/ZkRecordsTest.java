@@ -24,15 +24,24 @@ class ZkRecordsTest {
   }
 
   @Test
-  void aResultWithASignalReadsBackAsWritten() {
-    ResultRecord written = new ResultRecord("south", 77, new RunResult(20, 80, 0, 15, ""));
-    assertEquals(written, ZkRecords.read(PATH, ZkRecords.write(written), ResultRecord.class));
+  void aResultWrittenBeforeTimeoutsWereToldReadsAsARunThatEndedByItself() {
+    ResultRecord r = read("{\"executor\":\"south\",\"token\":77,\"run\":{\"start\":20,\"end\":80,\"exitCode\":0,\"signal\":15,\"output\":\"\"}}");
+    assertEquals(new RunResult(20, 80, 0, 15, false, ""), r.run());
+  }
+
+  @Test
+  void aResultWithASignalOrATimeoutReadsBackAsWritten() {
+    for (RunResult run : new RunResult[] {new RunResult(20, 80, 0, 15, ""), new RunResult(20, 80, 0, 15, true, "")}) {
+      ResultRecord written = new ResultRecord("south", 77, run);
+      assertEquals(written, ZkRecords.read(PATH, ZkRecords.write(written), ResultRecord.class));
+    }
   }
 
   @Test
   void aResultWithoutItsExitCodeOrWithABadSignalIsRefused() {
     for (String run : new String[] {"{\"start\":20,\"end\":80,\"output\":\"\"}", "{\"start\":20,\"end\":80,\"exitCode\":0,\"signal\":99,\"output\":\"\"}",
-        "{\"start\":20,\"end\":80,\"exitCode\":0,\"signal\":15,\"core\":1,\"output\":\"\"}"}) {
+        "{\"start\":20,\"end\":80,\"exitCode\":0,\"signal\":15,\"core\":1,\"output\":\"\"}",
+        "{\"start\":20,\"end\":80,\"exitCode\":0,\"timedOut\":\"later\",\"output\":\"\"}"}) {
       CoordinationException e = assertThrows(CoordinationException.class,
           () -> read("{\"executor\":\"south\",\"token\":77,\"run\":" + run + "}"), run);
       assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());

@@ -1,0 +1,106 @@
+package org.coalition.slurm;
+
+import java.util.Optional;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.RemoteRun;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the daemon does to its users' opted-in jobs while they may run elsewhere: park, unpark,
+ * replay, and read the script. Each acts only on a job that job_submit.lua opted in and that is
+ * still pending, as the handler's observer user.
+ */
+final class FederableJobs {
+  private static final Logger LOG = LoggerFactory.getLogger(FederableJobs.class);
+
+  private final SlurmRest rest;
+  private final SlurmHandler.Config config;
+  private final Optional<Results> results;
+
+  FederableJobs(SlurmRest rest, SlurmHandler.Config config, Optional<Results> results) {
+    this.rest = rest;
+    this.config = config;
+    this.results = results;
+  }
+
+  /**
+   * Keeps an opted-in job from starting here while it runs at another site (an administrator's
+   * hold: its user cannot release it by mistake).
+   *
+   * @throws HandlerException REJECTED when the job was not opted in or is no longer pending, NOT_FOUND when Slurm does not know it
+   */
+  void park(String jobId) {
+    pendingFederable(jobId, "park");
+    rest.hold(jobId, true, config.observer());
+  }
+
+  /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
+  void unpark(String jobId) {
+    pendingFederable(jobId, "unpark");
+    rest.hold(jobId, false, config.observer());
+  }
+
+  /**
+   * Hands a parked job its run at another site and releases it: coalition-replay then writes that
+   * run's output and ends the way it ended, in a second, so {@code sacct} and
+   * {@code --dependency=afterok} see the outcome of the remote run. Before the release the job is
+   * shrunk to what a replay needs ({@link SlurmRest#shrink}), so it starts as soon as one core is
+   * free instead of waiting for the cores it asked for; a shrink Slurm refuses is logged, and the
+   * job replays at its own size (a run stopped at its time limit then replays as the signal that
+   * stopped it, not as TIMEOUT, which would wait for the job's own limit).
+   *
+   * @throws HandlerException REJECTED when no results folder is configured, the job was not opted
+   *     in or is no longer pending, or its user is unknown here; UNAVAILABLE when the result cannot be
+   *     written now (a full disk: the home tries again)
+   */
+  void replay(String jobId, RemoteRun run) {
+    Results folder = results.orElseThrow(() -> new HandlerException(Category.REJECTED,
+        "cannot replay job " + jobId + ": no results folder is configured (set the one job_submit.lua names)"));
+    SlurmJob job = pendingFederable(jobId, "replay a run of");
+    RemoteRun replayed = run;
+    try {
+      rest.shrink(jobId, config.observer());
+    } catch (HandlerException e) {
+      if (e.category() == Category.UNAVAILABLE) {
+        throw e; // slurmrestd is away: the release would fail too, and the home tries again
+      }
+      LOG.warn("job {} replays at the size it asked for, waiting for its cores: Slurm refused to shrink it ({})", jobId, e.getMessage());
+      if (run.timedOut()) {
+        // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
+        replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal());
+      }
+    }
+    folder.write(jobId, job.user(), replayed);
+    rest.hold(jobId, false, config.observer());
+  }
+
+  /**
+   * The script of an opted-in job as its user wrote it: read with {@code scontrol write
+   * batch_script}, without the statement job_submit.lua put at the start of its second line.
+   *
+   * @throws HandlerException REJECTED when the job was not opted in or is no longer pending,
+   *     NOT_FOUND when Slurm does not know it, UNAVAILABLE when scontrol fails
+   */
+  String payload(String jobId) {
+    pendingFederable(jobId, "read the script of");
+    return BatchScripts.withoutHook(BatchScripts.read(config.scontrol(), jobId, config.timeout()), jobId);
+  }
+
+  private SlurmJob pendingFederable(String jobId, String what) {
+    if (!jobId.matches("[0-9]+")) {
+      throw new HandlerException(Category.REJECTED, "'" + jobId + "' is not a Slurm job id");
+    }
+    SlurmJob job = rest.job(jobId).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "cannot " + what + " job " + jobId
+        + ": Slurm does not know it"));
+    if (!job.federable()) {
+      throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it was not opted in to the federation"
+          + " (its admin comment lacks '" + SlurmJob.MARK + "', so the job_submit filter did not wrap it)");
+    }
+    if (!job.pending()) {
+      throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it is " + job.state() + ", not pending");
+    }
+    return job;
+  }
+}
