@@ -179,6 +179,7 @@ class SlurmFederationIT {
 
     // Every job ends at home exactly once, with the outcome of its one run.
     Map<String, Map<String, String>> ended = new LinkedHashMap<>();
+    Map<String, String> comments = new HashMap<>(); // read as each job is seen ended: slurmctld forgets ended jobs after MinJobAge
     Eventually.waitFor(() -> "all " + JOBS + " jobs ended at north; ended: " + ended.keySet(), Duration.ofMinutes(8), Duration.ofSeconds(2),
         () -> {
           for (String id : ids) {
@@ -186,6 +187,7 @@ class SlurmFederationIT {
               Map<String, String> f = fields(north, id);
               if (Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(f.get("JobState"))) {
                 ended.put(id, f);
+                comments.put(id, comment(north, id));
               }
             }
           }
@@ -205,6 +207,8 @@ class SlurmFederationIT {
         assertEquals("replayed", view.path("state").asText(), "job " + id + " at north: " + view);
         where = view.path("executor").asText();
         replayed.add(id);
+        assertTrue(comments.get(id).startsWith("coalition: ran at " + where + " for "), "job " + id + "'s comment at north says where it"
+            + " ran: " + comments.get(id));
         latencies.add(view.path("start").asDouble() - view.path("release").asDouble());
       }
       ranAt.merge(where, 1, Integer::sum);
@@ -550,6 +554,12 @@ class SlurmFederationIT {
       }
       return !running.isEmpty();
     });
+    // its user sees where it runs (issue #24): north's squeue shows the daemon's note in the job's comment
+    Instance north = clusters.get("north");
+    String shown = running.keySet().iterator().next();
+    Eventually.waitFor(() -> "north's squeue to say job " + shown + " runs at " + site + "; shows '" + comment(north, shown) + "'",
+        Duration.ofSeconds(30), Duration.ofSeconds(1), () -> comment(north, shown).startsWith("coalition: running at " + site + " since "));
+    System.out.println("[e2e] squeue at north shows job " + shown + " as: " + comment(north, shown));
     Path log = Path.of("target", "e2e", site + ".log");
     long before;
     try (var lines = Files.lines(log)) {
@@ -775,6 +785,11 @@ class SlurmFederationIT {
     List<String> violations() {
       return violations;
     }
+  }
+
+  /** A job's comment, as {@code squeue} shows it. */
+  private static String comment(Instance slurm, String id) {
+    return Command.of(slurm.tool("squeue"), "-h", "-t", "all", "-j", id, "-o", "%k").run().stdout().strip();
   }
 
   /** A job's fields once it ended (the last seen if it has not within {@code wait}). */

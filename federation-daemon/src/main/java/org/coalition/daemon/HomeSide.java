@@ -1,6 +1,5 @@
 package org.coalition.daemon;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +49,7 @@ final class HomeSide {
   private final OutputFetch fetch;
   private final BrokerMetrics metrics;
   private final ParkJournal parks;
+  private final UserNotes notes;
 
   private final Map<String, Long> firstSeenMillis = new HashMap<>();
   private final Map<String, JobSpec> published = new HashMap<>();
@@ -82,6 +82,7 @@ final class HomeSide {
     this.fetch = fetch;
     this.metrics = metrics;
     this.parks = parks;
+    this.notes = new UserNotes(settings.site(), clock);
   }
 
   /** How many of this site's jobs are published now. */
@@ -132,6 +133,7 @@ final class HomeSide {
         case FORGET -> {
           published.remove(jobId);
           seenInFederation.remove(jobId);
+          notes.forget(jobId);
         }
         case REMEMBER_RESULT -> { } // the caller knows how it ended: see results()
       }
@@ -175,6 +177,9 @@ final class HomeSide {
         continue;
       }
       seenInFederation.add(id);
+      if (f.claimed() && !f.finished() && waiting.containsKey(id)) {
+        notes.running(h, id, f.executor());
+      }
       if (!waiting.containsKey(id) && !f.claimed() && coordination.withdraw(id)) {
         fire(id, Event.WITHDRAWN_GONE, null);
         decisions.record("withdraw", job(id), "gone-at-home", "the user's job left the local queue before any site claimed it");
@@ -274,6 +279,7 @@ final class HomeSide {
     long now = clock.millis();
     for (JobSpec j : parked) {
       fire(j.jobId(), Event.PUBLISHED, j);
+      notes.queued(h, j.jobId());
       decisions.record("publish", job(j.jobId()), "no-local-room", String.format(
           "needs %d cores, %d of %d free, waited %s s", j.cores(), obs.totalCores() - obs.allocatedCores(), obs.totalCores(),
           Numbers.format((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));
@@ -327,7 +333,7 @@ final class HomeSide {
     RemoteRun run;
     try {
       RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint, c.executor());
-      run = new RemoteRun(out.stdout(), out.stderr(), clampExit(r.exitCode()), r.signal(), r.timedOut());
+      run = RemoteRuns.of(r, out.stdout(), out.stderr());
       unreachableUntil.remove(c.executor());
     } catch (OutputFetch.Refused e) {
       reject(c, new ResultCheck.Refusal("output", e.getMessage()));
@@ -340,16 +346,18 @@ final class HomeSide {
             e.getMessage(), UNREACHABLE_BACKOFF_MILLIS / 1000);
         return false;
       }
-      run = withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched for "
+      run = RemoteRuns.withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched for "
           + RunOutputs.RETENTION.toHours() + " h: " + e.getMessage() + "\n");
     } catch (RuntimeException e) {
-      run = withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage() + "\n");
+      run = RemoteRuns.withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage()
+          + "\n");
     }
     String outcome;
     try {
       if (home.isEmpty()) {
         throw new HandlerException(HandlerException.Category.REJECTED, "this site has no home queue");
       }
+      notes.ran(home.get(), id, c.executor(), r.end() - r.start());
       home.get().replay(id, run);
       forgetPark(id);
       outcome = "replayed";
@@ -383,15 +391,6 @@ final class HomeSide {
       decisions.record("reject-result", job(c.job().jobId()) + " executor=" + c.executor(), refusal.code(),
           refusal.reason() + "; the job is queued again");
     }
-  }
-
-  /** How {@code r} ended, with only a note on standard error for output. */
-  private static RemoteRun withoutOutput(RunResult r, String note) {
-    return new RemoteRun(new byte[0], note.getBytes(StandardCharsets.UTF_8), clampExit(r.exitCode()), r.signal(), r.timedOut());
-  }
-
-  private static int clampExit(int code) {
-    return code >= 0 && code <= 255 ? code : 255;
   }
 
   private String job(String localId) {

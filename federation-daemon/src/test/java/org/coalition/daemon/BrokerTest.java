@@ -120,6 +120,9 @@ class BrokerTest {
     Assignment a = exec.work(pilot, token).orElseThrow();
     assertEquals("home/7", a.job());
     assertEquals("#!/bin/sh\necho 7\n", a.script());
+    home.tick();
+    assertEquals(List.of("in the federation's queue since 2026-01-01 00:00:31 UTC, held here meanwhile",
+        "running at exec since 2026-01-01 00:00:31 UTC, held here meanwhile"), homeBatch.notes.get("7"), "the user sees where the job is");
     assertEquals(Map.of("running", 1), nonZero(exec.pilotsByState()));
 
     assertThrows(PilotRefused.class, () -> exec.heartbeat(pilot, token), "the token in the pilot's environment is void once it has its job");
@@ -128,6 +131,7 @@ class BrokerTest {
     home.tick();
     assertEquals(3, homeBatch.replayed.get("7").exitCode(), "the home replays the remote run with its exit code");
     assertEquals("seven\n", new String(homeBatch.replayed.get("7").stdout(), StandardCharsets.UTF_8));
+    assertEquals("ran at exec for 5 s, replayed here at 2026-01-01 00:00:36 UTC", homeBatch.notes.get("7").get(2));
     Broker.Finished f = home.finished("7").orElseThrow();
     assertEquals("exec", f.executor());
     assertEquals("replayed", f.outcome());

@@ -34,6 +34,8 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   final List<PilotHandle> cancelled = new ArrayList<>();
   /** The jobs the broker released ({@link #unpark}), in order. */
   final List<String> unparked = new ArrayList<>();
+  /** Each job's notes to its user, oldest first. */
+  final Map<String, List<String>> notes = new LinkedHashMap<>();
   /** Runs inside {@link #submit}, as a batch system that starts the pilot at once would. */
   Consumer<PilotSpec> onSubmit = spec -> {};
   /** When set, listing the users' jobs throws it (a home queue with a bug). */
@@ -138,6 +140,11 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   public void park(String jobId) {
     HomeJob j = jobs.get(jobId);
     jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false));
+  }
+
+  @Override
+  public void note(String jobId, String text) {
+    notes.computeIfAbsent(jobId, k -> new ArrayList<>()).add(text);
   }
 
   @Override

@@ -26,6 +26,13 @@ public interface HomeQueue {
   void replay(String jobId, RemoteRun run);
 
   /**
+   * Tells the user of a parked job where it is ({@code text}: "running at south since ..."), where
+   * the user looks at their jobs (Slurm: the job's comment, beside the user's own). Nothing by
+   * default: a batch system without such a field says nothing. {@link #unpark} takes the note away.
+   */
+  default void note(String jobId, String text) {}
+
+  /**
    * Where at home the job would run, and the cores free there in {@code obs}: the whole site by
    * default. A site of several batch systems answers for the job's own system, so that a job
    * waiting on a full cluster is published even while another cluster of the site has room.

@@ -193,6 +193,11 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
     home(jobId).replay(localId(jobId), run);
   }
 
+  @Override
+  public void note(String jobId, String text) {
+    home(jobId).note(localId(jobId), text);
+  }
+
   /** The job's own system and its free cores at the last observation (a job runs on the cluster it was submitted to). */
   @Override
   public Room room(String jobId, QueueObservation obs) {

@@ -38,8 +38,21 @@ final class FederableJobs {
 
   /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
   void unpark(String jobId) {
-    pendingFederable(jobId, "unpark");
+    SlurmJob job = pendingFederable(jobId, "unpark");
+    String own = JobComment.users(job.comment());
+    if (!own.equals(job.comment())) {
+      rest.comment(jobId, own, config.observer()); // it runs here: the daemon's note goes
+    }
     rest.hold(jobId, false, config.observer());
+  }
+
+  /**
+   * Puts {@code text} in the job's comment, before its user's own ({@link JobComment}), where
+   * {@code squeue -O comment} and {@code scontrol show job} show it.
+   */
+  void note(String jobId, String text) {
+    SlurmJob job = pendingFederable(jobId, "note where it is on");
+    rest.comment(jobId, JobComment.noted(text, job.comment()), config.observer());
   }
 
   /**

@@ -298,6 +298,16 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   }
 
   /**
+   * Tells the job's user where it is, in its comment.
+   *
+   * @see FederableJobs#note
+   */
+  @Override
+  public void note(String jobId, String text) {
+    federableJobs.note(jobId, text);
+  }
+
+  /**
    * The script of an opted-in job as its user wrote it.
    *
    * @see FederableJobs#payload

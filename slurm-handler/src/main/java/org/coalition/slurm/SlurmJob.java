@@ -14,14 +14,15 @@ import java.util.OptionalInt;
  * @param reason why it waits ({@code JobHeldUser}, {@code Resources} ...), or empty
  * @param user the job's owner
  * @param federable whether the job_submit filter opted it in to the federation (see {@link #federable(String)})
+ * @param comment the job's comment (its user's {@code --comment}, with the daemon's note before it while the job is federated)
  */
 record SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
-    String user, boolean federable) {
+    String user, boolean federable, String comment) {
   /** What the project's job_submit.lua puts at the start of an opted-in job's admin comment (users cannot set it). */
   static final String MARK = "coalition:federable";
 
   SlurmJob withState(String newState) {
-    return new SlurmJob(id, newState, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable);
+    return new SlurmJob(id, newState, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment);
   }
 
   /** The memory a job asks for on its node, from its per-node and per-CPU requests (0 or less: not given). */

@@ -43,6 +43,9 @@ interface SlurmRest {
   /** Holds ({@code true}) or releases a pending job, as {@code user}. */
   void hold(String id, boolean hold, String user);
 
+  /** Sets a job's comment, as {@code user}. */
+  void comment(String id, String comment, String user);
+
   /**
    * Makes a held job as small as a replay needs: one node, one task of one core, {@link
    * #REPLAY_MINUTES} minute and {@link #REPLAY_MEMORY_MB} MiB, as {@code user}. A replay only

@@ -166,6 +166,11 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void comment(String id, String comment, String user) {
+    endpoint.post(user, "/slurm/v0.0.38/job/" + id, JsonNodeFactory.instance.objectNode().put("comment", comment), "set the comment of job " + id);
+  }
+
+  @Override
   public void shrink(String id, String user) {
     // 22.05 reads "nodes" as Slurm's node count syntax ("1": at least and at most one); its
     // minimum_nodes is a flag and maximum_nodes an unknown key.
@@ -200,7 +205,7 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
         SlurmJob.memoryMb(intOf(j.getMemoryPerNode()), intOf(j.getMemoryPerCpu()), intOf(j.getCpus())),
         limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
-        SlurmJob.federable(j.getAdminComment()));
+        SlurmJob.federable(j.getAdminComment()), nullToEmpty(j.getComment()));
   }
 
   private void check(String what, List<V0038Error> errors) {

@@ -169,6 +169,15 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void comment(String id, String comment, String user) {
+    V0040JobDescMsg update = new V0040JobDescMsg();
+    update.setComment(comment);
+    String what = "set the comment of job " + id;
+    var answer = call(what, () -> api(user).slurmV0040PostJob(id, update));
+    check(what, answer.getErrors());
+  }
+
+  @Override
   public void shrink(String id, String user) {
     V0040JobDescMsg update = new V0040JobDescMsg();
     update.setMinimumNodes(1);
@@ -212,7 +221,8 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
-        SlurmJob.federable(j.getAdminComment()));
+        SlurmJob.federable(j.getAdminComment()),
+        j.getComment() == null ? "" : j.getComment());
   }
 
   private static long number(V0040Uint64NoVal n) {

@@ -173,6 +173,15 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void comment(String id, String comment, String user) {
+    V0042JobDescMsg update = new V0042JobDescMsg();
+    update.setComment(comment);
+    String what = "set the comment of job " + id;
+    var answer = call(what, () -> api(user).slurmV0042PostJob(id, update));
+    check(what, answer.getErrors());
+  }
+
+  @Override
   public void shrink(String id, String user) {
     V0042JobDescMsg update = new V0042JobDescMsg();
     update.setMinimumNodes(1);
@@ -216,7 +225,8 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
     int cpus = cpuCount == null || cpuCount.getNumber() == null ? 0 : cpuCount.getNumber();
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
-        j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(), SlurmJob.federable(j.getAdminComment()));
+        j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(), SlurmJob.federable(j.getAdminComment()),
+        j.getComment() == null ? "" : j.getComment());
   }
 
   /** The first of a job's states is its base state; the others are flags (COMPLETING, REQUEUED ...). */

@@ -90,6 +90,11 @@ class SlurmFilterIT {
     return fields;
   }
 
+  /** A job's comment, as {@code squeue} shows it. */
+  static String comment(Instance slurm, String id) {
+    return SlurmHandlerIT.run(slurm, "squeue", "-h", "-j", id, "-o", "%k").strip();
+  }
+
   static Map<String, String> waitEnded(Instance slurm, String id) {
     return waitEnded(slurm, id, JOB_WAIT);
   }
@@ -235,14 +240,19 @@ class SlurmFilterIT {
         // (park then fails, REJECTED "RUNNING, not pending", as a claim of a started job must).
         boolean replayed = c.run() != null;
         // one asks per CPU (8 x 900 MiB): the daemon reads it as 7200 MiB on its node
-        boolean perCpu = submitted.size() == 1;
+        int index = submitted.size();
+        boolean perCpu = index == 1;
         String id = sbatch(slurm, "--parsable", "-H", "-p", federated, "-c", replayed ? Integer.toString(cpus) : "1",
-            perCpu ? "--mem-per-cpu=900" : "--mem=" + (replayed ? "7500" : "100"), "-t", "30", "-o", dir + "/%j.out", file.toString());
+            perCpu ? "--mem-per-cpu=900" : "--mem=" + (replayed ? "7500" : "100"), "-t", "30", "--comment=my run " + index,
+            "-o", dir + "/%j.out", file.toString());
         memory.put(id, perCpu ? 900L * cpus : replayed ? 7500 : 100);
         String dependent = sbatch(slurm, "--parsable", "-p", slurm.get("partition"), "--mem=100", "--dependency=afterok:" + id,
             "-o", dir + "/%j.out", "--wrap", "echo dependent ran");
         submitted.add(new String[] {id, dependent});
         handler.park(id);
+        // the user sees where the job is, before their own comment, which stays
+        handler.note(id, "running at elsewhere since a moment");
+        assertEquals("coalition: running at elsewhere since a moment | my run " + index, comment(slurm, id));
         // What another site runs: the script as written, without the filter's statement.
         assertEquals(Files.readString(file), handler.payload(id), "payload of job " + id);
       }
@@ -258,6 +268,7 @@ class SlurmFilterIT {
       for (int i = 0; i < cases.size(); i++) {
         if (cases.get(i).run() == null) {
           handler.unpark(submitted.get(i)[0]);
+          assertEquals("my run " + i, comment(slurm, submitted.get(i)[0]), "unparked, it runs here: the note goes, the user's comment stays");
         } else {
           handler.replay(submitted.get(i)[0], cases.get(i).run());
         }

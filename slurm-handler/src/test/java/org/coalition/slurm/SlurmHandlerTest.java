@@ -39,7 +39,7 @@ class SlurmHandlerTest {
     }
 
     void put(String id, String state, int cpus, long limit) {
-      table.put(id, new SlurmJob(id, state, "batch", cpus, 0, limit, OptionalInt.empty(), "", "alice", false));
+      table.put(id, new SlurmJob(id, state, "batch", cpus, 0, limit, OptionalInt.empty(), "", "alice", false, ""));
       lastUpdate++;
     }
 
@@ -98,6 +98,13 @@ class SlurmHandlerTest {
       calls.add((hold ? "hold " : "release ") + id);
     }
 
+    @Override
+    public void comment(String id, String comment, String user) {
+      calls.add("comment " + id + " " + comment);
+      table.computeIfPresent(id, (k, j) -> new SlurmJob(j.id(), j.state(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(),
+          j.exitCode(), j.reason(), j.user(), j.federable(), comment));
+    }
+
     /** What {@link #shrink} throws; null: it shrinks. */
     HandlerException shrinkRefusal;
 
@@ -137,7 +144,7 @@ class SlurmHandlerTest {
 
     rest.calls.clear();
     rest.put("4", "PENDING", 2, 60);
-    rest.table.put("1", new SlurmJob("1", "RUNNING", "batch", 4, 0, 600, OptionalInt.empty(), "", "alice", false));
+    rest.table.put("1", new SlurmJob("1", "RUNNING", "batch", 4, 0, 600, OptionalInt.empty(), "", "alice", false, ""));
     rest.table.remove("3");
     QueueObservation second = handler.observe();
     assertEquals(List.of("states", "job 4", "nodes"), rest.calls, "one new job: its details alone");
@@ -192,6 +199,6 @@ class SlurmHandlerTest {
   }
 
   private static SlurmJob job(String state, String reason) {
-    return new SlurmJob("7", state, "batch", 1, 0, 60, OptionalInt.empty(), reason, "alice", false);
+    return new SlurmJob("7", state, "batch", 1, 0, 60, OptionalInt.empty(), reason, "alice", false, "");
   }
 }
