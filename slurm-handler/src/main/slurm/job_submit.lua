@@ -78,6 +78,11 @@ function coalition_job_submit(job_desc, part_list)
   local script = job_desc.script
   if script == nil or script == "" then return slurm.SUCCESS end  -- salloc and srun: interactive, never federated
   if not opted_in(job_desc, part_list) then return slurm.SUCCESS end
+  if job_desc.array_inx ~= nil and job_desc.array_inx ~= "" then
+    -- a pending array is one record until its tasks start: federated whole, every task would replay one run
+    slurm.log_user("coalition: this array job stays at this site: arrays cannot run elsewhere yet")
+    return slurm.SUCCESS
+  end
   local shell = interpreter(script)
   if not SHELLS[shell or ""] then
     slurm.log_user("coalition: this job stays at this site: only sh-family scripts (sh, bash, ksh, zsh) can run elsewhere, this one is run by %s",

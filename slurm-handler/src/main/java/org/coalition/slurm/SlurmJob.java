@@ -33,6 +33,15 @@ record SlurmJob(String id, String state, String partition, int cpus, long memory
     return perCpu > 0 ? perCpu * Math.max(1, cpus) : 0;
   }
 
+  /**
+   * Whether a job is opted in: its admin comment carries the filter's mark, and it is no array
+   * ({@code arrayJobId} 0). A pending array is one record for all its tasks; the filter leaves
+   * arrays alone, and one marked by an older filter is not taken either.
+   */
+  static boolean federable(String adminComment, long arrayJobId) {
+    return arrayJobId == 0 && federable(adminComment);
+  }
+
   /** Whether an admin comment carries the filter's mark. */
   static boolean federable(String adminComment) {
     return adminComment != null && adminComment.startsWith(MARK);

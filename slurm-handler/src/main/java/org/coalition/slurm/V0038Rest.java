@@ -205,7 +205,7 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
         SlurmJob.memoryMb(intOf(j.getMemoryPerNode()), intOf(j.getMemoryPerCpu()), intOf(j.getCpus())),
         limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
-        SlurmJob.federable(j.getAdminComment()), nullToEmpty(j.getComment()));
+        SlurmJob.federable(j.getAdminComment(), intOf(j.getArrayJobId())), nullToEmpty(j.getComment()));
   }
 
   private void check(String what, List<V0038Error> errors) {

@@ -221,7 +221,8 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
-        SlurmJob.federable(j.getAdminComment()),
+        SlurmJob.federable(j.getAdminComment(),
+        j.getArrayJobId() == null || j.getArrayJobId().getNumber() == null ? 0 : j.getArrayJobId().getNumber()),
         j.getComment() == null ? "" : j.getComment());
   }
 

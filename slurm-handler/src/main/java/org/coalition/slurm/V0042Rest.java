@@ -225,7 +225,9 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
     int cpus = cpuCount == null || cpuCount.getNumber() == null ? 0 : cpuCount.getNumber();
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
-        j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(), SlurmJob.federable(j.getAdminComment()),
+        j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
+        SlurmJob.federable(j.getAdminComment(), j.getArrayJobId() == null || j.getArrayJobId().getNumber() == null ? 0
+            : j.getArrayJobId().getNumber()),
         j.getComment() == null ? "" : j.getComment());
   }
 
