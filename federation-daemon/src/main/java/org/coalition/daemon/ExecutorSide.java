@@ -39,12 +39,6 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private static final long REFUSED_HOLD_MILLIS = 10 * 60_000;
   /** A pilot asks for its job's time limit and this much more (start-up, the output's trip). */
   private static final long PILOT_MARGIN_SECONDS = 60;
-  /**
-   * What a pilot asks for beyond a job's own memory, for its own JVM, which runs in the same
-   * allocation: the job keeps the memory its user asked for. (A job that names none gets the
-   * executing site's default, as before.)
-   */
-  static final long PILOT_MEMORY_MARGIN_MB = 256;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
@@ -157,7 +151,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     waiting.forEach(p -> targeted.add(p.target));
     double room = budget.receiveLeft(coreSeconds(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
-        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores()).toList();
+        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores() && handler.canHold(j.cores(), Pilots.memoryFor(j))).toList();
     int pending = waiting.size();
     long now = clock.millis();
     refusedUntil.values().removeIf(until -> until <= now);
@@ -200,7 +194,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     Pilots.Issued issued = pilots.create(account, j, clock.millis());
     Pilot p = issued.pilot();
     try {
-      p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), j.memoryMb() == 0 ? 0 : j.memoryMb() + PILOT_MEMORY_MARGIN_MB,
+      p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), Pilots.memoryFor(j),
           j.walltimeSeconds() + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(),
           Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, issued.token(), PilotAgent.DAEMON, settings.endpoint(),
               PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis()), PilotAgent.GRACE,
@@ -236,8 +230,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
       return Optional.empty();
     }
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site())
-        && settings.accountFor(j.home()).map(p.account::equals).orElse(false) && j.cores() <= p.cores && j.walltimeSeconds() <= p.walltime)
-        .toList();
+        && settings.accountFor(j.home()).map(p.account::equals).orElse(false) && p.fits(j)).toList();
     for (Candidates order = candidates(fitting); order.hasNext(); ) {
       Candidates.Pick pick = order.next();
       JobSpec j = pick.job();
@@ -263,8 +256,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
       return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), fresh));
     }
     p.fire(Event.NO_WORK);
-    decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores and "
-        + p.walltime + " s for account " + p.account);
+    decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores, "
+        + (p.memoryMb == 0 ? "the site's default memory" : p.memoryMb + " MiB") + " and " + p.walltime + " s for account " + p.account);
     return Optional.empty();
   }
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.JobRef;
+import org.coalition.coordination.JobSpec;
 import org.coalition.daemon.PilotLifecycle.Effect;
 import org.coalition.daemon.PilotLifecycle.Event;
 import org.coalition.daemon.PilotLifecycle.Phase;
@@ -25,6 +26,8 @@ final class Pilot {
   volatile byte[] tokenHash;
   final String account;
   final int cores;
+  /** The memory of the job it was submitted for (its own margin aside); 0: it asked the site's default, and runs only jobs that name none. */
+  final long memoryMb;
   final long walltime;
   /** The job it was submitted for (its shape); it may run another one that fits. */
   final JobRef target;
@@ -42,11 +45,12 @@ final class Pilot {
   /** Restored from the journal with a claim not yet taken back under this daemon's session. */
   volatile boolean adopting;
 
-  Pilot(String id, byte[] tokenHash, String account, int cores, long walltime, JobRef target, long submittedMillis) {
+  Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobRef target, long submittedMillis) {
     this.id = id;
     this.tokenHash = tokenHash;
     this.account = account;
     this.cores = cores;
+    this.memoryMb = memoryMb;
     this.walltime = walltime;
     this.target = target;
     this.submittedMillis = submittedMillis;
@@ -54,7 +58,8 @@ final class Pilot {
 
   /** A pilot as a restarted daemon's journal kept it ({@link PilotJournal}), in the phase it was in. */
   static Pilot restored(PilotJournal.Entry e) {
-    Pilot p = new Pilot(e.id(), HexFormat.of().parseHex(e.tokenSha256()), e.account(), e.cores(), e.walltime(), e.target(), e.submittedMillis());
+    Pilot p = new Pilot(e.id(), HexFormat.of().parseHex(e.tokenSha256()), e.account(), e.cores(),
+        e.memoryMb() == null ? 0 : e.memoryMb(), e.walltime(), e.target(), e.submittedMillis());
     p.phase = Phase.valueOf(e.phase());
     p.handle = e.handle();
     p.claim = e.claim();
@@ -65,10 +70,15 @@ final class Pilot {
     return p;
   }
 
+  /** Whether it can run {@code j}: as many cores, time and memory at most as it has (memory named only where it asked for some). */
+  boolean fits(JobSpec j) {
+    return j.cores() <= cores && j.walltimeSeconds() <= walltime && (j.memoryMb() == 0 || j.memoryMb() <= memoryMb);
+  }
+
   /** What the journal keeps of it now. */
   synchronized PilotJournal.Entry entry() {
-    return new PilotJournal.Entry(id, HexFormat.of().formatHex(tokenHash), account, cores, walltime, target, submittedMillis, phase.name(),
-        handle, claim, startedAt, output, reported, confirmed);
+    return new PilotJournal.Entry(id, HexFormat.of().formatHex(tokenHash), account, cores, memoryMb, walltime, target, submittedMillis,
+        phase.name(), handle, claim, startedAt, output, reported, confirmed);
   }
 
   synchronized Phase phase() {

@@ -46,9 +46,10 @@ public final class PilotJournal {
   /**
    * What a restarted daemon needs of one pilot: who it is, what it runs and where its output went.
    * {@code confirmed} (the pilot called with the token it got with its job) is absent from records
-   * written before it was kept: such a pilot is taken to have had its job.
+   * written before it was kept: such a pilot is taken to have had its job. {@code memoryMb} is
+   * absent from records written before it was kept: such a pilot asked the site's default.
    */
-  record Entry(String id, String tokenSha256, String account, int cores, long walltime, JobRef target, long submittedMillis, String phase,
+  record Entry(String id, String tokenSha256, String account, int cores, Long memoryMb, long walltime, JobRef target, long submittedMillis, String phase,
       PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, Boolean confirmed) {
     Entry {
       if (id == null || !ID.matcher(id).matches()) {

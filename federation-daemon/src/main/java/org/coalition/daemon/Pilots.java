@@ -17,6 +17,17 @@ import org.coalition.coordination.JobSpec;
  * honoured only with its own token, its hash compared in constant time.
  */
 final class Pilots {
+  /**
+   * What a pilot asks for beyond a job's own memory, for its own JVM, which runs in the same
+   * allocation: the job keeps the memory its user asked for. A chosen allowance, not a measured one.
+   */
+  static final long MEMORY_MARGIN_MB = 256;
+
+  /** The memory a pilot for {@code j} asks for: the job's and its own, or 0 (the site's default) for a job that names none. */
+  static long memoryFor(JobSpec j) {
+    return j.memoryMb() == 0 ? 0 : j.memoryMb() + MEMORY_MARGIN_MB;
+  }
+
   private final String site;
   private final Map<String, Pilot> byId = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
@@ -33,7 +44,8 @@ final class Pilots {
   synchronized Issued create(String account, JobSpec target, long nowMillis) {
     String id = site + "-" + (++serial) + "-" + Long.toHexString(random.nextInt() & 0xffffffL);
     String token = newToken();
-    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.walltimeSeconds(), target.ref(), nowMillis);
+    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds(), target.ref(),
+        nowMillis);
     byId.put(p.id, p);
     return new Issued(p, token);
   }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
@@ -144,7 +145,34 @@ class BrokerTest {
     clock.advance(PUBLISH_AFTER.plusSeconds(1));
     round();
     assertEquals(1, execBatch.submitted.size(), "a pilot for job 7: " + execBatch.submitted);
-    assertEquals(3000 + ExecutorSide.PILOT_MEMORY_MARGIN_MB, execBatch.submitted.get(0).memoryMb(), "job 7's 3000 MiB and the pilot's own");
+    assertEquals(3000 + Pilots.MEMORY_MARGIN_MB, execBatch.submitted.get(0).memoryMb(), "job 7's 3000 MiB and the pilot's own");
+  }
+
+  @Test
+  void anExecutorWhoseNodesAreTooSmallForAJobSubmitsNoPilotForIt() {
+    execBatch.nodeMemoryMb = 3000; // 3000 MiB for the job and the pilot's own does not fit
+    homeBatch.userJob("7", 2, 3000);
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    assertTrue(homeBatch.jobs.get("7").held(), "published");
+    assertEquals(List.of(), execBatch.submitted, "no node of exec holds it");
+    execBatch.nodeMemoryMb = 4000;
+    round();
+    assertEquals(1, execBatch.submitted.size(), "a bigger node holds it: " + execBatch.submitted);
+  }
+
+  @Test
+  void aPilotRunsOnlyAJobWhoseMemoryItHas() {
+    JobSpec small = new JobSpec("1", "home", 2, 1000, 600, 0, "");
+    JobSpec big = new JobSpec("2", "home", 2, 3000, 600, 0, "");
+    JobSpec unnamed = new JobSpec("3", "home", 2, 0, 600, 0, "");
+    Pilot sized = new Pilot("p1", new byte[32], "fed", 2, 2000, 600, small.ref(), 0);
+    Pilot defaulted = new Pilot("p2", new byte[32], "fed", 2, 0, 600, unnamed.ref(), 0);
+    assertTrue(sized.fits(small) && sized.fits(unnamed));
+    assertFalse(sized.fits(big), "a pilot of 2000 MiB does not take a job of 3000");
+    assertTrue(defaulted.fits(unnamed));
+    assertFalse(defaulted.fits(small), "a pilot of the site's default memory takes no job that names memory");
   }
 
   @Test

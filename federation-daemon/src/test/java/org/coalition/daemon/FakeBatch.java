@@ -25,6 +25,8 @@ import org.coalition.handler.ResourceHandler;
  */
 public final class FakeBatch implements ResourceHandler, HomeQueue {
   public int totalCores;
+  /** Its biggest node's memory (0: any pilot fits). */
+  long nodeMemoryMb;
   public int allocatedCores;
   final Map<String, HomeJob> jobs = new LinkedHashMap<>();
   final Map<String, String> scripts = new HashMap<>();
@@ -76,6 +78,11 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   }
 
   /** The users' jobs not parked are its queue. */
+  @Override
+  public boolean canHold(int cores, long memoryMb) {
+    return nodeMemoryMb == 0 || memoryMb <= nodeMemoryMb;
+  }
+
   @Override
   public QueueObservation observe() {
     if (observeFails != null) {

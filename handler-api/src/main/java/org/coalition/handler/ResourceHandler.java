@@ -18,6 +18,15 @@ public interface ResourceHandler extends AutoCloseable {
   /** Queue length and reservation ratio now, at a bounded cost (see {@link QueueObservation#cost()}). */
   QueueObservation observe();
 
+  /**
+   * Whether one of the system's usable nodes, as of the last {@link #observe()}, is big enough for
+   * a pilot of {@code cores} and {@code memoryMb} (0: the site's default) at all, busy or not: a
+   * job no node could ever hold is not claimed here. True by default (a system that does not say).
+   */
+  default boolean canHold(int cores, long memoryMb) {
+    return true;
+  }
+
   /** Submits a pilot job with the shape of {@code spec}; held first when {@code spec.held()}. */
   PilotHandle submit(PilotSpec spec);
 

@@ -97,6 +97,12 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
   }
 
   /** The system with the most free cores where the pilot fits, else the one with the most free cores; the first listed before unobserved ones. */
+  /** Whether one of the site's batch systems can hold it. */
+  @Override
+  public boolean canHold(int cores, long memoryMb) {
+    return members.stream().anyMatch(m -> m.handler().canHold(cores, memoryMb));
+  }
+
   @Override
   public PilotHandle submit(PilotSpec spec) {
     Map<String, QueueObservation> seen = last;

@@ -317,6 +317,15 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     return federableJobs.payload(jobId);
   }
 
+  /**
+   * Whether a usable node has {@code cores} CPUs and {@code memoryMb} of RealMemory (a node whose
+   * memory Slurm does not say counts as big enough), as of the last observation; before any, yes.
+   */
+  @Override
+  public synchronized boolean canHold(int cores, long memoryMb) {
+    return nodes.isEmpty() || nodes.stream().anyMatch(n -> n.usable() && n.cpus() >= cores && (n.memoryMb() == 0 || n.memoryMb() >= memoryMb));
+  }
+
   /** Requests made and bytes received since the handler connected. */
   public RequestCost cost() {
     return rest.cost();

@@ -118,7 +118,8 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
       Set<String> states = new HashSet<>();
       states.add(upper(n.getState()));
       n.getStateFlags().forEach(f -> states.add(upper(f)));
-      nodes.add(new SlurmNode(n.getName(), states, intOf(n.getCpus()), (int) longOf(n.getAllocCpus())));
+      nodes.add(new SlurmNode(n.getName(), states, intOf(n.getCpus()), (int) longOf(n.getAllocCpus()),
+          intOf(n.getRealMemory())));
     }
     return new Snapshot<>(nodes, now);
   }

@@ -129,7 +129,8 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
     for (V0042Node n : answer.getNodes()) {
       Set<String> states = new HashSet<>();
       n.getState().forEach(s -> states.add(s.getValue()));
-      nodes.add(new SlurmNode(n.getName(), states, n.getCpus() == null ? 0 : n.getCpus(), n.getAllocCpus() == null ? 0 : n.getAllocCpus()));
+      nodes.add(new SlurmNode(n.getName(), states, n.getCpus() == null ? 0 : n.getCpus(), n.getAllocCpus() == null ? 0 : n.getAllocCpus(),
+          n.getRealMemory() == null ? 0 : n.getRealMemory()));
     }
     return new Snapshot<>(nodes, number(answer.getLastUpdate()));
   }

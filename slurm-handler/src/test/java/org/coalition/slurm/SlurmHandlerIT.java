@@ -1,6 +1,7 @@
 package org.coalition.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,6 +109,11 @@ class SlurmHandlerIT {
       assertEquals(0, empty.pendingJobs());
       assertEquals(Integer.parseInt(slurm.get("cpus")), empty.totalCores());
       assertEquals(0, empty.allocatedCores());
+      // the node's shape (CPUs, and RealMemory=8000 in the testbed's slurm.conf) bounds what a pilot may ask
+      int cpus = Integer.parseInt(slurm.get("cpus"));
+      assertTrue(handler.canHold(cpus, 8000), "the node holds a pilot of all its CPUs and memory");
+      assertFalse(handler.canHold(cpus, 8001), "no node has 8001 MiB");
+      assertFalse(handler.canHold(cpus + 1, 0), "no node has " + (cpus + 1) + " CPUs");
       for (int i = 0; i < 5; i++) {
         run(slurm, "sbatch", "-H", "-p", slurm.get("partition"), "-c", "3", "-t", "7", "-o", "/dev/null", "--wrap", "sleep 60");
       }

@@ -1,6 +1,7 @@
 package org.coalition.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -84,8 +85,8 @@ class SlurmHandlerTest {
     @Override
     public Snapshot<SlurmNode> nodes(long since) {
       calls.add("nodes");
-      return since > 0 ? null : new Snapshot<>(List.of(new SlurmNode("n1", Set.of("MIXED"), 8, 3),
-          new SlurmNode("n2", Set.of("IDLE", "DRAIN"), 8, 0)), 5);
+      return since > 0 ? null : new Snapshot<>(List.of(new SlurmNode("n1", Set.of("MIXED"), 8, 3, 16_000),
+          new SlurmNode("n2", Set.of("IDLE", "DRAIN"), 16, 0, 64_000)), 5);
     }
 
     @Override
@@ -159,6 +160,18 @@ class SlurmHandlerTest {
     QueueObservation third = handler.observe();
     assertEquals(List.of("states", "jobs 0", "nodes"), rest.calls, "more than BULK new jobs: the whole list once");
     assertEquals(SlurmHandler.BULK + 2, third.pendingJobs());
+  }
+
+  @Test
+  void aPilotFitsOnlyWhereAUsableNodeHasItsCoresAndMemory() {
+    FakeRest rest = new FakeRest(true);
+    SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    assertTrue(handler.canHold(64, 1_000_000), "before any observation nothing is known: yes");
+    handler.observe();
+    assertTrue(handler.canHold(8, 16_000), "n1: 8 CPUs, 16,000 MiB");
+    assertTrue(handler.canHold(2, 0), "a pilot of the site's default memory");
+    assertFalse(handler.canHold(16, 1_000), "only drained n2 has 16 CPUs");
+    assertFalse(handler.canHold(4, 20_000), "only drained n2 has 20,000 MiB");
   }
 
   @Test
