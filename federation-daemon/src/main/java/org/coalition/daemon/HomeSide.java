@@ -177,8 +177,8 @@ final class HomeSide {
         continue;
       }
       seenInFederation.add(id);
-      if (f.claimed() && !f.finished() && waiting.containsKey(id)) {
-        notes.running(h, id, f.executor());
+      if (!f.finished() && waiting.containsKey(id)) {
+        notes.seen(h, id, f.executor());
       }
       if (!waiting.containsKey(id) && !f.claimed() && coordination.withdraw(id)) {
         fire(id, Event.WITHDRAWN_GONE, null);

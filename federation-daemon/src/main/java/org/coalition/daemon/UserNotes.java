@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
 import org.coalition.handler.HomeQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +22,8 @@ final class UserNotes {
 
   private final String site;
   private final Clock clock;
-  /** Jobs whose note says where they run now: noted once per run. */
-  private final Set<String> running = new HashSet<>();
+  /** Where each job's note says it is: the site running it, or empty for the federation's queue. */
+  private final Map<String, String> where = new HashMap<>();
 
   UserNotes(String site, Clock clock) {
     this.site = site;
@@ -32,26 +32,31 @@ final class UserNotes {
 
   /** Just parked and published. */
   void queued(HomeQueue h, String jobId) {
-    running.remove(jobId);
+    where.put(jobId, "");
     note(h, jobId, "in the federation's queue since " + now() + ", held here meanwhile");
   }
 
-  /** Seen claimed by {@code executor} (noted once for each run: a job queued again is noted again). */
-  void running(HomeQueue h, String jobId, String executor) {
-    if (running.add(jobId)) {
-      note(h, jobId, "running at " + executor + " since " + now() + ", held here meanwhile");
+  /**
+   * Seen in the federation, claimed by {@code executor} (empty: queued): noted when that changes,
+   * so a run given up and its job queued again, or claimed by another site, is told too.
+   */
+  void seen(HomeQueue h, String jobId, String executor) {
+    String before = where.put(jobId, executor);
+    if (!executor.equals(before) && !(before == null && executor.isEmpty())) { // queued when this daemon started: its note stands
+      note(h, jobId, executor.isEmpty() ? "back in the federation's queue since " + now() + ", held here meanwhile"
+          : "running at " + executor + " since " + now() + ", held here meanwhile");
     }
   }
 
   /** Its run at {@code executor} came back, of {@code seconds}; it replays here now. */
   void ran(HomeQueue h, String jobId, String executor, double seconds) {
-    running.remove(jobId);
+    where.remove(jobId);
     note(h, jobId, String.format("ran at %s for %.0f s, replayed here at %s", executor, seconds, now()));
   }
 
   /** No longer this site's in the federation (replayed, withdrawn, gone). */
   void forget(String jobId) {
-    running.remove(jobId);
+    where.remove(jobId);
   }
 
   private String now() {

@@ -267,11 +267,16 @@ class BrokerTest {
     Map<String, String> env = publishAndSubmitOnePilot();
     exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
     assertTrue(exec.coordination().queue().isEmpty(), "claimed: out of the queue");
+    home.tick();
     execBatch.pilots.put(execBatch.lastPilot(), PilotState.FAILED);
     exec.tick();
     assertEquals(List.of("home/7"), exec.coordination().queue().stream().map(j -> j.ref().toString()).toList(),
         "released: back in the queue for another pilot");
     assertEquals(Map.of(), nonZero(exec.pilotsByState()), "the pilot is forgotten");
+    home.tick();
+    List<String> notes = homeBatch.notes.get("7");
+    assertTrue(notes.get(notes.size() - 2).startsWith("running at exec since ") && notes.get(notes.size() - 1).startsWith(
+        "back in the federation's queue since "), "the user is told the run was given up: " + notes);
   }
 
   @Test
