@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.coalition.handler.HomeQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +26,8 @@ final class UserNotes {
   private final Clock clock;
   /** Where each job's note says it is: the site running it, or empty for the federation's queue. */
   private final Map<String, String> where = new HashMap<>();
+  /** Jobs whose note failed since their last one that went in: logged once at WARN, then at DEBUG while it keeps failing. */
+  private final Set<String> failing = new HashSet<>();
 
   UserNotes(String site, Clock clock) {
     this.site = site;
@@ -43,8 +47,11 @@ final class UserNotes {
   void seen(HomeQueue h, String jobId, String executor) {
     String before = where.put(jobId, executor);
     if (!executor.equals(before) && !(before == null && executor.isEmpty())) { // queued when this daemon started: its note stands
-      note(h, jobId, executor.isEmpty() ? "back in the federation's queue since " + now() + ", held here meanwhile"
+      boolean told = note(h, jobId, executor.isEmpty() ? "back in the federation's queue since " + now() + ", held here meanwhile"
           : "running at " + executor + " since " + now() + ", held here meanwhile");
+      if (!told) {
+        where.put(jobId, before == null ? "" : before); // tried again next round (a missed first note: from the queue)
+      }
     }
   }
 
@@ -57,17 +64,26 @@ final class UserNotes {
   /** No longer this site's in the federation (replayed, withdrawn, gone). */
   void forget(String jobId) {
     where.remove(jobId);
+    failing.remove(jobId);
   }
 
   private String now() {
     return TIME.format(Instant.now(clock));
   }
 
-  private void note(HomeQueue h, String jobId, String text) {
+  private boolean note(HomeQueue h, String jobId, String text) {
     try {
       h.note(jobId, text);
+      failing.remove(jobId);
+      return true;
     } catch (RuntimeException e) {
-      LOG.warn("site {}: could not tell the user of job {} where it is ({}): {}", site, jobId, text, e.getMessage());
+      if (failing.add(jobId)) {
+        LOG.warn("site {}: could not tell the user of job {} where it is ({}): {}; trying again each round", site, jobId, text,
+            e.getMessage());
+      } else {
+        LOG.debug("site {}: could not tell the user of job {} where it is: {}", site, jobId, e.getMessage());
+      }
+      return false;
     }
   }
 }
