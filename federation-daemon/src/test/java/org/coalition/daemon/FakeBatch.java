@@ -149,8 +149,14 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
     jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false));
   }
 
+  /** What {@link #note} throws; null: notes go in. */
+  RuntimeException noteFails;
+
   @Override
   public void note(String jobId, String text) {
+    if (noteFails != null) {
+      throw noteFails;
+    }
     notes.computeIfAbsent(jobId, k -> new ArrayList<>()).add(text);
   }
 
