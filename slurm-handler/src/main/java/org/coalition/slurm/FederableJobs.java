@@ -41,7 +41,15 @@ final class FederableJobs {
     SlurmJob job = pendingFederable(jobId, "unpark");
     String own = JobComment.users(job.comment());
     if (!own.equals(job.comment())) {
-      rest.comment(jobId, own, config.observer()); // it runs here: the daemon's note goes
+      try {
+        rest.comment(jobId, own, config.observer()); // it runs here: the daemon's note goes
+      } catch (HandlerException e) {
+        if (e.category() == Category.UNAVAILABLE) {
+          throw e; // the release would fail too: the home tries again
+        }
+        // the job must run here whatever its comment says
+        LOG.warn("job {} runs here with the daemon's note left in its comment: Slurm refused the update ({})", jobId, e.getMessage());
+      }
     }
     rest.hold(jobId, false, config.observer());
   }
