@@ -42,21 +42,23 @@ class FederableJobsTest {
     return Files.readString(dir.resolve("results/7/status")).trim();
   }
 
+  /** The calls a replay of a timed-out run makes when a shrink is refused with {@code refusal} (null: it shrinks). */
+  private List<String> replayTimedOut(HandlerException refusal) throws IOException {
+    SlurmHandlerTest.FakeRest rest = new SlurmHandlerTest.FakeRest(true);
+    rest.shrinkRefusal = refusal;
+    jobs(rest).replay("7", RemoteRun.timedOut("out\n", "", 0, 15));
+    return rest.calls;
+  }
+
   @Test
   void aReplayShrinksTheJobBeforeItsRelease() throws IOException {
-    SlurmHandlerTest.FakeRest rest = new SlurmHandlerTest.FakeRest(true);
-    jobs(rest).replay("7", RemoteRun.timedOut("out\n", "", 0, 15));
-    assertEquals(List.of("job 7", "shrink 7", "release 7"), rest.calls);
+    assertEquals(List.of("job 7", "shrink 7", "release 7"), replayTimedOut(null));
     assertEquals("timeout 15", status(), "a run stopped at its limit replays as a timeout, at the shrunk job's one minute");
   }
 
   @Test
   void aShrinkSlurmRefusesStillReplaysAndATimeoutThenEndsByItsSignal() throws IOException {
-    SlurmHandlerTest.FakeRest rest = new SlurmHandlerTest.FakeRest(true);
-    rest.shrinkRefusal = new HandlerException(Category.REJECTED, "Access/permission denied");
-    FederableJobs jobs = jobs(rest);
-    jobs.replay("7", RemoteRun.timedOut("out\n", "", 0, 15));
-    assertEquals(List.of("job 7", "shrink 7", "release 7"), rest.calls);
+    assertEquals(List.of("job 7", "shrink 7", "release 7"), replayTimedOut(new HandlerException(Category.REJECTED, "Access/permission denied")));
     assertEquals("signal 15", status(), "unshrunk, a timeout would wait for the job's own limit (a day, or none)");
   }
 
