@@ -41,15 +41,8 @@ final class FederableJobs {
     SlurmJob job = pendingFederable(jobId, "unpark");
     String own = JobComment.users(job.comment());
     if (!own.equals(job.comment())) {
-      try {
-        rest.comment(jobId, own, config.observer()); // it runs here: the daemon's note goes
-      } catch (HandlerException e) {
-        if (e.category() == Category.UNAVAILABLE) {
-          throw e; // the release would fail too: the home tries again
-        }
-        // the job must run here whatever its comment says
-        LOG.warn("job {} runs here with the daemon's note left in its comment: Slurm refused the update ({})", jobId, e.getMessage());
-      }
+      // it runs here: the daemon's note goes, and the job runs here whatever its comment says
+      beforeRelease(jobId, () -> rest.comment(jobId, own, config.observer()), "runs here with the daemon's note left in its comment");
     }
     rest.hold(jobId, false, config.observer());
   }
@@ -81,17 +74,11 @@ final class FederableJobs {
         "cannot replay job " + jobId + ": no results folder is configured (set the one job_submit.lua names)"));
     SlurmJob job = pendingFederable(jobId, "replay a run of");
     RemoteRun replayed = run;
-    try {
-      rest.shrink(jobId, config.observer());
-    } catch (HandlerException e) {
-      if (e.category() == Category.UNAVAILABLE) {
-        throw e; // slurmrestd is away: the release would fail too, and the home tries again
-      }
-      LOG.warn("job {} replays at the size it asked for, waiting for its cores: Slurm refused to shrink it ({})", jobId, e.getMessage());
-      if (run.timedOut()) {
-        // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
-        replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal());
-      }
+    boolean shrunk = beforeRelease(jobId, () -> rest.shrink(jobId, config.observer()),
+        "replays at the size it asked for, waiting for its cores");
+    if (!shrunk && run.timedOut()) {
+      // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
+      replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal());
     }
     folder.write(jobId, job.user(), replayed);
     rest.hold(jobId, false, config.observer());
@@ -107,6 +94,24 @@ final class FederableJobs {
   String payload(String jobId) {
     pendingFederable(jobId, "read the script of");
     return BatchScripts.withoutHook(BatchScripts.read(config.scontrol(), jobId, config.timeout()), jobId);
+  }
+
+  /**
+   * An update made before a release that the release does not need: false, and logged with what
+   * then happens, when Slurm refuses it; thrown when slurmrestd cannot be reached (the release
+   * would fail too, and the home tries again).
+   */
+  private boolean beforeRelease(String jobId, Runnable update, String otherwise) {
+    try {
+      update.run();
+      return true;
+    } catch (HandlerException e) {
+      if (e.category() == Category.UNAVAILABLE) {
+        throw e;
+      }
+      LOG.warn("job {} {}: Slurm refused the update ({})", jobId, otherwise, e.getMessage());
+      return false;
+    }
   }
 
   private SlurmJob pendingFederable(String jobId, String what) {

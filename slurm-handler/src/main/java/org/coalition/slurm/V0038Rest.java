@@ -1,6 +1,7 @@
 package org.coalition.slurm;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -160,24 +161,30 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
 
   @Override
   public void hold(String id, boolean hold, String user) {
-    // The generated model always sends "environment": null (and Slurm's defaults for open_mode and
-    // oversubscribe), with which 22.05 changes nothing and says nothing; the update is sent as is.
-    endpoint.post(user, "/slurm/v0.0.38/job/" + id, JsonNodeFactory.instance.objectNode().put("hold", hold),
-        (hold ? "hold" : "release") + " job " + id);
+    update(id, JsonNodeFactory.instance.objectNode().put("hold", hold), (hold ? "hold" : "release") + " job " + id, user);
   }
 
   @Override
   public void comment(String id, String comment, String user) {
-    endpoint.post(user, "/slurm/v0.0.38/job/" + id, JsonNodeFactory.instance.objectNode().put("comment", comment), "set the comment of job " + id);
+    update(id, JsonNodeFactory.instance.objectNode().put("comment", comment), "set the comment of job " + id, user);
   }
 
   @Override
   public void shrink(String id, String user) {
     // 22.05 reads "nodes" as Slurm's node count syntax ("1": at least and at most one); its
     // minimum_nodes is a flag and maximum_nodes an unknown key.
-    endpoint.post(user, "/slurm/v0.0.38/job/" + id, JsonNodeFactory.instance.objectNode()
-        .put("nodes", "1").put("tasks", 1).put("cpus_per_task", 1).put("minimum_cpus_per_node", 1)
-        .put("time_limit", REPLAY_MINUTES).put("memory_per_node", REPLAY_MEMORY_MB), "shrink job " + id + " for its replay");
+    update(id, JsonNodeFactory.instance.objectNode().put("nodes", "1").put("tasks", 1).put("cpus_per_task", 1)
+        .put("minimum_cpus_per_node", 1).put("time_limit", REPLAY_MINUTES).put("memory_per_node", REPLAY_MEMORY_MB),
+        "shrink job " + id + " for its replay", user);
+  }
+
+  /**
+   * One job update, as {@code user}, sent as the fields given: the generated model always sends
+   * "environment": null (and Slurm's defaults for open_mode and oversubscribe), with which 22.05
+   * changes nothing and says nothing.
+   */
+  private void update(String id, ObjectNode fields, String what, String user) {
+    endpoint.post(user, "/slurm/v0.0.38/job/" + id, fields, what);
   }
 
   @Override

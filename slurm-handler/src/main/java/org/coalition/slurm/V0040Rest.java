@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotSpec;
@@ -162,34 +163,32 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
 
   @Override
   public void hold(String id, boolean hold, String user) {
-    V0040JobDescMsg update = new V0040JobDescMsg();
-    update.setHold(hold);
-    String what = (hold ? "hold" : "release") + " job " + id;
-    var answer = call(what, () -> api(user).slurmV0040PostJob(id, update));
-    check(what, answer.getErrors());
+    update(id, (hold ? "hold" : "release") + " job " + id, user, u -> u.setHold(hold));
   }
 
   @Override
   public void comment(String id, String comment, String user) {
-    V0040JobDescMsg update = new V0040JobDescMsg();
-    update.setComment(comment);
-    String what = "set the comment of job " + id;
-    var answer = call(what, () -> api(user).slurmV0040PostJob(id, update));
-    check(what, answer.getErrors());
+    update(id, "set the comment of job " + id, user, u -> u.setComment(comment));
   }
 
   @Override
   public void shrink(String id, String user) {
+    update(id, "shrink job " + id + " for its replay", user, u -> {
+      u.setMinimumNodes(1);
+      u.setMaximumNodes(1);
+      u.setTasks(1);
+      u.setCpusPerTask(1);
+      u.setMinimumCpus(1);
+      u.setMinimumCpusPerNode(1);
+      u.setTimeLimit(new V0040Uint32NoVal().set(true).infinite(false).number((long) REPLAY_MINUTES));
+      u.setMemoryPerNode(new V0040Uint64NoVal().set(true).infinite(false).number((long) REPLAY_MEMORY_MB));
+    });
+  }
+
+  /** One job update, as {@code user}: {@code change} sets the fields to change, the others stay unset. */
+  private void update(String id, String what, String user, Consumer<V0040JobDescMsg> change) {
     V0040JobDescMsg update = new V0040JobDescMsg();
-    update.setMinimumNodes(1);
-    update.setMaximumNodes(1);
-    update.setTasks(1);
-    update.setCpusPerTask(1);
-    update.setMinimumCpus(1);
-    update.setMinimumCpusPerNode(1);
-    update.setTimeLimit(new V0040Uint32NoVal().set(true).infinite(false).number((long) REPLAY_MINUTES));
-    update.setMemoryPerNode(new V0040Uint64NoVal().set(true).infinite(false).number((long) REPLAY_MEMORY_MB));
-    String what = "shrink job " + id + " for its replay";
+    change.accept(update);
     var answer = call(what, () -> api(user).slurmV0040PostJob(id, update));
     check(what, answer.getErrors());
   }
@@ -217,17 +216,19 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
         && !state.equals("PENDING") && !state.equals("RUNNING")) {
       exit = OptionalInt.of(Math.toIntExact(code.getReturnCode().getNumber()));
     }
-    V0040Uint32NoVal cpuCount = j.getCpus();
-    int cpus = cpuCount == null || cpuCount.getNumber() == null ? 0 : Math.toIntExact(cpuCount.getNumber());
+    int cpus = Math.toIntExact(number(j.getCpus()));
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
-        SlurmJob.federable(j.getAdminComment(),
-        j.getArrayJobId() == null || j.getArrayJobId().getNumber() == null ? 0 : j.getArrayJobId().getNumber()),
+        SlurmJob.federable(j.getAdminComment(), number(j.getArrayJobId())),
         j.getComment() == null ? "" : j.getComment());
   }
 
   private static long number(V0040Uint64NoVal n) {
+    return n == null || n.getNumber() == null ? 0 : n.getNumber();
+  }
+
+  private static long number(V0040Uint32NoVal n) {
     return n == null || n.getNumber() == null ? 0 : n.getNumber();
   }
 
