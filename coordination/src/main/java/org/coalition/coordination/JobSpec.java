@@ -6,10 +6,12 @@ import java.util.Objects;
 /**
  * A job published to the federation queue by its home site: its shape (cores, memory, time
  * limit), its release time (seconds since the federation's epoch) and an opaque payload that
- * the executing site's pilot hands to its runner. Validated on construction, so a record read
- * back from a peer is either well formed or rejected with the reason.
+ * the executing site's pilot hands to its runner, and the files it takes with it ({@link Inputs}).
+ * Validated on construction, so a record read back from a peer is either well formed or rejected
+ * with the reason.
  */
-public record JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload) {
+public record JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload,
+    Inputs inputs) {
   /** Largest payload accepted, in characters; larger work belongs in a file the payload names. */
   public static final int MAX_PAYLOAD = 16 * 1024;
 
@@ -24,6 +26,11 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
   /** The queue's order: oldest release first, then by home and id. */
   public static final Comparator<JobSpec> OLDEST_FIRST =
       Comparator.comparingDouble(JobSpec::release).thenComparing(JobSpec::home).thenComparing(JobSpec::jobId);
+
+  /** A job that takes no files with it. */
+  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload) {
+    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, Inputs.NONE);
+  }
 
   public JobSpec {
     requireId("job id", jobId);
@@ -47,6 +54,8 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
           "job " + jobId + ": payload of " + payload.length() + " characters is over the limit of " + MAX_PAYLOAD
               + "; put large input in a file and pass its name");
     }
+    // a record written before jobs took files with them has none
+    inputs = inputs == null ? Inputs.NONE : inputs;
   }
 
   /** Checks a site or job identifier: letters, digits, '.', '_', '-', at most 128, not starting with punctuation. */
@@ -79,6 +88,6 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
 
   /** The same job released again at {@code release} (a run lost with its executor). */
   public JobSpec releasedAt(double newRelease) {
-    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload);
+    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs);
   }
 }

@@ -7,9 +7,16 @@ package org.coalition.coordination;
  *
  * @param signal 0 when the run exited with {@code exitCode}; otherwise the signal (1-64) that ended it
  * @param timedOut the executor stopped the run at its time limit (then {@code signal} says how it ended)
+ * @param outputSha256 the SHA-256 of the output the reference names when it is fetched (64 lower-case
+ *     hex digits), checked by the home after the transfer; "" for an inline output or none
  */
-public record RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output) {
+public record RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256) {
   public static final int MAX_OUTPUT_REF = 2048;
+
+  /** A run whose output travels inline, or is fetched without a checksum (a result from before checksums). */
+  public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output) {
+    this(start, end, exitCode, signal, timedOut, output, "");
+  }
 
   /** A run that exited with {@code exitCode}. */
   public RunResult(double start, double end, int exitCode, String output) {
@@ -23,10 +30,12 @@ public record RunResult(double start, double end, int exitCode, int signal, bool
 
   /**
    * A run as a record holds it: one written before runs carried a signal has none ({@code null}),
-   * and exited; one written before timeouts were told has no {@code timedOut}, and was not stopped.
+   * and exited; one written before timeouts were told has no {@code timedOut}, and was not stopped; one
+   * written before checksums has no {@code outputSha256}.
    */
-  public static RunResult read(double start, double end, int exitCode, Integer signal, Boolean timedOut, String output) {
-    return new RunResult(start, end, exitCode, signal == null ? 0 : signal, Boolean.TRUE.equals(timedOut), output);
+  public static RunResult read(double start, double end, int exitCode, Integer signal, Boolean timedOut, String output, String outputSha256) {
+    return new RunResult(start, end, exitCode, signal == null ? 0 : signal, Boolean.TRUE.equals(timedOut), output,
+        outputSha256 == null ? "" : outputSha256);
   }
 
   public RunResult {
@@ -38,6 +47,9 @@ public record RunResult(double start, double end, int exitCode, int signal, bool
     }
     if (output == null || output.length() > MAX_OUTPUT_REF) {
       throw new IllegalArgumentException("output reference must be at most " + MAX_OUTPUT_REF + " characters");
+    }
+    if (outputSha256 == null || !(outputSha256.isEmpty() || outputSha256.matches("[0-9a-f]{64}"))) {
+      throw new IllegalArgumentException("output checksum must be a SHA-256 (64 lower-case hex digits) or empty");
     }
   }
 }

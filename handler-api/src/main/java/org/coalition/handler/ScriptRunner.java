@@ -9,22 +9,27 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.coalition.handler.files.AsAccount;
 import org.coalition.handler.files.NoFollow;
 
 /**
- * Runs a job script as a local account in a fresh working folder, standard output and error
- * going to files there. When this process is root the script runs through {@code setpriv} as the
- * account (never as root); otherwise only as the account this process already runs as.
+ * Runs a job script as a local account in a fresh folder: the script, its standard output and
+ * error, and how it ended are files there; the job works in the folder's {@value #SANDBOX}
+ * subfolder, which holds the files it brought and is all it may send home ({@link Run#sandbox}).
+ * When this process is root the script runs through {@code setpriv} as the account (never as
+ * root); otherwise only as the account this process already runs as.
  */
 public final class ScriptRunner {
-  private static final String ME = System.getProperty("user.name");
-  private static final boolean ROOT = "root".equals(ME);
+  private static final String ME = AsAccount.me();
+  private static final boolean ROOT = AsAccount.root();
   /** Most bytes kept of each output stream. */
   public static final int MAX_STREAM = 8 << 20;
   /** How long reading a job's output may take (a pipe put in its place never ends). */
@@ -32,6 +37,8 @@ public final class ScriptRunner {
 
   /** The file, in the job's folder, its launcher writes how it ended to ({@link ExitStatus}). */
   static final String STATUS = ".coalition-status";
+  /** The job's working folder, inside its run's folder. */
+  public static final String SANDBOX = "sandbox";
   private static final Path PERL = Path.of("/usr/bin/perl");
   /**
    * Runs the job in a process group of its own, passes on to that group the termination signals
@@ -41,13 +48,14 @@ public final class ScriptRunner {
    * "signal 15" from "exit 143" either. Runs as the job's account, in the job's folder.
    */
   private static final String LAUNCHER = String.join("\n",
+      "my $status = shift @ARGV;",
       "my $pid = fork();",
       "die \"coalition: cannot start the job: $!\\n\" unless defined $pid;",
       "if ($pid == 0) { setpgrp(0, 0); exec { $ARGV[0] } @ARGV; print STDERR \"coalition: cannot run the job: $!\\n\"; exit 127; }",
       "for my $s (qw(TERM INT HUP QUIT USR1 USR2)) { $SIG{$s} = sub { kill $s, -$pid; }; }",
       "my $r; do { $r = waitpid($pid, 0); } while ($r == -1 && $!{EINTR});",
       "my $st = $?; my $sig = $st & 127;",
-      "if (open(my $f, '>', '" + STATUS + "')) { print $f ($sig ? \"signal $sig\\n\" : 'exit ' . ($st >> 8) . \"\\n\"); close($f); }",
+      "if (open(my $f, '>', $status)) { print $f ($sig ? \"signal $sig\\n\" : 'exit ' . ($st >> 8) . \"\\n\"); close($f); }",
       "exit($sig ? 128 + $sig : $st >> 8);");
 
   private final Path scratch;
@@ -116,6 +124,21 @@ public final class ScriptRunner {
 
   /** Starts {@code script} as {@code account} in a new folder named after {@code name}. */
   public Run start(String name, String account, String script) {
+    return start(name, account, script, sandbox -> { });
+  }
+
+  /** Fills a job's sandbox before the job starts, with this process's rights (the folder is new, and nothing of the job runs yet). */
+  @FunctionalInterface
+  public interface Preparation {
+    void fill(Path sandbox) throws IOException;
+  }
+
+  /**
+   * Starts {@code script} as {@code account} in a new folder named after {@code name}, its sandbox
+   * filled by {@code prepare} first; under root, what {@code prepare} made is then handed to the
+   * account (it must make regular files and folders only).
+   */
+  public Run start(String name, String account, String script, Preparation prepare) {
     if (account.equals("root")) {
       throw new IllegalArgumentException("job " + name + ": foreign jobs never run as root");
     }
@@ -130,24 +153,30 @@ public final class ScriptRunner {
       Path file = folder.resolve("job");
       Files.writeString(file, script, StandardCharsets.UTF_8);
       Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
+      Path sandbox = Files.createDirectory(folder.resolve(SANDBOX));
+      prepare.fill(sandbox);
       if (ROOT) {
         UserPrincipalLookupService users = folder.getFileSystem().getUserPrincipalLookupService();
-        Files.setOwner(folder, users.lookupPrincipalByName(account));
-        Files.setOwner(file, users.lookupPrincipalByName(account));
+        UserPrincipal owner = users.lookupPrincipalByName(account);
+        Files.setOwner(folder, owner);
+        Files.setOwner(file, owner);
+        try (var made = Files.walk(sandbox)) {
+          for (Path p : (Iterable<Path>) made::iterator) {
+            Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setOwner(owner);
+          }
+        }
       }
-      List<String> command = new ArrayList<>();
-      if (ROOT) {
-        command.addAll(List.of("setpriv", "--reuid=" + account, "--regid=" + primaryGroup(account), "--init-groups", "--"));
-      }
+      List<String> launcher = new ArrayList<>();
       if (Files.isExecutable(PERL)) {
-        command.addAll(List.of(PERL.toString(), "-e", LAUNCHER, "--"));
+        launcher.addAll(List.of(PERL.toString(), "-e", LAUNCHER, "--", folder.resolve(STATUS).toString()));
       }
+      List<String> command = new ArrayList<>(AsAccount.command(account, launcher));
       if (script.startsWith("#!")) {
         command.add(file.toString());
       } else {
         command.addAll(List.of("/bin/sh", file.toString()));
       }
-      ProcessBuilder pb = new ProcessBuilder(command).directory(folder.toFile())
+      ProcessBuilder pb = new ProcessBuilder(command).directory(sandbox.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
           .redirectOutput(folder.resolve("stdout").toFile())
           .redirectError(folder.resolve("stderr").toFile());
@@ -157,20 +186,6 @@ public final class ScriptRunner {
       return new Run(pb.start(), folder, account);
     } catch (IOException e) {
       throw new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static String primaryGroup(String account) throws IOException {
-    Process id = new ProcessBuilder("id", "-g", account).redirectErrorStream(true).start();
-    try (InputStream in = id.getInputStream()) {
-      String out = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
-      if (id.waitFor() != 0 || !out.matches("[0-9]+")) {
-        throw new IOException("no local account '" + account + "' (id -g: " + out + ")");
-      }
-      return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while looking up " + account, e);
     }
   }
 
@@ -215,8 +230,7 @@ public final class ScriptRunner {
   private static byte[] readAs(String account, Path file) throws IOException {
     Path out = Files.createTempFile("coalition-read-", ".out");
     try {
-      Process p = new ProcessBuilder("setpriv", "--reuid=" + account, "--regid=" + primaryGroup(account), "--init-groups", "--",
-          "head", "-c", Long.toString(MAX_STREAM + 1L), "--", file.toString())
+      Process p = new ProcessBuilder(AsAccount.command(account, List.of("head", "-c", Long.toString(MAX_STREAM + 1L), "--", file.toString())))
           .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
           .redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       if (!p.waitFor(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {

@@ -1,6 +1,7 @@
 package org.coalition.coordination.zookeeper;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -10,6 +11,8 @@ import java.io.IOException;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 
 /**
@@ -26,6 +29,7 @@ final class ZkRecords {
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .addMixIn(RunResult.class, RunResultJson.class)
+      .addMixIn(JobSpec.class, JobSpecJson.class)
       .build();
 
   /**
@@ -36,8 +40,35 @@ final class ZkRecords {
   private abstract static class RunResultJson {
     @JsonCreator
     static RunResult read(@JsonProperty("start") double start, @JsonProperty("end") double end, @JsonProperty("exitCode") int exitCode,
-        @JsonProperty("signal") Integer signal, @JsonProperty("timedOut") Boolean timedOut, @JsonProperty("output") String output) {
+        @JsonProperty("signal") Integer signal, @JsonProperty("timedOut") Boolean timedOut, @JsonProperty("output") String output,
+        @JsonProperty("outputSha256") String outputSha256) {
       throw new AssertionError("a mix-in: Jackson calls RunResult.read");
+    }
+
+    /** Written only when there is one: a daemon from before checksums reads the others as it always did. */
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    abstract String outputSha256();
+  }
+
+  /**
+   * A job's {@link Inputs} are written only when it has some (a daemon from before staging, which
+   * refuses unknown fields, reads every other job as it did), and read as none when absent.
+   */
+  private abstract static class JobSpecJson {
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoInputs.class)
+    abstract Inputs inputs();
+  }
+
+  /** Jackson's filter for {@link JobSpecJson}: true (left out) for {@link Inputs#NONE}. */
+  static final class NoInputs {
+    @Override
+    public boolean equals(Object other) {
+      return other == null || Inputs.NONE.equals(other);
+    }
+
+    @Override
+    public int hashCode() {
+      return 0;
     }
   }
 
