@@ -42,6 +42,7 @@ import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.handler.SiteHandlers;
 import org.coalition.handler.config.Durations;
+import org.coalition.staging.StagingLimits;
 import org.coalition.zookeeper.policy.Identity;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -126,7 +127,7 @@ final class DaemonCommand implements Callable<Integer> {
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
-          pilotGrace(c.federation()));
+          pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()));
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
           ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());

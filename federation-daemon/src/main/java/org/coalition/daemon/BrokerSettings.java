@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.coalition.coordination.JobSpec;
 import org.coalition.handler.Accounts;
 import org.coalition.policy.fairness.Utility;
+import org.coalition.staging.StagingLimits;
 
 /**
  * What one site's broker decides with: when its own jobs go out, how much foreign work it takes,
@@ -25,6 +26,7 @@ import org.coalition.policy.fairness.Utility;
  *     nodes know (the site file's {@code pilots.command})
  * @param pilotGrace how long a pilot rides out this daemon's absence (a restart) before it gives
  *     its run up: the session timeout and the homes' restart grace, and a margin
+ * @param staging how many bytes of files a job takes with it or brings back, and this site keeps at once
  */
 public record BrokerSettings(
     String site,
@@ -40,7 +42,8 @@ public record BrokerSettings(
     Duration heartbeat,
     int maxPendingPilots,
     List<String> pilotCommand,
-    Duration pilotGrace) {
+    Duration pilotGrace,
+    StagingLimits staging) {
   /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
   public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
 
@@ -50,6 +53,14 @@ public record BrokerSettings(
       List<String> pilotCommand) {
     this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
         heartbeat, maxPendingPilots, pilotCommand, PILOT_GRACE);
+  }
+
+  /** Settings with the default staging limits ({@link StagingLimits#DEFAULT}). */
+  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
+      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
+      List<String> pilotCommand, Duration pilotGrace) {
+    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
+        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, StagingLimits.DEFAULT);
   }
 
   public BrokerSettings {
@@ -76,6 +87,7 @@ public record BrokerSettings(
     if (pilotGrace.toMillis() < 100 || pilotGrace.toMillis() > 999_999_999) {
       throw new IllegalArgumentException("a pilot's grace must be between 100 ms and 11 days, was " + pilotGrace);
     }
+    Objects.requireNonNull(staging, "staging");
   }
 
   private static void requireAccount(String account) {

@@ -15,9 +15,16 @@ package org.coalition.handler;
  *     user or an administrator put on it, and not to replay a run made elsewhere (released by
  *     {@link HomeQueue#replay}, it waits for a slot to replay in). Only ready jobs are published:
  *     a job that waits for another must not run elsewhere before it, nor run twice.
+ * @param workDir its working directory at home, an absolute path (empty: unknown): the folder its
+ *     declared inputs are read from, as its user, and its outputs come back to
  */
 public record HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held,
-    boolean ready) {
+    boolean ready, String workDir) {
+  /** A job whose working directory is unknown here: it can take no files with it. */
+  public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready) {
+    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, "");
+  }
+
   /** A job that names no memory. */
   public HomeJob(String id, String user, String partition, int cpus, long timeLimitSeconds, boolean held, boolean ready) {
     this(id, user, partition, cpus, 0, timeLimitSeconds, held, ready);

@@ -1,7 +1,10 @@
 package org.coalition.handler;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a user's job ended at another site, for its home job to replay: what it wrote to standard
@@ -10,8 +13,27 @@ import java.util.Objects;
  *
  * @param signal 0 when the job exited; otherwise the signal that killed it, and {@code exitCode} is ignored
  * @param timedOut the run reached its time limit and was stopped there (its status says how it then ended)
+ * @param files the files the run created or changed in its working folder, to put back into the
+ *     job's working directory at home, if it wrote any
  */
-public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, boolean timedOut) {
+public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, boolean timedOut, Optional<Files> files) {
+  /**
+   * Files a run wrote: a tar of regular files and folders only, under relative names inside the
+   * working directory (checked by the daemon that fetched it), and the moment the job left home:
+   * a file at home changed after it was not written over (the replay keeps it, and says so).
+   */
+  public record Files(Path tar, Instant since) {
+    public Files {
+      Objects.requireNonNull(tar, "tar");
+      Objects.requireNonNull(since, "since");
+    }
+  }
+
+  /** A run that brought no files back. */
+  public RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, boolean timedOut) {
+    this(stdout, stderr, exitCode, signal, timedOut, Optional.empty());
+  }
+
   /** A run that ended by itself, before any time limit. */
   public RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal) {
     this(stdout, stderr, exitCode, signal, false);
@@ -20,6 +42,7 @@ public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, 
   public RemoteRun {
     Objects.requireNonNull(stdout, "stdout");
     Objects.requireNonNull(stderr, "stderr");
+    Objects.requireNonNull(files, "files");
     if (exitCode < 0 || exitCode > 255) {
       throw new IllegalArgumentException("exit code must be 0-255, was " + exitCode);
     }

@@ -24,6 +24,7 @@ public record SiteConfig(
     Sharing sharing,
     Pilots pilots,
     Http http,
+    Staging staging,
     Path spool) {
 
   /**
@@ -61,6 +62,14 @@ public record SiteConfig(
       Duration publishAfter) {}
 
   /** Pilot jobs: where they go and how they are kept in check. */
+  /**
+   * The files jobs take with them and bring back (docs/jobs.md, "Files"): at most
+   * {@code maxJobBytes} per job each way, and {@code maxSiteBytes} kept at once for all jobs.
+   */
+  public record Staging(long maxJobBytes, long maxSiteBytes) {
+    public static final Staging DEFAULT = new Staging(1L << 30, 10L << 30);
+  }
+
   public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command) {}
 
   /**

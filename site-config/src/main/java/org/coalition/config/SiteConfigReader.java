@@ -23,6 +23,7 @@ import org.coalition.config.SiteConfig.Http;
 import org.coalition.config.SiteConfig.Pilots;
 import org.coalition.config.SiteConfig.Policy;
 import org.coalition.config.SiteConfig.Sharing;
+import org.coalition.config.SiteConfig.Staging;
 import org.coalition.config.SiteConfig.Tls;
 import org.coalition.handler.Accounts;
 import org.coalition.handler.HandlerFactories;
@@ -158,12 +159,21 @@ public final class SiteConfigReader {
     Http http = new Http(bind, port, tls, ht.absolutePath("operator-token-file", true), url(ht, bind, port, tls.isPresent()));
     ht.rejectUnknown();
 
+    ConfigSection st = ConfigSection.of(name, "staging", orEmpty(top.node("staging"), top, null, problems), problems);
+    long maxJob = st.bytes("max-job", Staging.DEFAULT.maxJobBytes(), 0, 1L << 40);
+    long maxSite = st.bytes("max-site", Math.max(Staging.DEFAULT.maxSiteBytes(), maxJob), 0, 1L << 50);
+    if (maxSite < maxJob) {
+      st.problem("max-site", "must be at least staging.max-job (" + maxJob + " bytes): a site must keep one job's files, was " + maxSite);
+    }
+    st.rejectUnknown();
+    Staging staging = new Staging(maxJob, maxSite);
+
     Path spool = top.absolutePath("spool", false);
     top.rejectUnknown();
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
-    return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http,
+    return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
         spool != null ? spool : Path.of("/var/spool/coalition", site));
   }
 

@@ -74,11 +74,12 @@ final class FederableJobs {
         "cannot replay job " + jobId + ": no results folder is configured (set the one job_submit.lua names)"));
     SlurmJob job = pendingFederable(jobId, "replay a run of");
     RemoteRun replayed = run;
-    boolean shrunk = beforeRelease(jobId, () -> rest.shrink(jobId, config.observer()),
+    int minutes = SlurmRest.replayMinutes(run.files().map(f -> f.tar().toFile().length()).orElse(0L));
+    boolean shrunk = beforeRelease(jobId, () -> rest.shrink(jobId, minutes, config.observer()),
         "replays at the size it asked for, waiting for its cores");
     if (!shrunk && run.timedOut()) {
       // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
-      replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal());
+      replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal(), false, run.files());
     }
     folder.write(jobId, job.user(), replayed);
     rest.hold(jobId, false, config.observer());

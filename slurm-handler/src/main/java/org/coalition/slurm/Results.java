@@ -29,7 +29,8 @@ import org.coalition.handler.files.NoFollow;
 
 /**
  * The results folder coalition-replay reads: one folder per replayed job, named by its id,
- * holding {@code stdout}, {@code stderr} and {@code status}. The root must be writable by the
+ * holding {@code stdout}, {@code stderr} and {@code status}, and {@code files.tar} and
+ * {@code since} when the run wrote files. The root must be writable by the
  * daemon alone (nobody can then plant a result for someone else's job); each job's folder is
  * handed to the job's user, mode 0700, so only that user reads the output (the daemon needs the
  * right to change owners: root or CAP_CHOWN). A folder appears whole or not at all: it is
@@ -38,6 +39,10 @@ import org.coalition.handler.files.NoFollow;
 final class Results {
   private static final Set<PosixFilePermission> PRIVATE_DIR = PosixFilePermissions.fromString("rwx------");
   private static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
+  /** The files the run wrote, a tar coalition-replay unpacks into the job's working directory. */
+  static final String FILES = "files.tar";
+  /** An empty file whose time is when the job left home: a file at home changed after it is not written over. */
+  static final String SINCE = "since";
   /** A hidden folder older than this is what a crash left half-written. */
   private static final Duration ABANDONED = Duration.ofHours(1);
 
@@ -62,6 +67,15 @@ final class Results {
       write(tmp.resolve("stdout"), run.stdout(), owner);
       write(tmp.resolve("stderr"), run.stderr(), owner);
       write(tmp.resolve("status"), run.statusLine().getBytes(StandardCharsets.US_ASCII), owner);
+      if (run.files().isPresent()) {
+        RemoteRun.Files files = run.files().get();
+        Path tar = tmp.resolve(FILES);
+        Files.copy(files.tar(), tar);
+        own(tar, owner);
+        Path since = tmp.resolve(SINCE);
+        write(since, new byte[0], owner);
+        Files.setLastModifiedTime(since, FileTime.from(files.since()));
+      }
       Files.getFileAttributeView(tmp, PosixFileAttributeView.class).setOwner(owner);
       delete(target);
       try {
@@ -123,6 +137,10 @@ final class Results {
 
   private static void write(Path file, byte[] bytes, UserPrincipal owner) throws IOException {
     Files.write(file, bytes);
+    own(file, owner);
+  }
+
+  private static void own(Path file, UserPrincipal owner) throws IOException {
     Files.setPosixFilePermissions(file, PRIVATE_FILE);
     Files.getFileAttributeView(file, PosixFileAttributeView.class).setOwner(owner);
   }

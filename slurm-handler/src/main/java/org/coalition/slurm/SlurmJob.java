@@ -15,14 +15,21 @@ import java.util.OptionalInt;
  * @param user the job's owner
  * @param federable whether the job_submit filter opted it in to the federation (see {@link #federable(String)})
  * @param comment the job's comment (its user's {@code --comment}, with the daemon's note before it while the job is federated)
+ * @param workDir the job's working directory ({@code --chdir}, or where it was submitted), or empty when unknown
  */
 record SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
-    String user, boolean federable, String comment) {
+    String user, boolean federable, String comment, String workDir) {
+  /** A job whose working directory is not known (tests). */
+  SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
+      String user, boolean federable, String comment) {
+    this(id, state, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, "");
+  }
+
   /** What the project's job_submit.lua puts at the start of an opted-in job's admin comment (users cannot set it). */
   static final String MARK = "coalition:federable";
 
   SlurmJob withState(String newState) {
-    return new SlurmJob(id, newState, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment);
+    return new SlurmJob(id, newState, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, workDir);
   }
 
   /** The memory a job asks for on its node, from its per-node and per-CPU requests (0 or less: not given). */

@@ -47,12 +47,17 @@ interface SlurmRest {
   void comment(String id, String comment, String user);
 
   /**
-   * Makes a held job as small as a replay needs: one node, one task of one core, {@link
-   * #REPLAY_MINUTES} minute and {@link #REPLAY_MEMORY_MB} MiB, as {@code user}. A replay only
-   * writes the remote run's output and ends as it ended; it need not wait for the cores the job
-   * asked for (issue #24, "replay in a second").
+   * Makes a held job as small as a replay needs: one node, one task of one core, {@code minutes}
+   * ({@link #replayMinutes}) and {@link #REPLAY_MEMORY_MB} MiB, as {@code user}. A replay only
+   * writes the remote run's output and files and ends as it ended; it need not wait for the cores
+   * the job asked for (issue #24, "replay in a second").
    */
-  void shrink(String id, String user);
+  void shrink(String id, int minutes, String user);
+
+  /** The time limit of a replay that puts {@code fileBytes} of files in place: a minute, and one more per 512 MiB. */
+  static int replayMinutes(long fileBytes) {
+    return REPLAY_MINUTES + (int) Math.min(1000, (fileBytes + (512L << 20) - 1) / (512L << 20));
+  }
 
   /** The time limit of a shrunk job: Slurm counts in whole minutes, and a replayed timeout waits for it. */
   int REPLAY_MINUTES = 1;

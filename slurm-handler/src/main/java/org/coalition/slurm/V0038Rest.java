@@ -170,11 +170,11 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
-  public void shrink(String id, String user) {
+  public void shrink(String id, int minutes, String user) {
     // 22.05 reads "nodes" as Slurm's node count syntax ("1": at least and at most one); its
     // minimum_nodes is a flag and maximum_nodes an unknown key.
     update(id, JsonNodeFactory.instance.objectNode().put("nodes", "1").put("tasks", 1).put("cpus_per_task", 1)
-        .put("minimum_cpus_per_node", 1).put("time_limit", REPLAY_MINUTES).put("memory_per_node", REPLAY_MEMORY_MB),
+        .put("minimum_cpus_per_node", 1).put("time_limit", minutes).put("memory_per_node", REPLAY_MEMORY_MB),
         "shrink job " + id + " for its replay", user);
   }
 
@@ -213,7 +213,8 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
         SlurmJob.memoryMb(intOf(j.getMemoryPerNode()), intOf(j.getMemoryPerCpu()), intOf(j.getCpus())),
         limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
-        SlurmJob.federable(j.getAdminComment(), intOf(j.getArrayJobId())), nullToEmpty(j.getComment()));
+        SlurmJob.federable(j.getAdminComment(), intOf(j.getArrayJobId())), nullToEmpty(j.getComment()),
+        nullToEmpty(j.getCurrentWorkingDirectory()));
   }
 
   private void check(String what, List<V0038Error> errors) {

@@ -172,7 +172,7 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
-  public void shrink(String id, String user) {
+  public void shrink(String id, int minutes, String user) {
     update(id, "shrink job " + id + " for its replay", user, u -> {
       u.setMinimumNodes(1);
       u.setMaximumNodes(1);
@@ -180,7 +180,7 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
       u.setCpusPerTask(1);
       u.setMinimumCpus(1);
       u.setMinimumCpusPerNode(1);
-      u.setTimeLimit(new V0040Uint32NoVal().set(true).infinite(false).number((long) REPLAY_MINUTES));
+      u.setTimeLimit(new V0040Uint32NoVal().set(true).infinite(false).number((long) minutes));
       u.setMemoryPerNode(new V0040Uint64NoVal().set(true).infinite(false).number((long) REPLAY_MEMORY_MB));
     });
   }
@@ -221,7 +221,7 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
         SlurmJob.federable(j.getAdminComment(), number(j.getArrayJobId())),
-        j.getComment() == null ? "" : j.getComment());
+        j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory());
   }
 
   private static long number(V0040Uint64NoVal n) {

@@ -176,7 +176,7 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
-  public void shrink(String id, String user) {
+  public void shrink(String id, int minutes, String user) {
     update(id, "shrink job " + id + " for its replay", user, u -> {
       u.setMinimumNodes(1);
       u.setMaximumNodes(1);
@@ -184,7 +184,7 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
       u.setCpusPerTask(1);
       u.setMinimumCpus(1);
       u.setMinimumCpusPerNode(1);
-      u.setTimeLimit(new V0042Uint32NoValStruct().set(true).infinite(false).number(REPLAY_MINUTES));
+      u.setTimeLimit(new V0042Uint32NoValStruct().set(true).infinite(false).number(minutes));
       u.setMemoryPerNode(new V0042Uint64NoValStruct().set(true).infinite(false).number((long) REPLAY_MEMORY_MB));
     });
   }
@@ -226,7 +226,7 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
         SlurmJob.federable(j.getAdminComment(), number(j.getArrayJobId())),
-        j.getComment() == null ? "" : j.getComment());
+        j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory());
   }
 
   /** The first of a job's states is its base state; the others are flags (COMPLETING, REQUEUED ...). */

@@ -110,7 +110,7 @@ class SlurmHandlerTest {
     HandlerException shrinkRefusal;
 
     @Override
-    public void shrink(String id, String user) {
+    public void shrink(String id, int minutes, String user) {
       calls.add("shrink " + id);
       if (shrinkRefusal != null) {
         throw shrinkRefusal;

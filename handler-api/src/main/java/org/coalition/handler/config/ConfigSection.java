@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads one mapping of a site file: each typed getter records a problem (with file, line and
@@ -16,6 +18,9 @@ import java.util.Set;
  * nobody asked for are reported as unknown, with the closest known key as a suggestion.
  */
 public final class ConfigSection {
+  /** A size: digits, then an optional binary unit. */
+  private static final Pattern SIZE = Pattern.compile("([0-9]{1,15})\\s*([KMGT]?)(?:i?B)?");
+
 
   private final String file;
   private final String prefix;
@@ -146,6 +151,30 @@ public final class ConfigSection {
       return fallback;
     }
     return (int) v;
+  }
+
+  /**
+   * A size in bytes in [{@code min}, {@code max}]: a whole number, or one with a binary unit
+   * ({@code 512K}, {@code 100M}, {@code 1G}, {@code 2T}; {@code KiB}, {@code MiB}... too).
+   */
+  public long bytes(String k, long fallback, long min, long max) {
+    String s = string(k, null, false);
+    if (s == null) {
+      return fallback;
+    }
+    Matcher m = SIZE.matcher(s.strip());
+    if (!m.matches()) {
+      problem(k, "must be a size such as 512M, 1G or 10G (bytes, or K, M, G, T), was '" + s + "'");
+      return fallback;
+    }
+    int shift = m.group(2).isEmpty() ? 0 : 10 * ("KMGT".indexOf(m.group(2)) + 1);
+    long v = Long.parseLong(m.group(1));
+    long bytes = v > (Long.MAX_VALUE >> shift) ? Long.MAX_VALUE : v << shift;
+    if (bytes < min || bytes > max) {
+      problem(k, "must be between " + min + " and " + max + " bytes, was " + s);
+      return fallback;
+    }
+    return bytes;
   }
 
   public Duration duration(String k, Duration fallback, Duration min) {
