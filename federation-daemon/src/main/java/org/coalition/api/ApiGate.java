@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 import org.coalition.daemon.PeerSites;
 import org.coalition.daemon.PilotService;
 import org.coalition.daemon.PilotTokens;
@@ -29,8 +30,11 @@ import org.eclipse.jetty.util.Callback;
  *   <li>Reads from another host carry the operator token, except a run's output (its name is the
  *       capability) and the API document; reads from this host (loopback) are open, as
  *       {@code squeue} is.
+ *   <li>A job's inputs ({@code GET v1/inputs/JOB}) go, over mutual TLS, only to the certificate of
+ *       the site that holds the job's claim; without identities between daemons, to this host only.
  *   <li>Each endpoint has a body bound, checked on {@code Content-Length}; a body sent without one
- *       is cut by the server-wide bound ({@link DaemonApi#MAX_BODY}).
+ *       is cut by the server-wide bound ({@link DaemonApi#MAX_BODY}), except a run's files
+ *       ({@code POST v1/pilots/ID/files}), which must say their length, at most {@link #filesBound}.
  * </ul>
  */
 final class ApiGate extends Handler.Wrapper {
@@ -41,12 +45,30 @@ final class ApiGate extends Handler.Wrapper {
   private final PilotTokens pilots;
   private final byte[] operatorToken;
   private final PeerSites peers;
+  private final BiPredicate<String, String> inputsFor;
+  private final long filesBound;
 
   /** {@code peers}: who a client certificate names; with it, an output is served to its home site's identity alone. */
   ApiGate(PilotTokens pilots, byte[] operatorToken, PeerSites peers) {
+    this(pilots, operatorToken, peers, (job, site) -> false, 0);
+  }
+
+  /**
+   * As above; {@code inputsFor} tells whether a site may fetch a job's inputs (it holds the job's
+   * claim), and a run's files may be {@code filesBound} bytes.
+   */
+  ApiGate(PilotTokens pilots, byte[] operatorToken, PeerSites peers, BiPredicate<String, String> inputsFor, long filesBound) {
     this.pilots = pilots;
     this.operatorToken = operatorToken.clone();
     this.peers = peers;
+    this.inputsFor = inputsFor;
+    this.filesBound = filesBound;
+  }
+
+  /** Whether {@code path} is a pilot's upload of its run's files, which passes the server-wide body bound. */
+  static boolean filesUpload(String path) {
+    String[] seg = path.startsWith("/") ? path.substring(1).split("/") : path.split("/");
+    return seg.length == 4 && seg[0].equals("v1") && seg[1].equals("pilots") && seg[3].equals("files");
   }
 
   @Override
@@ -87,7 +109,17 @@ final class ApiGate extends Handler.Wrapper {
         return unauthorized("the pilot's token");
       }
       pilots.authenticate(seg[2], token);
+      if (seg[3].equals("files")) {
+        return length < 0 ? new ApiError(ApiError.Code.INVALID, "send the files with a Content-Length") : length > filesBound ? tooLarge(length)
+            : null;
+      }
       return length > (seg[3].equals("finish") ? MAX_FINISH_BODY : 0) ? tooLarge(length) : null;
+    }
+    if (("GET".equals(method) || "HEAD".equals(method)) && seg.length == 3 && seg[0].equals("v1") && seg[1].equals("inputs")) {
+      boolean allowed = peers == PeerSites.NONE ? local : peer.isPresent() && inputsFor.test(seg[2], peer.get());
+      return !allowed ? new ApiError(ApiError.Code.FORBIDDEN, "a job's inputs are served only to the site that holds its claim"
+          + (peers == PeerSites.NONE ? " (without identities between daemons: to this host only)" : peer.map(p -> "; this certificate names "
+          + p).orElse("; none was shown"))) : length > 0 ? tooLarge(length) : null;
     }
     if ("GET".equals(method) || "HEAD".equals(method)) {
       boolean output = seg.length == 3 && seg[0].equals("v1") && seg[1].equals("outputs");

@@ -10,8 +10,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -234,6 +237,52 @@ public final class ApiResource {
     }
     broker.finish(pilot, ApiGate.bearer(authorization), run);
     return Response.noContent().build();
+  }
+
+  /** The header a pilot's upload of its run's files names their SHA-256 in. */
+  public static final String SHA256_HEADER = "X-Coalition-Sha256";
+
+  /** The inputs of the pilot's job: fetched from its home and checked first ({@link PilotService#inputs}). */
+  @POST
+  @Path("v1/pilots/{id}/inputs")
+  @Produces("application/x-tar")
+  public Response inputs(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) throws IOException {
+    // fully qualified: clashes with jakarta.ws.rs.Path, the resource's annotation
+    java.nio.file.Path file = broker.incomingFile("inputs-");
+    broker.inputs(pilot, ApiGate.bearer(authorization), file);
+    StreamingOutput body = out -> {
+      try {
+        Files.copy(file, out);
+      } finally {
+        Files.deleteIfExists(file);
+      }
+    };
+    return Response.ok(body, "application/x-tar").build();
+  }
+
+  /** The files the pilot's run wrote, a tar with its SHA-256 in {@value #SHA256_HEADER} ({@link PilotService#files}). */
+  @POST
+  @Path("v1/pilots/{id}/files")
+  @Consumes("application/x-tar")
+  public Response files(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization,
+      @HeaderParam(SHA256_HEADER) String sha256, @HeaderParam("Content-Length") long length, InputStream body) {
+    if (sha256 == null || !sha256.matches("[0-9a-f]{64}")) {
+      throw new ApiError(ApiError.Code.INVALID, "name the files' SHA-256 (64 lower-case hex digits) in " + SHA256_HEADER);
+    }
+    broker.receiveFiles(pilot, ApiGate.bearer(authorization), body, length, sha256);
+    return Response.noContent().build();
+  }
+
+  /** A job's inputs, for the site that holds its claim (the gate checked its certificate). */
+  @GET
+  @Path("v1/inputs/{job}")
+  @Produces("application/x-tar")
+  public Response jobInputs(@PathParam("job") String job) {
+    JobSpec.requireId("job id", job);
+    // fully qualified: clashes with jakarta.ws.rs.Path, the resource's annotation
+    java.nio.file.Path file = broker.claimedInputs(job).orElseThrow(() -> new ApiError(ApiError.Code.NOT_FOUND, "job " + job
+        + " of " + broker.settings().site() + " has no inputs, or is not claimed"));
+    return Response.ok(file.toFile(), "application/x-tar").build();
   }
 
   // --- metrics and the document ----------------------------------------------------------

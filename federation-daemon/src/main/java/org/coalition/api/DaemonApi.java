@@ -6,15 +6,19 @@ import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.PeerSites;
+import org.coalition.staging.TarBundle;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.ConnectionLimit;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SizeLimitHandler;
 import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.glassfish.jersey.jackson.JacksonFeature;
@@ -91,8 +95,16 @@ public final class DaemonApi implements AutoCloseable {
     connector.setIdleTimeout(IDLE.toMillis());
     server.addConnector(connector);
     server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
-    ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers());
-    SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1);
+    ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers(), (job, site) -> broker.inputsFor(job, site).isPresent(),
+        TarBundle.rawLimit(broker.settings().staging().maxJobBytes()));
+    SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1) {
+      @Override
+      public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        // a run's files are bounded by the gate, on their Content-Length, and by the spool as they stream in
+        return ApiGate.filesUpload(Request.getPathInContext(request)) ? getHandler().handle(request, response, callback)
+            : super.handle(request, response, callback);
+      }
+    };
     bodies.setHandler(ContainerFactory.createContainer(JettyHttpContainer.class, app));
     gate.setHandler(bodies);
     server.setHandler(gate);

@@ -1,10 +1,16 @@
 package org.coalition.daemon;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
@@ -13,6 +19,9 @@ import org.coalition.handler.HomeQueue;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.policy.text.Numbers;
+import org.coalition.staging.InputPacker;
+import org.coalition.staging.StagingLimits;
+import org.coalition.staging.TarBundle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -106,10 +115,13 @@ public final class Broker implements PilotService, PilotTokens {
     this.clock = clock;
     HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
     tls.outbound().ifPresent(http::sslContext);
-    OutputFetch fetch = new OutputFetch(http.build(), tls.peers(), !outputs.servesHttp());
+    PeerDownload download = new PeerDownload(http.build(), tls.peers());
+    OutputFetch fetch = new OutputFetch(download, !outputs.servesHttp(), OutputFetch.TOTAL_TIME, outputs.sibling("incoming"),
+        settings.staging().maxJobBytes());
     this.parks = parks;
-    this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics, parks);
-    this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, journal, metrics, clock);
+    this.homeSide = new HomeSide(settings, coordination, home, decisions, budget, clock, fetch, metrics, parks,
+        new InputPacker(outputs.sibling("inputs"), outputs.servesHttp() ? settings.staging() : StagingLimits.NONE));
+    this.executorSide = new ExecutorSide(settings, coordination, handler, outputs, decisions, budget, journal, metrics, clock, download);
   }
 
   public BrokerSettings settings() {
@@ -271,6 +283,40 @@ public final class Broker implements PilotService, PilotTokens {
     executorSide.finish(pilotId, token, outcome);
   }
 
+  @Override
+  public void inputs(String pilotId, String token, Path target) {
+    executorSide.inputs(pilotId, token, target);
+  }
+
+  @Override
+  public void files(String pilotId, String token, Path tar, String sha256) {
+    executorSide.files(pilotId, token, tar, sha256);
+  }
+
+  /** The inputs of this site's job {@code jobId}, for {@code site}: only while that site holds the job's claim. */
+  public Optional<Path> inputsFor(String jobId, String site) {
+    return homeSide.inputsFor(jobId, site, false);
+  }
+
+  /** The inputs of this site's job {@code jobId}, while any site holds its claim (the API's gate checked which). */
+  public Optional<Path> claimedInputs(String jobId) {
+    return homeSide.inputsFor(jobId, "", true);
+  }
+
+  /** A name for a file on its way in, in this daemon's own folder (not made yet). */
+  public Path incomingFile(String prefix) throws IOException {
+    Path dir = Files.createDirectories(outputs.sibling("incoming"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+        "rwx------")));
+    return dir.resolve(prefix + UUID.randomUUID() + ".tmp");
+  }
+
+  /** The files pilot {@code pilotId}'s run wrote, {@code length} bytes of {@code in} with SHA-256 {@code sha256}. */
+  public void receiveFiles(String pilotId, String token, InputStream in, long length, String sha256) {
+    Pilot p = executorSide.pilots().check(pilotId, token);
+    p.claimed();
+    outputs.receiveFiles(p.id, in, length, sha256, TarBundle.rawLimit(settings.staging().maxJobBytes()));
+  }
+
   /**
    * Starts draining (an operator's {@code coalition drain}): no more foreign work is taken, the
    * pilots still queued are cancelled, running foreign jobs finish. This site's own jobs go on
@@ -281,7 +327,7 @@ public final class Broker implements PilotService, PilotTokens {
       return;
     }
     executorSide.drain();
-    decisions.record("drain", "site=" + settings.site(), "operator", executorSide.busyPilots() + " foreign jobs running here finish;"
+    decisions.record("drain", "site=" + settings.site(), "operator", executorSide.pilots().busy() + " foreign jobs running here finish;"
         + " no more are taken; pilots still queued are cancelled");
     executorSide.cancelPendingPilots();
   }
@@ -292,12 +338,12 @@ public final class Broker implements PilotService, PilotTokens {
 
   /** Foreign jobs still running here (pilots holding a job, or being given one). */
   public long foreignRunning() {
-    return executorSide.busyPilots();
+    return executorSide.pilots().busy();
   }
 
   /** Draining and no foreign job runs here any more: the daemon may exit. */
   public boolean drained() {
-    return executorSide.draining() && executorSide.busyPilots() == 0;
+    return executorSide.draining() && executorSide.pilots().busy() == 0;
   }
 
   /** A clean stop begins: no pilot is handed work from now on (the stop could cut off the answer); running ones go on. */
@@ -312,7 +358,7 @@ public final class Broker implements PilotService, PilotTokens {
 
   private SiteStatus status(QueueObservation obs) {
     // pending pilots wait in the local queue too; they are not this site's load
-    double queue = Math.max(0, obs.pendingCoreSeconds() - executorSide.waitingCoreSeconds());
+    double queue = Math.max(0, obs.pendingCoreSeconds() - Pilots.coreSeconds(executorSide.pilots().waiting()));
     int queued = Math.max(0, obs.pendingJobs() - executorSide.pilots().waiting().size());
     return new SiteStatus(settings.site(), obs.totalCores(), queue, queued, obs.reservationRatio(), participation);
   }

@@ -1,5 +1,6 @@
 package org.coalition.daemon;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -44,6 +45,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private final Coordination coordination;
   private final ResourceHandler handler;
   private final RunOutputs outputs;
+  private final PilotFiles files;
   private final Decisions decisions;
   private final PeriodBudget budget;
   private final Pilots pilots;
@@ -57,11 +59,12 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private volatile boolean stopping;
 
   ExecutorSide(BrokerSettings settings, Coordination coordination, ResourceHandler handler, RunOutputs outputs, Decisions decisions,
-      PeriodBudget budget, PilotJournal journal, BrokerMetrics metrics, Clock clock) {
+      PeriodBudget budget, PilotJournal journal, BrokerMetrics metrics, Clock clock, PeerDownload download) {
     this.settings = settings;
     this.coordination = coordination;
     this.handler = handler;
     this.outputs = outputs;
+    this.files = new PilotFiles(settings, coordination, outputs, download);
     this.decisions = decisions;
     this.budget = budget;
     this.pilots = new Pilots(settings.site());
@@ -149,7 +152,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     int free = obs.totalCores() - obs.allocatedCores() - waiting.stream().mapToInt(p -> p.cores).sum();
     Set<JobRef> targeted = new HashSet<>();
     waiting.forEach(p -> targeted.add(p.target));
-    double room = budget.receiveLeft(coreSeconds(waiting));
+    double room = budget.receiveLeft(Pilots.coreSeconds(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
         && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores() && handler.canHold(j.cores(), Pilots.memoryFor(j))).toList();
     int pending = waiting.size();
@@ -253,7 +256,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
       decisions.record("claim", job(j.ref()) + " pilot=" + p.id, "directcontr", pick.reason());
       String fresh = pilots.renew(p);
       recovery.keep(p);
-      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), fresh));
+      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), fresh, j.inputs(),
+          files.maxFilesBytes()));
     }
     p.fire(Event.NO_WORK);
     decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores, "
@@ -298,6 +302,18 @@ final class ExecutorSide implements PilotService, PilotTokens {
     }
   }
 
+  @Override
+  public void inputs(String pilotId, String token, Path target) {
+    files.inputs(pilots.check(pilotId, token).claimed(), target);
+  }
+
+  @Override
+  public void files(String pilotId, String token, Path tar, String sha256) {
+    Pilot p = pilots.check(pilotId, token);
+    p.claimed();
+    files.files(p.id, tar, sha256);
+  }
+
   private void report(Pilot p, RunOutcome outcome) {
     Claim c = p.claim;
     if (c == null) {
@@ -308,20 +324,21 @@ final class ExecutorSide implements PilotService, PilotTokens {
     }
     recovery.requireAdopted(p);
     // stored once: a retry after a failed hand-in reuses it rather than storing the output again
-    String ref;
+    RunOutputs.Stored stored;
     try {
-      ref = p.output != null ? p.output : outputs.store(c.ref().home(), c.ref().jobId() + "-" + c.token(), outcome.stdout(),
-          outcome.stderr());
+      stored = p.output != null ? new RunOutputs.Stored(p.output, outputs.checksum(p.output))
+          : files.store(p.id, c, outcome.stdout(), outcome.stderr());
     } catch (RunOutputs.SpoolFull e) {
       LOG.warn("site {}: the output of {} (pilot {}) cannot be stored now: {}; the pilot keeps it and reports again", settings.site(),
           c.ref(), p.id, e.getCause().getMessage());
       throw e;
     }
+    String ref = stored.reference();
     p.output = ref;
     recovery.keep(p);
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
     double end = Math.max(p.startedAt, coordination.now());
-    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), outcome.signal(), outcome.timedOut(), ref));
+    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), outcome.signal(), outcome.timedOut(), ref, stored.sha256()));
     p.reported = true;
     p.fire(Event.REPORTED);
     recovery.keep(p);
@@ -363,19 +380,6 @@ final class ExecutorSide implements PilotService, PilotTokens {
     return draining;
   }
 
-  /** Pilots that hold a job or are being given one. */
-  long busyPilots() {
-    return pilots.all().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED || p.phase() == PilotLifecycle.Phase.RUNNING).count();
-  }
-
-  /** Core-seconds the pilots still waiting in the local queue would take: not this site's own load. */
-  double waitingCoreSeconds() {
-    return coreSeconds(pilots.waiting());
-  }
-
-  private static double coreSeconds(List<Pilot> pilots) {
-    return pilots.stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum();
-  }
 
   private Candidates candidates(List<JobSpec> fitting) {
     double now = coordination.now();

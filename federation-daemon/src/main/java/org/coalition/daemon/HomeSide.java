@@ -1,20 +1,19 @@
 package org.coalition.daemon;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.coalition.coordination.Completed;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.FederatedJob;
+import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobSpec;
-import org.coalition.coordination.RunResult;
 import org.coalition.daemon.PublishedJobLifecycle.Effect;
 import org.coalition.daemon.PublishedJobLifecycle.Event;
 import org.coalition.daemon.PublishedJobLifecycle.Phase;
@@ -22,8 +21,8 @@ import org.coalition.handler.HandlerException;
 import org.coalition.handler.HomeJob;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.QueueObservation;
-import org.coalition.handler.RemoteRun;
 import org.coalition.policy.text.Numbers;
+import org.coalition.staging.InputPacker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,9 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 final class HomeSide {
   private static final Logger LOG = LoggerFactory.getLogger(HomeSide.class);
-  private static final int HISTORY = 10_000;
-  /** How long the results of an executor whose daemon did not answer wait before the next fetch. */
-  private static final long UNREACHABLE_BACKOFF_MILLIS = 15_000;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
@@ -50,6 +46,8 @@ final class HomeSide {
   private final BrokerMetrics metrics;
   private final ParkJournal parks;
   private final UserNotes notes;
+  private final HomeFiles files;
+  private final HomeResults replays;
 
   private final Map<String, Long> firstSeenMillis = new HashMap<>();
   private final Map<String, JobSpec> published = new HashMap<>();
@@ -60,19 +58,9 @@ final class HomeSide {
    */
   private final Set<String> seenInFederation = new HashSet<>();
   private final Set<String> keptLogged = new HashSet<>();
-  /** Executors whose daemon did not answer an output fetch, and until when (clock millis) their results wait. */
-  private final Map<String, Long> unreachableUntil = new HashMap<>();
-  private final Map<String, Broker.Finished> history = new LinkedHashMap<>(16, 0.75f, false) {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Broker.Finished> eldest) {
-      return size() > HISTORY;
-    }
-  };
 
   HomeSide(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, PeriodBudget budget,
-      Clock clock, OutputFetch fetch, BrokerMetrics metrics, ParkJournal parks) {
+      Clock clock, OutputFetch fetch, BrokerMetrics metrics, ParkJournal parks, InputPacker packer) {
     this.settings = settings;
     this.coordination = coordination;
     this.home = home;
@@ -83,6 +71,14 @@ final class HomeSide {
     this.metrics = metrics;
     this.parks = parks;
     this.notes = new UserNotes(settings.site(), clock);
+    this.files = new HomeFiles(settings.site(), packer, decisions, notes);
+    this.replays = new HomeResults(settings, coordination, home, decisions, clock, fetch, metrics, notes, this::forgetPark);
+  }
+
+  /** The inputs of this site's job {@code jobId} for {@code site} ({@code anySite}: for whoever): only while that site holds its claim. */
+  Optional<Path> inputsFor(String jobId, String site, boolean anySite) {
+    return coordination.jobs(settings.site()).stream().anyMatch(f -> f.job().jobId().equals(jobId) && f.claimed() && !f.finished()
+        && (anySite || site.equals(f.executor()))) ? files.inputs(jobId) : Optional.empty();
   }
 
   /** How many of this site's jobs are published now. */
@@ -90,8 +86,8 @@ final class HomeSide {
     return published.size();
   }
 
-  synchronized Optional<Broker.Finished> finished(String jobId) {
-    return Optional.ofNullable(history.get(jobId));
+  Optional<Broker.Finished> finished(String jobId) {
+    return replays.finished(jobId);
   }
 
   /**
@@ -216,6 +212,9 @@ final class HomeSide {
         firstSeenMillis.remove(j.id());
         continue; // waits for a dependency, a begin time or a hold, or replays a run: it must not run anywhere (again)
       }
+      if (files.staysHome(j.id())) {
+        continue; // its files cannot go: its user was told why, and it runs here
+      }
       long seen = firstSeenMillis.computeIfAbsent(j.id(), k -> clock.millis());
       HomeQueue.Room room = h.room(j.id(), obs);
       if (clock.millis() - seen < settings.publishAfter().toMillis() || j.cpus() <= free.computeIfAbsent(room.system(), k -> room.freeCores())) {
@@ -231,7 +230,13 @@ final class HomeSide {
       }
       long limit = j.timeLimitSeconds() > 0 ? j.timeLimitSeconds() : PeriodBudget.NO_LIMIT_SECONDS;
       try {
-        batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), h.payload(j.id())));
+        String script = h.payload(j.id());
+        Optional<Inputs> inputs = files.pack(h, j, script);
+        if (inputs.isPresent()) {
+          batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), script, inputs.get()));
+        } else {
+          budget.giveBack(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()));
+        }
       } catch (IllegalArgumentException | HandlerException e) {
         decisions.record("keep", job(j.id()), "not-publishable", e.getMessage());
         keptLogged.add(j.id());
@@ -244,6 +249,9 @@ final class HomeSide {
     if (!batch.isEmpty()) {
       publish(h, batch, obs);
     }
+    Set<String> live = new HashSet<>(waiting.keySet());
+    live.addAll(published.keySet());
+    files.retain(live);
   }
 
   /** Parks, then publishes: a job is never claimable while it can also start here. */
@@ -286,111 +294,9 @@ final class HomeSide {
     }
   }
 
-  /**
-   * Event 4 at home: runs that ended elsewhere are checked ({@link ResultCheck}), replayed in the
-   * users' parked jobs, then acknowledged. Each result is handled on its own: one that fails the
-   * checks is rejected (its job queued again), one that fails otherwise is logged and retried next
-   * round, and neither keeps the others from being handled.
-   */
+  /** Event 4 at home: results replayed ({@link HomeResults}), their jobs forgotten here. */
   void results() {
-    List<Completed> results = coordination.results();
-    if (results.isEmpty()) {
-      return;
-    }
-    Map<String, String> endpoints = new HashMap<>();
-    coordination.knownSites().forEach((site, info) -> endpoints.put(site, info.endpoint()));
-    List<Completed> done = new ArrayList<>();
-    for (Completed c : results) {
-      Contain.run(LOG, settings.site(), "the result of " + job(c.job().jobId()) + " from " + c.executor(), () -> {
-        if (handle(c, endpoints.getOrDefault(c.executor(), ""))) {
-          done.add(c);
-        }
-      });
-    }
-    if (done.isEmpty()) {
-      return;
-    }
-    if (!Contain.run(LOG, settings.site(), "acknowledging " + done.size() + " result(s)", () -> coordination.acknowledge(done))) {
-      // one at a time, so that a result that cannot be folded holds back no other
-      done.removeIf(c -> !Contain.run(LOG, settings.site(), "acknowledging " + job(c.job().jobId()), () -> coordination.acknowledge(List.of(c))));
-    }
-    done.forEach(c -> fire(c.job().jobId(), Event.RESULT_HANDLED, null));
-  }
-
-  /** Checks, fetches and replays one result; true when it is to be acknowledged. */
-  private boolean handle(Completed c, String executorEndpoint) {
-    String id = c.job().jobId();
-    Optional<ResultCheck.Refusal> refusal = ResultCheck.check(c);
-    if (refusal.isPresent()) {
-      reject(c, refusal.get());
-      return false;
-    }
-    long now = clock.millis();
-    if (unreachableUntil.getOrDefault(c.executor(), 0L) > now) {
-      return false; // its daemon did not answer a moment ago: its results wait, unacknowledged
-    }
-    RunResult r = c.result();
-    RemoteRun run;
-    try {
-      RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint, c.executor());
-      run = RemoteRuns.of(r, out.stdout(), out.stderr());
-      unreachableUntil.remove(c.executor());
-    } catch (OutputFetch.Refused e) {
-      reject(c, new ResultCheck.Refusal("output", e.getMessage()));
-      return false;
-    } catch (RunOutputs.Unreachable e) {
-      if (retained(r)) {
-        // The executor keeps the output for a day: a broken link or a restarting daemon loses nothing.
-        unreachableUntil.put(c.executor(), now + UNREACHABLE_BACKOFF_MILLIS);
-        LOG.warn("site {}: the output of {} at {} cannot be fetched now ({}); retrying in {} s", settings.site(), id, c.executor(),
-            e.getMessage(), UNREACHABLE_BACKOFF_MILLIS / 1000);
-        return false;
-      }
-      run = RemoteRuns.withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched for "
-          + RunOutputs.RETENTION.toHours() + " h: " + e.getMessage() + "\n");
-    } catch (RuntimeException e) {
-      run = RemoteRuns.withoutOutput(r, "coalition: the output of the run at " + c.executor() + " could not be fetched: " + e.getMessage()
-          + "\n");
-    }
-    String outcome;
-    try {
-      if (home.isEmpty()) {
-        throw new HandlerException(HandlerException.Category.REJECTED, "this site has no home queue");
-      }
-      notes.ran(home.get(), id, c.executor(), r.end() - r.start());
-      home.get().replay(id, run);
-      forgetPark(id);
-      outcome = "replayed";
-      decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, %s, waited %s s, ran %s s",
-          c.executor(), run.statusLine().trim(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));
-    } catch (HandlerException e) {
-      boolean retained = retained(r);
-      if (e.category() == HandlerException.Category.UNAVAILABLE && retained) {
-        // the batch system or the disk the result goes to is down for a while: the result waits, unacknowledged
-        LOG.warn("site {}: cannot replay {} now ({}); retrying next round", settings.site(), id, e.getMessage());
-        return false;
-      }
-      outcome = "dropped";
-      decisions.record("drop-result", job(id), retained ? "home-job-gone" : "replay-failed-for-a-day", e.getMessage());
-    }
-    synchronized (this) {
-      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), r.timedOut(), outcome));
-    }
-    return true;
-  }
-
-  /** Whether the executor still keeps the run's output (a day after its end): until then a failure to fetch or replay is retried. */
-  private boolean retained(RunResult r) {
-    return coordination.now() - r.end() < RunOutputs.RETENTION.toSeconds();
-  }
-
-  /** A result that failed the checks: never folded, never replayed; its job goes back to the queue. */
-  private void reject(Completed c, ResultCheck.Refusal refusal) {
-    if (coordination.reject(c, refusal.reason())) {
-      metrics.rejected(c.executor(), refusal.code());
-      decisions.record("reject-result", job(c.job().jobId()) + " executor=" + c.executor(), refusal.code(),
-          refusal.reason() + "; the job is queued again");
-    }
+    replays.handle().forEach(id -> fire(id, Event.RESULT_HANDLED, null));
   }
 
   private String job(String localId) {

@@ -1,32 +1,26 @@
 package org.coalition.daemon;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.security.cert.X509Certificate;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import org.coalition.coordination.RunResult;
+import org.coalition.staging.StagingRefused;
+import org.coalition.staging.TarBundle;
 
 /**
  * The home side of an output's trip: reads back the reference an executing site wrote into a
  * result ({@link RunResult#output()}). The reference is a peer's write, so it is data, never an
  * address to follow: only an inline {@code data:} blob, or the executor's own registered endpoint
- * followed by exactly {@code v1/outputs/NAME}, is fetched, with a size bound and a bound on the
- * whole transfer (a body trickled byte by byte is cut at {@link #TOTAL_TIME}). {@code file:} is
+ * followed by exactly {@code v1/outputs/NAME}, is fetched ({@link PeerDownload}), with a size
+ * bound and a bound on the whole transfer (a body trickled byte by byte is cut), and checked
+ * against the SHA-256 its result names. {@code file:} is
  * read only in the one-machine demo (a home with no HTTP endpoint), and only a regular file, never
  * through a link.
  *
@@ -36,16 +30,22 @@ import org.coalition.coordination.RunResult;
  * is gone or garbled: the run is replayed with the reason in its error stream).
  */
 public final class OutputFetch {
-  /** The longest a whole fetch may take, connection to last byte. */
+  /** The longest a whole fetch of a run without files may take, connection to last byte. */
   public static final Duration TOTAL_TIME = Duration.ofSeconds(120);
+  /** The slowest transfer of files waited for: a fetch may take {@link #TOTAL_TIME} and a second per this many bytes it may bring. */
+  static final long BYTES_PER_SECOND = 8L << 20;
   private static final String OUTPUTS = "v1/outputs/";
 
-  private final HttpClient http;
-  private final PeerSites peers;
+  private final PeerDownload download;
   private final boolean demo;
   private final Duration totalTime;
+  private final Path incoming;
+  private final long maxFilesBytes;
 
-  /** A fetcher for a home that serves its API over HTTP(S) ({@code demo} false) or not at all (the demo: {@code file:} allowed). */
+  /**
+   * A fetcher for a home that serves its API over HTTP(S) ({@code demo} false) or not at all (the
+   * demo: {@code file:} allowed), and takes no files back.
+   */
   public OutputFetch(HttpClient http, boolean demo) {
     this(http, PeerSites.NONE, demo, TOTAL_TIME);
   }
@@ -59,10 +59,16 @@ public final class OutputFetch {
   }
 
   OutputFetch(HttpClient http, PeerSites peers, boolean demo, Duration totalTime) {
-    this.http = http;
-    this.peers = peers;
+    this(new PeerDownload(http, peers), demo, totalTime, Path.of(System.getProperty("java.io.tmpdir")), 0);
+  }
+
+  /** A fetcher that takes in at most {@code maxFilesBytes} of a run's files, into {@code incoming} (a folder of this daemon's own). */
+  OutputFetch(PeerDownload download, boolean demo, Duration totalTime, Path incoming, long maxFilesBytes) {
+    this.download = download;
     this.demo = demo;
     this.totalTime = totalTime;
+    this.incoming = incoming;
+    this.maxFilesBytes = maxFilesBytes;
   }
 
   /** The reference is not one this home follows: a protocol violation by the executor, not a lost output. */
@@ -76,28 +82,35 @@ public final class OutputFetch {
 
   /** Reads {@code reference}, written by the site whose registered endpoint is {@code executorEndpoint}. */
   public RunOutputs.Captured fetch(String reference, String executorEndpoint) {
-    return fetch(reference, executorEndpoint, "");
+    return fetch(reference, executorEndpoint, "", "");
+  }
+
+  /** As {@link #fetch(String, String, String, String)}, with no checksum to check. */
+  public RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor) {
+    return fetch(reference, executorEndpoint, executor, "");
   }
 
   /**
    * Reads {@code reference}, written by {@code executor} whose registered endpoint is {@code executorEndpoint}; over
-   * HTTPS with {@code peers} set, the answering certificate must name {@code executor}.
+   * HTTPS with {@code peers} set, the answering certificate must name {@code executor}. A fetched
+   * blob must have the SHA-256 {@code sha256} when one is given. The files of the run, if any, are
+   * a checked tar in this daemon's incoming folder: the caller deletes it once used.
    */
-  public RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor) {
+  public RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor, String sha256) {
     if (reference.isEmpty()) {
       return new RunOutputs.Captured(new byte[0], new byte[0]);
     }
     if (reference.startsWith(RunOutputs.DATA)) {
       try {
-        return RunOutputs.decode(Base64.getDecoder().decode(reference.substring(RunOutputs.DATA.length())));
+        return OutputBlob.decode(Base64.getDecoder().decode(reference.substring(RunOutputs.DATA.length())));
       } catch (IllegalArgumentException e) {
         throw new Refused("inline output is not a valid blob: " + e.getMessage());
       }
     }
     if (reference.startsWith("file:") && demo) {
-      return RunOutputs.decode(readFile(reference));
+      return read(localFile(reference), reference);
     }
-    if (peers != PeerSites.NONE && !executorEndpoint.startsWith("https://")) {
+    if (download.checksPeers() && !executorEndpoint.startsWith("https://")) {
       // between daemons with identities, plain HTTP would skip the certificate check: an executor
       // could register an address inside the home's network and have the home call it
       throw new Refused("output reference '" + abbreviate(reference) + "': over mutual TLS the executor's endpoint must be https://, was '"
@@ -110,10 +123,44 @@ public final class OutputFetch {
         + OUTPUTS.length())).matches()) {
       throw new Refused("output reference '" + abbreviate(reference) + "' is not " + executorEndpoint + OUTPUTS + "NAME");
     }
-    return RunOutputs.decode(download(reference, executor));
+    Path blob = temporary("output-");
+    try {
+      long limit = RunOutputs.MAX_BLOB + TarBundle.rawLimit(maxFilesBytes);
+      Duration time = totalTime.plusSeconds(maxFilesBytes / BYTES_PER_SECOND);
+      BoundedFileBody.Received got = download.get(reference, executor, limit, time, blob);
+      if (!sha256.isEmpty() && !sha256.equals(got.sha256())) {
+        throw new IllegalArgumentException("output " + abbreviate(reference) + " arrived with SHA-256 " + got.sha256()
+            + ", not the " + sha256 + " its result names (changed or damaged on the executing site)");
+      }
+      return read(blob, reference);
+    } finally {
+      deleteQuietly(blob);
+    }
   }
 
-  private static byte[] readFile(String reference) {
+  private RunOutputs.Captured read(Path blob, String reference) {
+    Path files = temporary("files-");
+    try {
+      return OutputBlob.read(blob, files, maxFilesBytes);
+    } catch (StagingRefused e) {
+      throw new Refused("output " + abbreviate(reference) + ": its files: " + e.getMessage());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read output " + abbreviate(reference) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Path temporary(String prefix) {
+    try {
+      Files.createDirectories(incoming, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      Path file = Files.createTempFile(incoming, prefix, ".tmp");
+      Files.delete(file); // made anew by whoever writes it, or never
+      return file;
+    } catch (IOException e) {
+      throw new RunOutputs.Unreachable("cannot make room for an output in " + incoming + " now (is the disk full?): " + e.getMessage(), e);
+    }
+  }
+
+  private static Path localFile(String reference) {
     Path file;
     try {
       file = Path.of(URI.create(reference));
@@ -123,72 +170,18 @@ public final class OutputFetch {
     if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
       throw new Refused("output " + file + " is not a regular file (links, devices and pipes are refused)");
     }
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-      return bounded(in.readNBytes(RunOutputs.MAX_BLOB + 1), reference);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read output " + file + ": " + e.getMessage(), e);
-    }
+    return file;
   }
 
-  private byte[] download(String reference, String executor) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create(reference)).timeout(totalTime).GET().build();
-    CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, info -> new BoundedBody(RunOutputs.MAX_BLOB));
-    HttpResponse<byte[]> response;
+  static void deleteQuietly(Path file) {
     try {
-      response = pending.get(totalTime.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      pending.cancel(true);
-      throw new RunOutputs.Unreachable("output " + abbreviate(reference) + " did not arrive within " + totalTime.toSeconds() + " s",
-          new IOException("timed out"));
-    } catch (InterruptedException e) {
-      pending.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while fetching output " + abbreviate(reference), e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof BoundedBody.TooLarge tooLarge) {
-        throw new Refused("output " + abbreviate(reference) + ": " + tooLarge.getMessage());
-      }
-      IOException io = e.getCause() instanceof IOException x ? x : new IOException(String.valueOf(e.getCause()), e.getCause());
-      throw new RunOutputs.Unreachable("cannot fetch output " + abbreviate(reference) + ": " + io, io);
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // a leftover in the daemon's own folder
     }
-    checkPeer(response, reference, executor);
-    if (response.statusCode() >= 500) {
-      throw new RunOutputs.Unreachable("output " + abbreviate(reference) + ": HTTP " + response.statusCode() + " from the executing site",
-          new IOException("HTTP " + response.statusCode()));
-    }
-    if (response.statusCode() != 200) {
-      throw new UncheckedIOException(new IOException("output " + abbreviate(reference) + ": HTTP " + response.statusCode()
-          + " from the executing site (its daemon keeps outputs for " + RunOutputs.RETENTION.toHours() + " h)"));
-    }
-    return bounded(response.body(), reference);
-  }
-
-  /** Over HTTPS between daemons, the certificate that answered must be the executor's: another site's daemon could serve another run's output. */
-  private void checkPeer(HttpResponse<byte[]> response, String reference, String executor) {
-    if (peers == PeerSites.NONE || !reference.startsWith("https://")) {
-      return;
-    }
-    Optional<String> site = response.sslSession().flatMap(session -> {
-      try {
-        return session.getPeerCertificates()[0] instanceof X509Certificate leaf ? peers.site(leaf) : Optional.empty();
-      } catch (SSLPeerUnverifiedException e) {
-        return Optional.empty();
-      }
-    });
-    if (!site.equals(Optional.of(executor))) {
-      throw new Refused("output " + abbreviate(reference) + " was served by " + site.map(s -> "site " + s).orElse("no member's certificate")
-          + ", not by " + executor + ", which wrote the result");
-    }
-  }
-
-  private static byte[] bounded(byte[] blob, String reference) {
-    if (blob.length > RunOutputs.MAX_BLOB) {
-      throw new Refused("output " + abbreviate(reference) + " is larger than " + RunOutputs.MAX_BLOB + " bytes");
-    }
-    return blob;
   }
 
   static String abbreviate(String s) {
-    return s.length() <= 60 ? s : s.substring(0, 60) + "...";
+    return PeerDownload.abbreviate(s);
   }
 }

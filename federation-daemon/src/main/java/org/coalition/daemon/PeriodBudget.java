@@ -51,6 +51,11 @@ final class PeriodBudget {
     return true;
   }
 
+  /** Counts {@code coreSeconds} sent a moment ago as not sent after all (the job stayed home). */
+  synchronized void giveBack(double coreSeconds) {
+    sent = Math.max(0, sent - coreSeconds);
+  }
+
   /** Counts {@code coreSeconds} as taken in. */
   synchronized void take(double coreSeconds) {
     taken += coreSeconds;

@@ -71,6 +71,15 @@ final class Pilot {
   }
 
   /** Whether it can run {@code j}: as many cores, time and memory at most as it has (memory named only where it asked for some). */
+  /** Its claim; refused when it holds none. */
+  Claim claimed() {
+    Claim c = claim;
+    if (c == null) {
+      throw new PilotService.PilotRefused("pilot " + id + " has no job");
+    }
+    return c;
+  }
+
   boolean fits(JobSpec j) {
     return j.cores() <= cores && j.walltimeSeconds() <= walltime && (j.memoryMb() == 0 || j.memoryMb() <= memoryMb);
   }

@@ -3,8 +3,14 @@ package org.coalition.daemon;
 import dev.failsafe.Failsafe;
 import dev.failsafe.RetryPolicy;
 import dev.failsafe.function.CheckedSupplier;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +20,11 @@ import org.coalition.daemon.PilotService.Assignment;
 import org.coalition.daemon.PilotService.RunOutcome;
 import org.coalition.handler.ExitStatus;
 import org.coalition.handler.ScriptRunner;
+import org.coalition.staging.AccountTar;
+import org.coalition.staging.Checksums;
+import org.coalition.staging.OutputPacker;
+import org.coalition.staging.StagingRefused;
+import org.coalition.staging.TarBundle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,10 +120,19 @@ public final class PilotAgent {
     }
     Assignment a = work.get();
     String token = a.token(); // the one in this process's environment is void now
+    Optional<Path> inputs;
+    try {
+      inputs = inputs(a, token);
+    } catch (RuntimeException e) {
+      // the home did not answer for the whole grace, or sent something else: the claim lapses and the job is queued again
+      LOG.error("pilot {}: the inputs of job {} could not be fetched ({}); giving the run up", pilotId, a.job(), e.getMessage());
+      return 1;
+    }
     double start = clock.getAsDouble();
+    long since = System.currentTimeMillis() / 1000;
     ScriptRunner.Run run;
     try {
-      run = runner.start(a.job().replace('/', '-'), a.account(), a.script());
+      run = runner.start(a.job().replace('/', '-'), a.account(), a.script(), sandbox -> unpack(inputs, sandbox, a.inputs().bytes()));
     } catch (RuntimeException e) {
       LOG.warn("pilot {}: job {} could not start: {}", pilotId, a.job(), e.getMessage());
       service.finish(pilotId, token, new RunOutcome(start, clock.getAsDouble(), 127, new byte[0],
@@ -143,8 +163,9 @@ public final class PilotAgent {
         }
       }
       ExitStatus status = run.exit();
+      byte[] stderr = concat(run.stderr(), sendFiles(a, token, run, since));
       RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), status.exitCode(), status.signal(), timedOut, run.stdout(),
-          run.stderr());
+          stderr);
       try {
         patiently("the report of job " + a.job(), () -> {
           service.finish(pilotId, token, outcome);
@@ -159,6 +180,88 @@ public final class PilotAgent {
     } finally {
       run.kill();
       run.clean();
+      inputs.ifPresent(AccountTar::deleteQuietly);
     }
+  }
+
+  /** The job's inputs, fetched through the daemon (asked again while it cannot answer) and checked against the assignment. */
+  private Optional<Path> inputs(Assignment a, String token) {
+    if (!a.inputs().any()) {
+      return Optional.empty();
+    }
+    Path file;
+    try {
+      file = Files.createTempFile("coalition-inputs-", ".tar");
+    } catch (IOException e) {
+      throw new UncheckedIOException("no room for the job's inputs: " + e.getMessage(), e);
+    }
+    try {
+      patiently("the inputs of job " + a.job(), () -> {
+        Files.deleteIfExists(file);
+        service.inputs(pilotId, token, file);
+        return null;
+      });
+      String sha = Checksums.sha256(file);
+      if (Files.size(file) != a.inputs().bytes() || !sha.equals(a.inputs().sha256())) {
+        throw new IllegalStateException("the inputs arrived as " + Files.size(file) + " bytes with SHA-256 " + sha + ", not as the job's record says");
+      }
+      return Optional.of(file);
+    } catch (IOException | RuntimeException e) {
+      AccountTar.deleteQuietly(file);
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
+  }
+
+  private static void unpack(Optional<Path> inputs, Path sandbox, long bytes) throws IOException {
+    if (inputs.isPresent()) {
+      try (InputStream in = Files.newInputStream(inputs.get())) {
+        TarBundle.unpack(in, sandbox, bytes);
+      }
+    }
+  }
+
+  /**
+   * Hands the daemon the files the run created or changed in its sandbox (modified since
+   * {@code since}, epoch seconds), if the daemon takes files and there are any; a note for the
+   * job's standard error on what did not come back.
+   */
+  private byte[] sendFiles(Assignment a, String token, ScriptRunner.Run run, long since) {
+    if (a.maxFilesBytes() <= 0) {
+      return new byte[0];
+    }
+    Path tar = null;
+    StringBuilder note = new StringBuilder();
+    try {
+      tar = Files.createTempFile("coalition-files-", ".tar");
+      Files.delete(tar);
+      AccountTar.Packed packed = OutputPacker.pack(run.account(), run.sandbox(), since, tar, a.maxFilesBytes());
+      packed.checked().leftOut().forEach(l -> note.append("coalition: not brought back: ").append(l).append('\n'));
+      if (packed.checked().files() > 0) {
+        Path file = tar;
+        patiently("the files of job " + a.job(), () -> {
+          service.files(pilotId, token, file, packed.sha256());
+          return null;
+        });
+      }
+    } catch (StagingRefused e) {
+      note.append("coalition: the files this run wrote were not brought back: ").append(e.getMessage()).append('\n');
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("pilot {}: the files of job {} could not be handed in: {}", pilotId, a.job(), e.getMessage());
+      note.append("coalition: the files this run wrote could not be brought back: ").append(e.getMessage()).append('\n');
+    } finally {
+      if (tar != null) {
+        AccountTar.deleteQuietly(tar);
+      }
+    }
+    return note.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    if (b.length == 0) {
+      return a;
+    }
+    byte[] all = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 }

@@ -1,6 +1,8 @@
 package org.coalition.daemon;
 
+import java.nio.file.Path;
 import java.util.Optional;
+import org.coalition.coordination.Inputs;
 import org.coalition.handler.ExitStatus;
 
 /**
@@ -19,10 +21,36 @@ public interface PilotService {
   void finish(String pilotId, String token, RunOutcome outcome);
 
   /**
-   * A claimed job handed to a pilot: what to run and as whom, and the pilot's token from now on
-   * (the one it started with is void: the job's account can read the pilot's environment).
+   * The files the pilot's job takes with it ({@link Assignment#inputs}), written to the new file
+   * {@code target}: the daemon fetches them from the job's home and checks their size and SHA-256
+   * first. Asked before the run starts.
    */
-  record Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token) {
+  void inputs(String pilotId, String token, Path target);
+
+  /**
+   * The files the pilot's run created or changed, a tar with SHA-256 {@code sha256}, at most
+   * {@link Assignment#maxFilesBytes} of files: handed in before {@link #finish}, which sends them
+   * home with the output. Handing them in again replaces them.
+   */
+  void files(String pilotId, String token, Path tar, String sha256);
+
+  /**
+   * A claimed job handed to a pilot: what to run and as whom, and the pilot's token from now on
+   * (the one it started with is void: the job's account can read the pilot's environment); the
+   * files it takes with it, and how many bytes of files its run may send back (0: none, a daemon
+   * from before files travelled).
+   */
+  record Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token, Inputs inputs,
+      long maxFilesBytes) {
+    /** A job that takes and brings no files. */
+    public Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token) {
+      this(job, account, cores, walltimeSeconds, script, token, Inputs.NONE, 0);
+    }
+
+    public Assignment {
+      inputs = inputs == null ? Inputs.NONE : inputs; // from a daemon from before files travelled
+    }
+
     @Override
     public String toString() {
       return "Assignment[job=" + job + ", account=" + account + ", cores=" + cores + "]"; // never the token

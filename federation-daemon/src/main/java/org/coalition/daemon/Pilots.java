@@ -107,6 +107,16 @@ final class Pilots {
     return byId.values().stream().filter(Pilot::waiting).toList();
   }
 
+  /** Pilots that hold a job or are being given one. */
+  long busy() {
+    return byId.values().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED || p.phase() == PilotLifecycle.Phase.RUNNING).count();
+  }
+
+  /** Core-seconds {@code pilots} would take if each ran its whole time limit. */
+  static double coreSeconds(List<Pilot> pilots) {
+    return pilots.stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum();
+  }
+
   /** How many pilots are pending, running and done ({@link PilotLifecycle#countedAs}). */
   Map<String, Integer> countsByState() {
     Map<String, Integer> out = new LinkedHashMap<>(Map.of("pending", 0, "running", 0));

@@ -1,21 +1,25 @@
 package org.coalition.daemon;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -32,8 +36,12 @@ import org.coalition.handler.ScriptRunner;
  * output belongs to: over mutual TLS the API serves it to that site's identity alone; the 128
  * random bits make the name unguessable where the API is plain HTTP on loopback), or by a {@code file:} URI where the daemon has no HTTP endpoint
  * (the demo). Either way the bytes are one blob: a header line {@code coalition-output 1 OUT ERR},
- * then OUT bytes of standard output and ERR bytes of standard error. Stored outputs are deleted
- * after {@link #RETENTION}. The home reads a reference back with {@link OutputFetch}.
+ * then OUT bytes of standard output and ERR bytes of standard error; a run that wrote files has
+ * the header {@code coalition-output 2 OUT ERR FILES} and a tar of FILES bytes after the streams
+ * (issue #24: a home from before reads version 1 only, and gets version 2 only for runs that
+ * declared inputs or wrote files). A stored blob's SHA-256 goes into the result, and the home
+ * checks it. The files a pilot uploads ({@link #receiveFiles}) wait here until its report. Stored
+ * outputs are deleted after {@link #RETENTION}. The home reads a reference back with {@link OutputFetch}.
  */
 public final class RunOutputs {
   /** How long a stored output waits for its home site to fetch it. */
@@ -47,7 +55,6 @@ public final class RunOutputs {
   private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_FILE =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
   static final String DATA = "data:application/vnd.coalition.output;base64,";
-  private static final String HEADER = "coalition-output 1 ";
   /** Largest blob fetched back (two capped streams and a header). */
   static final int MAX_BLOB = 2 * ScriptRunner.MAX_STREAM + 64;
 
@@ -94,34 +101,156 @@ public final class RunOutputs {
     return !endpoint.isEmpty();
   }
 
-  /** Both streams of a run. */
-  public record Captured(byte[] stdout, byte[] stderr) {}
+  /**
+   * Both streams of a run, and the files it wrote: a checked tar in the home's spool
+   * ({@link org.coalition.staging.TarBundle}), and what the check left out.
+   */
+  public record Captured(byte[] stdout, byte[] stderr, Optional<Path> files, List<String> leftOut) {
+    /** A run that wrote no files. */
+    public Captured(byte[] stdout, byte[] stderr) {
+      this(stdout, stderr, Optional.empty(), List.of());
+    }
+  }
+
+  /** A stored output: its reference, and its SHA-256 when the home fetches it ("" when inline). */
+  public record Stored(String reference, String sha256) {}
 
   /** Stores the output of a run for {@code home} ({@code label} names the run) and returns its reference. */
   public String store(String home, String label, byte[] stdout, byte[] stderr) {
+    return store(home, label, stdout, stderr, Optional.empty()).reference();
+  }
+
+  /** Stores the output of a run for {@code home}, with the tar of the {@code files} it wrote if any. */
+  public Stored store(String home, String label, byte[] stdout, byte[] stderr, Optional<Path> files) {
     JobSpec.requireId("home site", home);
     String name = home + "~" + label.replaceAll("[^A-Za-z0-9._-]", "_");
-    byte[] blob = encode(stdout, stderr);
-    String inline = DATA + Base64.getEncoder().encodeToString(blob);
-    if (inline.length() <= RunResult.MAX_OUTPUT_REF) {
-      return inline;
+    if (files.isEmpty()) {
+      String inline = DATA + Base64.getEncoder().encodeToString(OutputBlob.encode(stdout, stderr));
+      if (inline.length() <= RunResult.MAX_OUTPUT_REF) {
+        return new Stored(inline, "");
+      }
     }
     try {
-      Files.createDirectories(spool, PRIVATE_DIR);
-      Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
-      long used = sweep();
-      if (used + blob.length > quotaBytes) {
-        throw new SpoolFull("the output spool " + spool + " holds " + used + " bytes; " + blob.length + " more would pass its quota of "
-            + quotaBytes);
-      }
+      long filesBytes = files.isPresent() ? Files.size(files.get()) : 0;
+      byte[] header = OutputBlob.header(stdout.length, stderr.length, files.map(f -> filesBytes));
+      long size = header.length + stdout.length + stderr.length + filesBytes;
+      prepareSpool(size - filesBytes); // the files are in the spool already
       Path target = spool.resolve(name + "-" + HexFormat.of().formatHex(random16()));
       Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
-      Files.createFile(tmp, PRIVATE_FILE);
-      Files.write(tmp, blob);
+      MessageDigest sha = sha256();
+      try (OutputStream out = new DigestOutputStream(Files.newOutputStream(Files.createFile(tmp, PRIVATE_FILE)), sha)) {
+        out.write(header);
+        out.write(stdout);
+        out.write(stderr);
+        if (files.isPresent()) {
+          Files.copy(files.get(), out);
+        }
+      }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      return endpoint.isEmpty() ? target.toUri().toString() : endpoint + "v1/outputs/" + target.getFileName();
+      return new Stored(endpoint.isEmpty() ? target.toUri().toString() : endpoint + "v1/outputs/" + target.getFileName(),
+          HexFormat.of().formatHex(sha.digest()));
     } catch (IOException e) {
       throw new SpoolFull("cannot store the output of " + name + " in " + spool + " now (is its disk full?): " + e);
+    }
+  }
+
+  /** The spool exists, private, and has room for {@code bytes} more under its quota. */
+  private void prepareSpool(long bytes) throws IOException {
+    Files.createDirectories(spool, PRIVATE_DIR);
+    Files.setPosixFilePermissions(spool, PosixFilePermissions.fromString("rwx------"));
+    long used = sweep();
+    if (used + bytes > quotaBytes) {
+      throw new SpoolFull("the output spool " + spool + " holds " + used + " bytes; " + bytes + " more would pass its quota of " + quotaBytes);
+    }
+  }
+
+  /** The SHA-256 of a stored output this daemon serves ("" for an inline one, or one gone): a report stored before a restart is sent again with it. */
+  public String checksum(String reference) {
+    int at = reference.lastIndexOf('/');
+    Optional<Path> file = at < 0 || reference.startsWith(DATA) ? Optional.empty() : served(reference.substring(at + 1));
+    if (file.isEmpty()) {
+      return "";
+    }
+    try (InputStream in = Files.newInputStream(file.get())) {
+      MessageDigest sha = sha256();
+      in.transferTo(new DigestOutputStream(OutputStream.nullOutputStream(), sha));
+      return HexFormat.of().formatHex(sha.digest());
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /**
+   * Takes the tar of the files pilot {@code pilotId}'s run wrote: {@code length} bytes of
+   * {@code in}, at most {@code maxBytes}, counted in the spool's quota, and checked against
+   * {@code sha256}; replaces an earlier upload of the same pilot.
+   *
+   * @throws SpoolFull when the spool cannot take it now
+   * @throws IllegalArgumentException when the body is not what was announced
+   */
+  public void receiveFiles(String pilotId, InputStream in, long length, String sha256, long maxBytes) {
+    if (length < 0 || length > maxBytes) {
+      throw new IllegalArgumentException("the files are " + length + " bytes; this site takes at most " + maxBytes + " per job (staging.max-job)");
+    }
+    Path target = filesOf(pilotId);
+    Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
+    try {
+      prepareSpool(length);
+      MessageDigest sha = sha256();
+      long got;
+      try (OutputStream out = new DigestOutputStream(Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+          StandardOpenOption.WRITE), sha)) {
+        got = in.transferTo(out);
+      }
+      String sum = HexFormat.of().formatHex(sha.digest());
+      if (got != length || !sum.equals(sha256)) {
+        Files.deleteIfExists(tmp);
+        throw new IllegalArgumentException("the files arrived as " + got + " bytes with SHA-256 " + sum + ", not the " + length
+            + " bytes and SHA-256 announced");
+      }
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException ignored) {
+        // swept with the spool
+      }
+      throw new SpoolFull("cannot take the files of pilot " + pilotId + " in " + spool + " now (is its disk full?): " + e);
+    }
+  }
+
+  /** The files pilot {@code pilotId} uploaded, if any. */
+  public Optional<Path> files(String pilotId) {
+    Path f = filesOf(pilotId);
+    return Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS) ? Optional.of(f) : Optional.empty();
+  }
+
+  /** Forgets the files pilot {@code pilotId} uploaded (its output holds them now). */
+  public void dropFiles(String pilotId) {
+    try {
+      Files.deleteIfExists(filesOf(pilotId));
+    } catch (IOException e) {
+      // swept after the retention
+    }
+  }
+
+  private Path filesOf(String pilotId) {
+    return spool.resolve(".files-" + pilotId.replaceAll("[^A-Za-z0-9._-]", "_") + ".tar");
+  }
+
+  /**
+   * A folder of this daemon's own beside the spool, {@code SPOOL-NAME} ("incoming": outputs fetched
+   * home and inputs fetched for pilots; "inputs": this site's jobs' inputs), made on first use.
+   */
+  public Path sibling(String name) {
+    return spool.resolveSibling(spool.getFileName() + "-" + name);
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -177,36 +306,5 @@ public final class RunOutputs {
     }
   }
 
-  static byte[] encode(byte[] stdout, byte[] stderr) {
-    byte[] header = (HEADER + stdout.length + " " + stderr.length + "\n").getBytes(StandardCharsets.US_ASCII);
-    return ByteBuffer.allocate(header.length + stdout.length + stderr.length).put(header).put(stdout).put(stderr).array();
-  }
 
-  static Captured decode(byte[] blob) {
-    int newline = -1;
-    for (int i = 0; i < Math.min(blob.length, 64); i++) {
-      if (blob[i] == '\n') {
-        newline = i;
-        break;
-      }
-    }
-    String header = newline < 0 ? "" : new String(blob, 0, newline, StandardCharsets.US_ASCII);
-    String[] parts = header.split(" ");
-    if (!header.startsWith(HEADER) || parts.length != 4) {
-      throw new IllegalArgumentException("output blob does not start with '" + HEADER + "OUT ERR'");
-    }
-    long out;
-    long err;
-    try {
-      out = Long.parseLong(parts[2]);
-      err = Long.parseLong(parts[3]);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("output blob header '" + header + "' has bad lengths", e);
-    }
-    if (out < 0 || err < 0 || newline + 1 + out + err != blob.length) {
-      throw new IllegalArgumentException("output blob header '" + header + "' does not match its " + blob.length + " bytes");
-    }
-    int from = newline + 1;
-    return new Captured(Arrays.copyOfRange(blob, from, from + (int) out), Arrays.copyOfRange(blob, from + (int) out, blob.length));
-  }
 }

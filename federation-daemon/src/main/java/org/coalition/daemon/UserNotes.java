@@ -61,6 +61,11 @@ final class UserNotes {
     note(h, jobId, String.format("ran at %s for %.0f s, replayed here at %s", executor, seconds, now()));
   }
 
+  /** It cannot go out, for {@code reason} (its inputs): it runs here. */
+  void stays(HomeQueue h, String jobId, String reason) {
+    note(h, jobId, "stays here: " + (reason.length() <= 200 ? reason : reason.substring(0, 200) + "..."));
+  }
+
   /** No longer this site's in the federation (replayed, withdrawn, gone). */
   void forget(String jobId) {
     where.remove(jobId);

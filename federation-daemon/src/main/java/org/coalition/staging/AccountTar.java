@@ -93,7 +93,7 @@ public final class AccountTar {
     return lines.isEmpty() ? "tar failed with exit code " + code : lines;
   }
 
-  static void deleteQuietly(Path file) {
+  public static void deleteQuietly(Path file) {
     if (file != null) {
       try {
         Files.deleteIfExists(file);

@@ -6,8 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.coalition.coordination.Inputs;
 
 /**
@@ -36,6 +39,9 @@ public final class InputPacker {
     List<String> paths = StageDirectives.inputs(script);
     if (paths.isEmpty()) {
       return Inputs.NONE;
+    }
+    if (limits.maxJobBytes() == 0) {
+      throw new StagingRefused("the job declares inputs, and this site sends no files (staging.max-job is 0, or its daemon serves no API)");
     }
     if (workDir.isEmpty() || !Path.of(workDir).isAbsolute()) {
       throw new StagingRefused("the job declares inputs but its working directory is unknown here");
@@ -77,6 +83,20 @@ public final class InputPacker {
   /** Forgets the inputs of a job that ran, or runs here. */
   public void drop(String jobId) {
     AccountTar.deleteQuietly(file(jobId));
+  }
+
+  /** Drops the inputs of every job not in {@code live} (ran, ran here, or gone). */
+  public void retain(Collection<String> live) {
+    if (!Files.isDirectory(spool)) {
+      return;
+    }
+    Set<String> keep = new HashSet<>();
+    live.forEach(id -> keep.add(file(id).getFileName().toString()));
+    try (var files = Files.list(spool)) {
+      files.filter(f -> !keep.contains(f.getFileName().toString())).forEach(AccountTar::deleteQuietly);
+    } catch (IOException e) {
+      // tried again next round
+    }
   }
 
   private Path file(String jobId) {

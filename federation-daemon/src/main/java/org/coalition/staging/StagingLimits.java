@@ -7,6 +7,8 @@ package org.coalition.staging;
 public record StagingLimits(long maxJobBytes, long maxSiteBytes) {
   /** 1 GiB per job, 10 GiB per site. */
   public static final StagingLimits DEFAULT = new StagingLimits(1L << 30, 10L << 30);
+  /** No files at all: a site that serves no API (the one-machine demo) sends none. */
+  public static final StagingLimits NONE = new StagingLimits(0, 0);
   /** Most entries (files and folders) a job's tar may hold. */
   public static final int MAX_ENTRIES = 100_000;
 

@@ -28,6 +28,11 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
 public final class TarBundle {
   private TarBundle() {}
 
+  /** The most bytes a tar holding {@code maxBytes} of files may take: headers and padding of every entry besides. */
+  public static long rawLimit(long maxBytes) {
+    return maxBytes == 0 ? 0 : maxBytes + StagingLimits.MAX_ENTRIES * 2048L + 10240;
+  }
+
   /** What a check kept: files and bytes, and the entries it left out (with why). */
   public record Checked(int files, long bytes, List<String> leftOut) {}
 

@@ -39,7 +39,7 @@ class OutputFetchTest {
   void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
-    byte[] good = RunOutputs.encode("out\n".getBytes(StandardCharsets.UTF_8), "err\n".getBytes(StandardCharsets.UTF_8));
+    byte[] good = OutputBlob.encode("out\n".getBytes(StandardCharsets.UTF_8), "err\n".getBytes(StandardCharsets.UTF_8));
     server.createContext("/v1/outputs/" + NAME, x -> {
       x.sendResponseHeaders(200, good.length);
       x.getResponseBody().write(good);
@@ -132,7 +132,7 @@ class OutputFetchTest {
   @Test
   void inTheDemoOnlyARegularFileIsReadNeverALinkOrADevice() throws IOException {
     OutputFetch demo = new OutputFetch(HTTP, true);
-    Path blob = Files.write(tmp.resolve("out"), RunOutputs.encode("x".getBytes(StandardCharsets.UTF_8), new byte[0]));
+    Path blob = Files.write(tmp.resolve("out"), OutputBlob.encode("x".getBytes(StandardCharsets.UTF_8), new byte[0]));
     assertArrayEquals("x".getBytes(StandardCharsets.UTF_8), demo.fetch(blob.toUri().toString(), "").stdout());
     Path link = Files.createSymbolicLink(tmp.resolve("link"), blob);
     assertThrows(OutputFetch.Refused.class, () -> demo.fetch(link.toUri().toString(), ""), "a link");

@@ -6,14 +6,26 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.util.Date;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.Inputs;
 import org.coalition.handler.ScriptRunner;
+import org.coalition.staging.Checksums;
+import org.coalition.staging.TarBundle;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,13 +61,37 @@ class PilotAgentTest {
     volatile RuntimeException workFailure;
     volatile long walltimeSeconds = 60;
     volatile String script = "sleep 1\necho done\n";
+    /** The inputs handed out, and the record's word on them. */
+    volatile byte[] inputs;
+    volatile Inputs declared = Inputs.NONE;
+    /** The files handed in. */
+    volatile byte[] files;
 
     @Override
     public Optional<Assignment> work(String pilotId, String token) {
       if (workFailure != null) {
         throw workFailure;
       }
-      return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds, script, "t2"));
+      return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds, script, "t2", declared, 1 << 20));
+    }
+
+    @Override
+    public void inputs(String pilotId, String token, Path target) {
+      try {
+        Files.write(target, inputs);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public void files(String pilotId, String token, Path tar, String sha256) {
+      try {
+        files = Files.readAllBytes(tar);
+        assertEquals(Checksums.sha256(tar), sha256);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
 
     @Override
@@ -92,6 +128,46 @@ class PilotAgentTest {
     assertEquals("done\n", new String(d.outcome.stdout(), StandardCharsets.UTF_8));
     assertEquals(3, d.finishes.get(), "two refused reports, then the one that went in");
     assertFalse(d.outcome.timedOut(), "it ended by itself");
+  }
+
+  /** A tar of {@code name} holding {@code content}, as a home packs inputs. */
+  private static byte[] tarOf(String name, String content) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (TarArchiveOutputStream out = new TarArchiveOutputStream(bytes)) {
+      TarArchiveEntry e = new TarArchiveEntry(name);
+      byte[] data = content.getBytes(StandardCharsets.UTF_8);
+      e.setSize(data.length);
+      e.setModTime(new Date(1_600_000_000_000L));
+      out.putArchiveEntry(e);
+      out.write(data);
+      out.closeArchiveEntry();
+    }
+    return bytes.toByteArray();
+  }
+
+  @Test
+  void aRunFindsItsInputsAndSendsBackWhatItWroteButNotItsLinks() throws Exception {
+    Daemon d = new Daemon();
+    d.inputs = tarOf("data/in.txt", "hello\n");
+    d.declared = new Inputs(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(d.inputs)), d.inputs.length);
+    d.script = "mkdir -p out/deep && cat data/in.txt > out/deep/copy.txt && ln -s /etc/passwd link && echo done\n";
+    assertEquals(0, run(d, 10_000));
+    assertEquals(0, d.outcome.exitCode(), new String(d.outcome.stderr(), StandardCharsets.UTF_8));
+    assertNotNull(d.files, "the run wrote files: they were handed in");
+    Path back = Files.createDirectory(tmp.resolve("back"));
+    TarBundle.unpack(new ByteArrayInputStream(d.files), back, 1 << 20);
+    assertEquals("hello\n", Files.readString(back.resolve("out/deep/copy.txt")), "what the run wrote, from what it read");
+    assertFalse(Files.exists(back.resolve("data/in.txt")), "an input the run left alone does not travel back");
+    assertEquals("coalition: not brought back: link (a symbolic link, not brought)\n", new String(d.outcome.stderr(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void inputsOtherThanTheRecordSaysCostTheClaimNotARun() throws Exception {
+    Daemon d = new Daemon();
+    d.inputs = tarOf("data/in.txt", "hello\n");
+    d.declared = new Inputs("0".repeat(64), d.inputs.length);
+    assertEquals(1, run(d, 10_000), "given up: the claim lapses and the job is queued again");
+    assertEquals(null, d.outcome, "no run was reported");
   }
 
   @Test

@@ -76,6 +76,11 @@ public final class ScriptRunner {
    * deleted without following any.
    */
   public record Run(Process process, Path folder, String account) {
+    /** Where the job works: the files it brought, and those it wrote. */
+    public Path sandbox() {
+      return folder.resolve(SANDBOX);
+    }
+
     public byte[] stdout() {
       return head(folder.resolve("stdout"), account);
     }

@@ -51,6 +51,17 @@ class SiteConfigReaderTest {
     assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token"), "http://127.0.0.1:8443/"),
         c.http());
     assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
+    assertEquals(new SiteConfig.Staging(1L << 30, 10L << 30), c.staging());
+  }
+
+  @Test
+  void stagingLimitsAreSizesWithUnitsAndASiteKeepsAtLeastOneJobsFiles() {
+    SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL + "staging:\n  max-job: 100M\n  max-site: 2GiB\n");
+    assertEquals(new SiteConfig.Staging(100L << 20, 2L << 30), c.staging());
+    assertEquals(List.of("east.yaml:12: staging.max-job: must be a size such as 512M, 1G or 10G (bytes, or K, M, G, T), was 'lots'"),
+        problems(MINIMAL + "staging:\n  max-job: lots\n"));
+    assertEquals(List.of("east.yaml:13: staging.max-site: must be at least staging.max-job (2147483648 bytes): a site must keep one job's files,"
+        + " was 1073741824"), problems(MINIMAL + "staging:\n  max-job: 2G\n  max-site: 1G\n"));
   }
 
   /** Found by SiteFileFuzzTest, kept: broken YAML is reported with its line, and a problem is one line whatever the value holds. */
@@ -151,7 +162,7 @@ class SiteConfigReaderTest {
     List<String> p = problems(MINIMAL.replace("  zookeeper: zk:2181", "  zookeeper: zk:2181\n  sesion-timeout: 10s"));
     assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
     List<String> top = problems(MINIMAL + "partcipation: 5\n");
-    assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http, spool"), top);
+    assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http, staging, spool"), top);
   }
 
   @Test

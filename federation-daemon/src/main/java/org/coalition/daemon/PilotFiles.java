@@ -1,0 +1,105 @@
+package org.coalition.daemon;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.Optional;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.Coordination;
+import org.coalition.coordination.Inputs;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.staging.TarBundle;
+
+/**
+ * The executor side of a job's files (docs/jobs.md, "Files"): its inputs fetched from its home's
+ * daemon for the pilot that runs it (only the claim's holder is served there), checked against
+ * the size and SHA-256 the job's record names; the files its run wrote, handed in by the pilot,
+ * stored with its output for the home to fetch.
+ */
+final class PilotFiles {
+  private final BrokerSettings settings;
+  private final Coordination coordination;
+  private final RunOutputs outputs;
+  private final PeerDownload download;
+
+  PilotFiles(BrokerSettings settings, Coordination coordination, RunOutputs outputs, PeerDownload download) {
+    this.settings = settings;
+    this.coordination = coordination;
+    this.outputs = outputs;
+    this.download = download;
+  }
+
+  /** The most bytes of files a run here may send back (the site's {@code staging.max-job}; none without an API to serve them). */
+  long maxFilesBytes() {
+    return outputs.servesHttp() ? settings.staging().maxJobBytes() : 0;
+  }
+
+  /**
+   * Fetches the inputs of {@code claim}'s job from its home into {@code target}.
+   *
+   * @throws PilotService.Unavailable when the home did not answer (the pilot asks again)
+   * @throws PilotService.PilotRefused when the job has no inputs
+   * @throws OutputFetch.Refused when the home sent something else than the record names
+   */
+  void inputs(Claim claim, Path target) {
+    Inputs inputs = claim.job().inputs();
+    String home = claim.job().home();
+    if (!inputs.any()) {
+      throw new PilotService.PilotRefused("job " + claim.ref() + " takes no files with it");
+    }
+    String endpoint = Optional.ofNullable(coordination.knownSites().get(home)).map(SiteInfo::endpoint).orElse("");
+    if (!(endpoint.startsWith("https://") || endpoint.startsWith("http://") && !download.checksPeers())) {
+      throw new OutputFetch.Refused("the home " + home + " registered no endpoint its inputs can be fetched from ('"
+          + PeerDownload.abbreviate(endpoint) + "')");
+    }
+    Path got = temporary("inputs-");
+    try {
+      Duration time = OutputFetch.TOTAL_TIME.plusSeconds(inputs.bytes() / OutputFetch.BYTES_PER_SECOND);
+      BoundedFileBody.Received r = download.get(endpoint + "v1/inputs/" + claim.job().jobId(), home, inputs.bytes(), time, got);
+      if (r.size() != inputs.bytes() || !r.sha256().equals(inputs.sha256())) {
+        throw new OutputFetch.Refused("the inputs of " + claim.ref() + " arrived as " + r.size() + " bytes with SHA-256 " + r.sha256()
+            + ", not the " + inputs.bytes() + " bytes and " + inputs.sha256() + " its record names");
+      }
+      Files.move(got, target);
+    } catch (RunOutputs.Unreachable e) {
+      throw new PilotService.Unavailable("the inputs of " + claim.ref() + " cannot be fetched from " + home + " now: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot keep the inputs of " + claim.ref() + ": " + e.getMessage(), e);
+    } finally {
+      OutputFetch.deleteQuietly(got);
+    }
+  }
+
+  /** Takes the tar of files pilot {@code pilotId}'s run wrote. */
+  void files(String pilotId, Path tar, String sha256) {
+    try (InputStream in = Files.newInputStream(tar)) {
+      outputs.receiveFiles(pilotId, in, Files.size(tar), sha256, TarBundle.rawLimit(maxFilesBytes()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the files of pilot " + pilotId + " from " + tar + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Stores the output of pilot {@code pilotId}'s run of {@code claim}'s job, with the files it handed in. */
+  RunOutputs.Stored store(String pilotId, Claim claim, byte[] stdout, byte[] stderr) {
+    RunOutputs.Stored stored = outputs.store(claim.ref().home(), claim.ref().jobId() + "-" + claim.token(), stdout, stderr,
+        outputs.files(pilotId));
+    outputs.dropFiles(pilotId);
+    return stored;
+  }
+
+  private Path temporary(String prefix) {
+    try {
+      Path dir = Files.createDirectories(outputs.sibling("incoming"), PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rwx------")));
+      Path file = Files.createTempFile(dir, prefix, ".tmp");
+      Files.delete(file); // the download makes it anew
+      return file;
+    } catch (IOException e) {
+      throw new PilotService.Unavailable("cannot make room for inputs now (is the disk full?): " + e.getMessage(), e);
+    }
+  }
+}
