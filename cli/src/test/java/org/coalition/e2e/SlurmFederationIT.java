@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -349,6 +350,108 @@ class SlurmFederationIT {
         "the output of the run at south, replayed on " + b.get("cluster"));
     System.out.println("[e2e] site of two clusters: " + handler + "; job " + federated + " ran at south while " + a.get("cluster")
         + " was idle, and ended on " + b.get("cluster"));
+  }
+
+  /** The job of the files test: it reads the inputs it declares and writes outputs in nested folders, one of 100 MB. */
+  private static final String FILES_JOB = """
+      #!/bin/bash
+      #COALITION --stage-in=input.txt
+      #COALITION --stage-in=params
+      set -e
+      mkdir -p out/nested/deep
+      tr a-z A-Z < input.txt > out/nested/deep/upper.txt
+      cp params/p.json out/p-copy.json
+      yes coalition | head -c 100000000 > out/big.bin
+      echo "read $(wc -c < input.txt) bytes and $(ls params | wc -l) params"
+      """;
+
+  /**
+   * Issue #24, files: a job that reads the inputs it declares and writes several outputs in nested
+   * folders (one of 100 MB) is run at home, then again with north full, so that it runs at south.
+   * Its outputs come back byte-identical to the run at home, with the same output file and the same
+   * state in {@code sacct}. A job whose declared input is missing stays home, says why in its
+   * comment, and runs there.
+   */
+  @Test
+  void aJobsFilesTravelWithItAndComeBackAsTheyWouldAtHome() throws Exception {
+    Instance north = Testbed.require(SITES.get("north"));
+    clusters.put("north", north);
+    clusters.put("south", Testbed.require(SITES.get("south")));
+    zk = Ensemble.start(1);
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), List.of("north", "south"),
+        Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    Path jar = nodeVisibleJar();
+    for (String site : List.of("north", "south")) {
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+      startDaemon(site, jar);
+    }
+    for (String site : List.of("north", "south")) {
+      Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
+    }
+    Path base = Files.createDirectories(north.path("jobs.dir").resolve("e2e-files-" + System.nanoTime()));
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path script = Files.writeString(base.resolve("job.sh"), FILES_JOB);
+    Path missingScript = Files.writeString(base.resolve("missing.sh"), "#!/bin/bash\n#COALITION --stage-in=nothing-here.txt\necho ran here\n");
+    Map<String, Path> dirs = new LinkedHashMap<>();
+    UserPrincipal user = base.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(north.get("user"));
+    for (String run : List.of("home", "away")) {
+      Path dir = Files.createDirectories(base.resolve(run).resolve("params"));
+      Files.writeString(dir.resolve("p.json"), "{\"alpha\": 0.7}\n");
+      Files.writeString(dir.getParent().resolve("input.txt"), "the quick brown fox\n".repeat(1000));
+      for (Path p : List.of(dir.getParent(), dir, dir.resolve("p.json"), dir.getParent().resolve("input.txt"))) {
+        Files.setOwner(p, user);
+      }
+      dirs.put(run, dir.getParent());
+    }
+
+    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "-t", "5", "-D", dirs.get("home").toString(),
+        "-o", dirs.get("home") + "/slurm.out", script.toString());
+    assertEquals("COMPLETED", waitEnded(north, atHome, Duration.ofMinutes(3)).get("JobState"), "the run at home");
+
+    String filler = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+    Eventually.waitFor("north's filler job runs", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, filler).get("JobState")));
+    long submitted = System.nanoTime();
+    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-D",
+        dirs.get("away").toString(), "-o", dirs.get("away") + "/slurm.out", script.toString());
+    String missing = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-D",
+        dirs.get("away").toString(), "-o", dirs.get("away") + "/missing.out", missingScript.toString());
+    Eventually.waitFor(() -> "job " + away + " ran at south and came back; north says " + job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(2), () -> "replayed".equals(job("north", away).path("state").asText()));
+    assertEquals("south", job("north", away).path("executor").asText());
+    double seconds = (System.nanoTime() - submitted) / 1e9;
+    Eventually.waitFor(() -> "north's squeue to say why job " + missing + " stays; shows '" + comment(north, missing) + "'",
+        Duration.ofSeconds(30), Duration.ofSeconds(1), () -> comment(north, missing).startsWith("coalition: stays here: "));
+    assertEquals("coalition: stays here: inputs: nothing-here.txt: Cannot stat: No such file or directory", comment(north, missing));
+    assertTrue(job("north", missing).isEmpty(), "the job with a missing input was never published");
+    Command.of(north.tool("scancel"), filler).run().requireSuccess();
+
+    assertEquals("COMPLETED", waitEnded(north, away, Duration.ofMinutes(2)).get("JobState"), "the replay of the run at south");
+    assertEquals("COMPLETED", waitEnded(north, missing, Duration.ofMinutes(2)).get("JobState"), "the job that stayed home ran there");
+    assertEquals("ran here\n", Files.readString(dirs.get("away").resolve("missing.out")));
+    Map<String, List<String>> accounted = sacct(north, List.of(atHome, away));
+    assertEquals(accounted.get(atHome), accounted.get(away), "sacct: the same state and exit code at home and through the federation");
+    assertEquals(Files.readString(dirs.get("home").resolve("slurm.out")), Files.readString(dirs.get("away").resolve("slurm.out")));
+    List<Path> outputs = new ArrayList<>();
+    try (var walk = Files.walk(dirs.get("home").resolve("out"))) {
+      walk.filter(Files::isRegularFile).forEach(f -> outputs.add(dirs.get("home").relativize(f)));
+    }
+    long bytes = 0;
+    for (Path f : outputs) {
+      Path there = dirs.get("away").resolve(f);
+      assertTrue(Files.isRegularFile(there), f + " came back");
+      assertEquals(-1, Files.mismatch(dirs.get("home").resolve(f), there), f + " is byte-identical to the run at home");
+      assertEquals(north.get("user"), Files.getOwner(there).getName(), f + " is its user's");
+      bytes += Files.size(there);
+    }
+    try (var walk = Files.walk(dirs.get("away").resolve("out"))) {
+      assertEquals(outputs.size(), walk.filter(Files::isRegularFile).count(), "nothing more came back than the run at home wrote");
+    }
+    assertEquals(3, outputs.size(), outputs.toString());
+    System.out.printf("[e2e] files: job %s read its inputs at south and brought back %d files (%d bytes) byte-identical to the run at"
+        + " home, %.1f s from submission to its replay; job %s with a missing input stayed home%n", away, outputs.size(), bytes, seconds,
+        missing);
   }
 
   /**

@@ -15,7 +15,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.Executors;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.coalition.staging.TarBundle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +74,65 @@ class OutputFetchTest {
     });
     server.start();
     endpoint = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+  }
+
+  /** Serves the outputs {@code outputs} stores, as a daemon's API does. */
+  private String serve(RunOutputs outputs) {
+    server.createContext("/v1/outputs/", x -> {
+      String name = x.getRequestURI().getPath().substring("/v1/outputs/".length());
+      Optional<Path> file = outputs.served(name);
+      byte[] body = file.isPresent() ? Files.readAllBytes(file.get()) : new byte[0];
+      x.sendResponseHeaders(file.isPresent() ? 200 : 404, body.length == 0 ? -1 : body.length);
+      x.getResponseBody().write(body);
+      x.close();
+    });
+    return endpoint;
+  }
+
+  /** A tar of one file {@code name}, as a pilot hands it in. */
+  private Path tarOf(String name, String content) throws IOException {
+    Path tar = tmp.resolve("files-" + UUID.randomUUID() + ".tar");
+    try (TarArchiveOutputStream out = new TarArchiveOutputStream(Files.newOutputStream(tar))) {
+      TarArchiveEntry e = new TarArchiveEntry(name);
+      byte[] data = content.getBytes(StandardCharsets.UTF_8);
+      e.setSize(data.length);
+      out.putArchiveEntry(e);
+      out.write(data);
+      out.closeArchiveEntry();
+    }
+    return tar;
+  }
+
+  @Test
+  void aRunsFilesComeHomeCheckedAndTheirChecksumMustMatch() throws IOException {
+    RunOutputs outputs = new RunOutputs(tmp.resolve("spool"), endpoint);
+    RunOutputs.Stored stored = outputs.store("home", "7-1", "out\n".getBytes(StandardCharsets.UTF_8), new byte[0],
+        Optional.of(tarOf("results/a.txt", "a\n")));
+    OutputFetch home = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE), false, Duration.ofSeconds(2), tmp.resolve("incoming"), 1 << 20);
+    serve(outputs);
+    RunOutputs.Captured c = home.fetch(stored.reference(), endpoint, "exec", stored.sha256());
+    assertEquals("out\n", new String(c.stdout(), StandardCharsets.UTF_8));
+    Path unpacked = Files.createDirectory(tmp.resolve("unpacked"));
+    try (var in = Files.newInputStream(c.files().orElseThrow())) {
+      TarBundle.unpack(in, unpacked, 1 << 20);
+    }
+    assertEquals("a\n", Files.readString(unpacked.resolve("results/a.txt")));
+
+    IllegalArgumentException changed = assertThrows(IllegalArgumentException.class,
+        () -> home.fetch(stored.reference(), endpoint, "exec", "0".repeat(64)));
+    assertTrue(changed.getMessage().contains("not the " + "0".repeat(64) + " its result names"), changed.getMessage());
+
+    RunOutputs.Stored hostile = outputs.store("home", "7-2", new byte[0], new byte[0], Optional.of(tarOf("../../etc/cron.d/x", "x")));
+    OutputFetch.Refused refused = assertThrows(OutputFetch.Refused.class, () -> home.fetch(hostile.reference(), endpoint, "exec",
+        hostile.sha256()));
+    assertTrue(refused.getMessage().contains("a name outside its folder"), refused.getMessage());
+
+    OutputFetch noFiles = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE), false, Duration.ofSeconds(2), tmp.resolve("incoming"), 0);
+    assertThrows(OutputFetch.Refused.class, () -> noFiles.fetch(stored.reference(), endpoint, "exec", stored.sha256()),
+        "a home that takes no files refuses a run's files");
+    try (var left = Files.list(tmp.resolve("incoming"))) {
+      assertEquals(1, left.count(), "only the files handed to the caller are left in the incoming folder");
+    }
   }
 
   @AfterEach

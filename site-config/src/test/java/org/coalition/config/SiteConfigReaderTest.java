@@ -162,7 +162,8 @@ class SiteConfigReaderTest {
     List<String> p = problems(MINIMAL.replace("  zookeeper: zk:2181", "  zookeeper: zk:2181\n  sesion-timeout: 10s"));
     assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
     List<String> top = problems(MINIMAL + "partcipation: 5\n");
-    assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http, staging, spool"), top);
+    assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http,"
+        + " staging, spool"), top);
   }
 
   @Test
