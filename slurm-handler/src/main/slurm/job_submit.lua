@@ -74,6 +74,23 @@ local function interpreter(script)
   return name
 end
 
+-- Why a job cannot run elsewhere as it asks (several nodes, GPUs or other GRES), or nil.
+local function one_node_without_gres(job_desc)
+  local nodes = tonumber(job_desc.min_nodes)
+  if nodes ~= nil and nodes > 1 and nodes < 4294967294 then  -- NO_VAL and INFINITE: not given
+    return string.format("it asks for %d nodes", nodes)
+  end
+  for _, field in ipairs({"tres_per_node", "tres_per_job", "tres_per_task", "tres_per_socket"}) do
+    local tres = job_desc[field]
+    if tres ~= nil and tres ~= "" then
+      for item in string.gmatch(tres, "[^,]+") do
+        if not item:match("^cpu[:=]") then return "it asks for " .. item end
+      end
+    end
+  end
+  return nil
+end
+
 function coalition_job_submit(job_desc, part_list)
   local script = job_desc.script
   if script == nil or script == "" then return slurm.SUCCESS end  -- salloc and srun: interactive, never federated
@@ -81,6 +98,11 @@ function coalition_job_submit(job_desc, part_list)
   if job_desc.array_inx ~= nil and job_desc.array_inx ~= "" then
     -- a pending array is one record until its tasks start: federated whole, every task would replay one run
     slurm.log_user("coalition: this array job stays at this site: arrays cannot run elsewhere yet")
+    return slurm.SUCCESS
+  end
+  local shape = one_node_without_gres(job_desc)
+  if shape ~= nil then
+    slurm.log_user("coalition: this job stays at this site: %s, and jobs run elsewhere on one node without GPUs or other GRES", shape)
     return slurm.SUCCESS
   end
   local shell = interpreter(script)

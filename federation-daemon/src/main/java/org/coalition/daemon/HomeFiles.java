@@ -55,14 +55,18 @@ final class HomeFiles {
     try {
       return Optional.of(packer.pack(j.id(), j.user(), j.workDir(), script));
     } catch (StagingRefused | UncheckedIOException e) {
-      String reason = e.getMessage();
-      synchronized (this) {
-        stayHome.put(j.id(), reason);
-      }
-      decisions.record("keep", "job=" + site + "/" + j.id(), "inputs", reason + "; it runs here");
-      notes.stays(h, j.id(), reason);
+      keep(h, j, "inputs", e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /** Keeps {@code j} home for good, for {@code reason} ({@code code}: its kind, for the decision log); its user is told. */
+  void keep(HomeQueue h, HomeJob j, String code, String reason) {
+    synchronized (this) {
+      stayHome.put(j.id(), reason);
+    }
+    decisions.record("keep", "job=" + site + "/" + j.id(), code, reason + "; it runs here");
+    notes.stays(h, j.id(), reason);
   }
 
   /** The inputs of this site's job {@code jobId}, if it declared some. */

@@ -213,12 +213,17 @@ final class HomeSide {
         continue; // waits for a dependency, a begin time or a hold, or replays a run: it must not run anywhere (again)
       }
       if (files.staysHome(j.id())) {
-        continue; // its files cannot go: its user was told why, and it runs here
+        continue; // its files or its shape cannot go: its user was told why, and it runs here
       }
+
       long seen = firstSeenMillis.computeIfAbsent(j.id(), k -> clock.millis());
       HomeQueue.Room room = h.room(j.id(), obs);
       if (clock.millis() - seen < settings.publishAfter().toMillis() || j.cpus() <= free.computeIfAbsent(room.system(), k -> room.freeCores())) {
         continue; // local room may still come, or is here: the local scheduler starts it
+      }
+      if (!j.staysHome().isEmpty()) {
+        files.keep(h, j, "shape", j.staysHome()); // it would go now, but cannot as it asks
+        continue;
       }
       if (!budget.trySend(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()))) {
         if (keptLogged.add(j.id())) {

@@ -149,6 +149,19 @@ class BrokerTest {
   }
 
   @Test
+  void aJobThatCannotRunElsewhereAsItAsksStaysHomeAndItsUserIsToldWhy() {
+    homeBatch.userJob("7", 2, 0, "it asks for 2 nodes, and jobs run elsewhere on one node");
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    round();
+    assertFalse(homeBatch.jobs.get("7").held(), "never parked");
+    assertEquals(List.of(), execBatch.submitted, "never published: no pilot anywhere");
+    assertEquals(List.of("stays here: it asks for 2 nodes, and jobs run elsewhere on one node"), homeBatch.notes.get("7"),
+        "told once, in its comment");
+  }
+
+  @Test
   void anExecutorWhoseNodesAreTooSmallForAJobSubmitsNoPilotForIt() {
     execBatch.nodeMemoryMb = 3000; // 3000 MiB for the job and the pilot's own does not fit
     homeBatch.userJob("7", 2, 3000);

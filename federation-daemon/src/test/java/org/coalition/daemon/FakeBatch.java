@@ -58,14 +58,19 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   /** A user's opted-in job, ready to run, of {@code cpus} cores, {@code memoryMb} (0: none named) and a one-hour limit. */
   public void userJob(String id, int cpus, long memoryMb) {
-    jobs.put(id, new HomeJob(id, "alice", "", cpus, memoryMb, 3600, false, true));
+    userJob(id, cpus, memoryMb, "");
+  }
+
+  /** As above; {@code staysHome}: why it cannot run elsewhere as it asks (several nodes, GPUs), or empty. */
+  public void userJob(String id, int cpus, long memoryMb, String staysHome) {
+    jobs.put(id, new HomeJob(id, "alice", "", cpus, memoryMb, 3600, false, true, "", staysHome));
     scripts.put(id, "#!/bin/sh\necho " + id + "\n");
   }
 
   /** An administrator's hold on job {@code id} (Slurm's {@code scontrol hold}): held, and not ready. */
   void adminHold(String id) {
     HomeJob j = jobs.get(id);
-    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false));
+    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false, j.workDir(), j.staysHome()));
   }
 
   PilotHandle lastPilot() {
@@ -146,7 +151,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   @Override
   public void park(String jobId) {
     HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false));
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false, j.workDir(), j.staysHome()));
   }
 
   /** What {@link #note} throws; null: notes go in. */
@@ -164,7 +169,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   public void unpark(String jobId) {
     unparked.add(jobId);
     HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), false, true));
+    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), false, true, j.workDir(), j.staysHome()));
   }
 
   @Override

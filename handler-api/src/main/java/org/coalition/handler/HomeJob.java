@@ -17,12 +17,14 @@ package org.coalition.handler;
  *     a job that waits for another must not run elsewhere before it, nor run twice.
  * @param workDir its working directory at home, an absolute path (empty: unknown): the folder its
  *     declared inputs are read from, as its user, and its outputs come back to
+ * @param staysHome why it cannot run elsewhere as it asks (several nodes, GPUs: "it asks for 2
+ *     nodes, ..."), or empty when it can: such a job is never published, and its user is told why
  */
 public record HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held,
-    boolean ready, String workDir) {
+    boolean ready, String workDir, String staysHome) {
   /** A job whose working directory is unknown here: it can take no files with it. */
   public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready) {
-    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, "");
+    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, "", "");
   }
 
   /** A job that names no memory. */

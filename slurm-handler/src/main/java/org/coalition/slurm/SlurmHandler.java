@@ -268,7 +268,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   private HomeJob homeJob(SlurmJob j) {
     boolean replaying = results.isPresent() && Files.exists(results.get().root().resolve(j.id()));
     return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()),
-        WAITING_FOR_ROOM.contains(j.reason()) && !replaying, j.workDir());
+        WAITING_FOR_ROOM.contains(j.reason()) && !replaying, j.workDir(), j.staysHome());
   }
 
   /**

@@ -214,7 +214,8 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
         SlurmJob.memoryMb(intOf(j.getMemoryPerNode()), intOf(j.getMemoryPerCpu()), intOf(j.getCpus())),
         limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
         SlurmJob.federable(j.getAdminComment(), intOf(j.getArrayJobId())), nullToEmpty(j.getComment()),
-        nullToEmpty(j.getCurrentWorkingDirectory()));
+        nullToEmpty(j.getCurrentWorkingDirectory()), SlurmJob.staysHome(intOf(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(),
+        j.getTresPerTask()));
   }
 
   private void check(String what, List<V0038Error> errors) {

@@ -221,7 +221,8 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
         SlurmJob.federable(j.getAdminComment(), number(j.getArrayJobId())),
-        j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory());
+        j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory(),
+        SlurmJob.staysHome(number(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(), j.getTresPerTask()));
   }
 
   private static long number(V0040Uint64NoVal n) {

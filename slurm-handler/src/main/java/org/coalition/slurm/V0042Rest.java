@@ -226,7 +226,8 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
         SlurmJob.federable(j.getAdminComment(), number(j.getArrayJobId())),
-        j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory());
+        j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory(),
+        SlurmJob.staysHome(number(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(), j.getTresPerTask()));
   }
 
   /** The first of a job's states is its base state; the others are flags (COMPLETING, REQUEUED ...). */
