@@ -170,6 +170,9 @@ final class ClientCommands {
       List<List<String>> rows = new ArrayList<>();
       rows.add(List.of("job", j.site() + "/" + j.id()));
       rows.add(List.of("state", j.state()));
+      if (j.reason() != null) {
+        rows.add(List.of("stays here", j.reason()));
+      }
       rows.add(List.of("runs at", j.executor() == null || j.executor().isEmpty() ? "-" : j.executor()));
       if (j.exitCode() != null) {
         rows.add(j.signal() != null ? List.of("ended by", "signal " + j.signal()) : List.of("exit code", Integer.toString(j.exitCode())));

@@ -424,7 +424,8 @@ class SlurmFederationIT {
     Eventually.waitFor(() -> "north's squeue to say why job " + missing + " stays; shows '" + comment(north, missing) + "'",
         Duration.ofSeconds(30), Duration.ofSeconds(1), () -> comment(north, missing).startsWith("coalition: stays here: "));
     assertEquals("coalition: stays here: inputs: nothing-here.txt: Cannot stat: No such file or directory", comment(north, missing));
-    assertTrue(job("north", missing).isEmpty(), "the job with a missing input was never published");
+    assertEquals("home", job("north", missing).path("state").asText(), "the job with a missing input was never published");
+    assertEquals("inputs: nothing-here.txt: Cannot stat: No such file or directory", job("north", missing).path("reason").asText());
     Command.of(north.tool("scancel"), filler).run().requireSuccess();
 
     assertEquals("COMPLETED", waitEnded(north, away, Duration.ofMinutes(2)).get("JobState"), "the replay of the run at south");

@@ -178,6 +178,10 @@ public final class ApiResource {
       return new JobView(site, id, d.outcome(), d.executor(), d.release(), d.start(), d.end(), d.exitCode(),
           d.signal() == 0 ? null : d.signal(), d.timedOut() ? Boolean.TRUE : null);
     }
+    Optional<String> home = broker.whyHome(id);
+    if (home.isPresent()) {
+      return new JobView(site, id, "home", "", 0, null, null, null, null, null, home.get());
+    }
     throw new ApiError(ApiError.Code.NOT_FOUND, "site " + site + " has no federated job " + id
         + " (never published, run at home, or finished before the daemon's last " + "10,000 jobs)");
   }

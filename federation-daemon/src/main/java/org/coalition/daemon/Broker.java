@@ -293,6 +293,11 @@ public final class Broker implements PilotService, PilotTokens {
     executorSide.files(pilotId, token, tar, sha256);
   }
 
+  /** Why this site's job {@code jobId} stays home for good (its inputs, its shape), if it does. */
+  public Optional<String> whyHome(String jobId) {
+    return homeSide.whyHome(jobId);
+  }
+
   /** The inputs of this site's job {@code jobId}, for {@code site}: only while that site holds the job's claim. */
   public Optional<Path> inputsFor(String jobId, String site) {
     return homeSide.inputsFor(jobId, site, false);

@@ -75,6 +75,10 @@ final class HomeSide {
     this.replays = new HomeResults(settings, coordination, home, decisions, clock, fetch, metrics, notes, this::forgetPark);
   }
 
+  Optional<String> whyHome(String jobId) {
+    return files.whyHome(jobId);
+  }
+
   /** The inputs of this site's job {@code jobId} for {@code site} ({@code anySite}: for whoever): only while that site holds its claim. */
   Optional<Path> inputsFor(String jobId, String site, boolean anySite) {
     return coordination.jobs(settings.site()).stream().anyMatch(f -> f.job().jobId().equals(jobId) && f.claimed() && !f.finished()

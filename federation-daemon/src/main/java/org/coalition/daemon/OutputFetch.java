@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Base64;
 import org.coalition.coordination.RunResult;
+import org.coalition.staging.AccountTar;
 import org.coalition.staging.StagingRefused;
 import org.coalition.staging.TarBundle;
 
@@ -174,11 +175,7 @@ public final class OutputFetch {
   }
 
   static void deleteQuietly(Path file) {
-    try {
-      Files.deleteIfExists(file);
-    } catch (IOException e) {
-      // a leftover in the daemon's own folder
-    }
+    AccountTar.deleteQuietly(file);
   }
 
   static String abbreviate(String s) {

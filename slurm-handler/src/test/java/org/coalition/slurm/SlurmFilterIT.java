@@ -219,6 +219,24 @@ class SlurmFilterIT {
     } finally {
       SlurmHandlerIT.run(slurm, "scancel", marked);
     }
+
+    // A job of several nodes stays home too (jobs run elsewhere on one node): the filter leaves it unmarked, and a job an
+    // older filter marked is listed with the reason it stays, which the daemon puts in its comment instead of publishing it.
+    Command.Result twoNodes = Command.of(slurm.tool("sbatch"), "--parsable", "-H", "-p", slurm.get("federated.partition"), "-N", "2",
+        "-o", "/dev/null", "--wrap", "srun hostname").asUser(slurm.get("user")).run().requireSuccess();
+    String wide = twoNodes.stdout().trim();
+    try {
+      assertTrue(twoNodes.stderr().contains("this job stays at this site: it asks for 2 nodes"), twoNodes.stderr());
+      assertEquals("", fields(slurm, wide).get("AdminComment"));
+      SlurmHandlerIT.run(slurm, "scontrol", "update", "jobid=" + wide, "AdminComment=" + SlurmJob.MARK);
+      try (SlurmHandler handler = handler(name)) {
+        handler.observe();
+        HomeJob listed = handler.federable().stream().filter(j -> j.id().equals(wide)).findFirst().orElseThrow();
+        assertEquals("it asks for 2 nodes, and jobs run elsewhere on one node", listed.staysHome());
+      }
+    } finally {
+      SlurmHandlerIT.run(slurm, "scancel", wide);
+    }
   }
 
   @ParameterizedTest
