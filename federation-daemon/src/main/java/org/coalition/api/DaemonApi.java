@@ -96,7 +96,7 @@ public final class DaemonApi implements AutoCloseable {
     server.addConnector(connector);
     server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
     ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers(), (job, site) -> broker.inputsFor(job, site).isPresent(),
-        TarBundle.rawLimit(broker.settings().staging().maxJobBytes()));
+        TarBundle.rawLimit(broker.maxFilesBytes()));
     SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1) {
       @Override
       public boolean handle(Request request, Response response, Callback callback) throws Exception {

@@ -21,7 +21,6 @@ import org.coalition.handler.ResourceHandler;
 import org.coalition.policy.text.Numbers;
 import org.coalition.staging.InputPacker;
 import org.coalition.staging.StagingLimits;
-import org.coalition.staging.TarBundle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -308,6 +307,11 @@ public final class Broker implements PilotService, PilotTokens {
     return homeSide.inputsFor(jobId, "", true);
   }
 
+  /** The most bytes of files a run here may send back (none when this daemon serves no API to take them). */
+  public long maxFilesBytes() {
+    return executorSide.files().maxFilesBytes();
+  }
+
   /** A name for a file on its way in, in this daemon's own folder (not made yet). */
   public Path incomingFile(String prefix) throws IOException {
     Path dir = Files.createDirectories(outputs.sibling("incoming"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
@@ -319,7 +323,7 @@ public final class Broker implements PilotService, PilotTokens {
   public void receiveFiles(String pilotId, String token, InputStream in, long length, String sha256) {
     Pilot p = executorSide.pilots().check(pilotId, token);
     p.claimed();
-    outputs.receiveFiles(p.id, in, length, sha256, TarBundle.rawLimit(settings.staging().maxJobBytes()));
+    executorSide.files().files(p.id, in, length, sha256);
   }
 
   /**

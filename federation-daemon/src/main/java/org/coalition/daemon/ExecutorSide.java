@@ -77,6 +77,10 @@ final class ExecutorSide implements PilotService, PilotTokens {
     return pilots;
   }
 
+  PilotFiles files() {
+    return files;
+  }
+
   /** Takes back the journaled pilots after a restart ({@link PilotRecovery#recover}). */
   void recover() {
     recovery.recover();
@@ -379,7 +383,6 @@ final class ExecutorSide implements PilotService, PilotTokens {
   boolean draining() {
     return draining;
   }
-
 
   private Candidates candidates(List<JobSpec> fitting) {
     double now = coordination.now();

@@ -77,10 +77,15 @@ final class PilotFiles {
   /** Takes the tar of files pilot {@code pilotId}'s run wrote. */
   void files(String pilotId, Path tar, String sha256) {
     try (InputStream in = Files.newInputStream(tar)) {
-      outputs.receiveFiles(pilotId, in, Files.size(tar), sha256, TarBundle.rawLimit(maxFilesBytes()));
+      files(pilotId, in, Files.size(tar), sha256);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the files of pilot " + pilotId + " from " + tar + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Takes the tar of files pilot {@code pilotId}'s run wrote, {@code length} bytes of {@code in} with SHA-256 {@code sha256}. */
+  void files(String pilotId, InputStream in, long length, String sha256) {
+    outputs.receiveFiles(pilotId, in, length, sha256, TarBundle.rawLimit(maxFilesBytes()));
   }
 
   /** Stores the output of pilot {@code pilotId}'s run of {@code claim}'s job, with the files it handed in. */

@@ -151,47 +151,58 @@ public final class ScriptRunner {
       throw new IllegalArgumentException("job " + name + ": cannot run as '" + account + "' from account '" + ME
           + "'; run the daemon as root (it switches to the mapped account) or map the site to '" + ME + "'");
     }
+    Path folder;
     try {
       Files.createDirectories(scratch);
-      Path folder = Files.createTempDirectory(scratch, name.replaceAll("[^A-Za-z0-9._-]", "_") + "-",
+      folder = Files.createTempDirectory(scratch, name.replaceAll("[^A-Za-z0-9._-]", "_") + "-",
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      Path file = folder.resolve("job");
-      Files.writeString(file, script, StandardCharsets.UTF_8);
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
-      Path sandbox = Files.createDirectory(folder.resolve(SANDBOX));
-      prepare.fill(sandbox);
-      if (ROOT) {
-        UserPrincipalLookupService users = folder.getFileSystem().getUserPrincipalLookupService();
-        UserPrincipal owner = users.lookupPrincipalByName(account);
-        Files.setOwner(folder, owner);
-        Files.setOwner(file, owner);
-        try (var made = Files.walk(sandbox)) {
-          for (Path p : (Iterable<Path>) made::iterator) {
-            Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setOwner(owner);
-          }
-        }
-      }
-      List<String> launcher = new ArrayList<>();
-      if (Files.isExecutable(PERL)) {
-        launcher.addAll(List.of(PERL.toString(), "-e", LAUNCHER, "--", folder.resolve(STATUS).toString()));
-      }
-      List<String> command = new ArrayList<>(AsAccount.command(account, launcher));
-      if (script.startsWith("#!")) {
-        command.add(file.toString());
-      } else {
-        command.addAll(List.of("/bin/sh", file.toString()));
-      }
-      ProcessBuilder pb = new ProcessBuilder(command).directory(sandbox.toFile())
-          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-          .redirectOutput(folder.resolve("stdout").toFile())
-          .redirectError(folder.resolve("stderr").toFile());
-      pb.environment().put("HOME", folder.toString());
-      // the pilot's own settings (its id, its void first token, its daemon) are none of the job's business
-      pb.environment().keySet().removeIf(k -> k.startsWith("COALITION_"));
-      return new Run(pb.start(), folder, account);
     } catch (IOException e) {
       throw new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + e.getMessage(), e);
     }
+    try {
+      return launch(folder, account, script, prepare);
+    } catch (IOException | RuntimeException e) {
+      new Run(null, folder, account).clean(); // nothing of the job ran: its folder goes
+      throw e instanceof IOException io ? new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + io.getMessage(), io)
+          : (RuntimeException) e;
+    }
+  }
+
+  private Run launch(Path folder, String account, String script, Preparation prepare) throws IOException {
+    Path file = folder.resolve("job");
+    Files.writeString(file, script, StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
+    Path sandbox = Files.createDirectory(folder.resolve(SANDBOX));
+    prepare.fill(sandbox);
+    if (ROOT) {
+      UserPrincipalLookupService users = folder.getFileSystem().getUserPrincipalLookupService();
+      UserPrincipal owner = users.lookupPrincipalByName(account);
+      Files.setOwner(folder, owner);
+      Files.setOwner(file, owner);
+      try (var made = Files.walk(sandbox)) {
+        for (Path p : (Iterable<Path>) made::iterator) {
+          Files.getFileAttributeView(p, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).setOwner(owner);
+        }
+      }
+    }
+    List<String> launcher = new ArrayList<>();
+    if (Files.isExecutable(PERL)) {
+      launcher.addAll(List.of(PERL.toString(), "-e", LAUNCHER, "--", folder.resolve(STATUS).toString()));
+    }
+    List<String> command = new ArrayList<>(AsAccount.command(account, launcher));
+    if (script.startsWith("#!")) {
+      command.add(file.toString());
+    } else {
+      command.addAll(List.of("/bin/sh", file.toString()));
+    }
+    ProcessBuilder pb = new ProcessBuilder(command).directory(sandbox.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(folder.resolve("stdout").toFile())
+        .redirectError(folder.resolve("stderr").toFile());
+    pb.environment().put("HOME", folder.toString());
+    // the pilot's own settings (its id, its void first token, its daemon) are none of the job's business
+    pb.environment().keySet().removeIf(k -> k.startsWith("COALITION_"));
+    return new Run(pb.start(), folder, account);
   }
 
   /**

@@ -59,7 +59,7 @@ class ExitStatusIT {
   @Test
   void aJobStoppedAtItsTimeLimitEndsBySigtermWithTheProcessesItStarted() throws Exception {
     ScriptRunner.Run run = run("stop", "#!/bin/bash\nsleep 300 &\necho $! > child\nwait\n");
-    Path child = run.folder().resolve("child");
+    Path child = run.sandbox().resolve("child");
     for (int i = 0; i < 300 && !Files.exists(child); i++) {
       Thread.sleep(10);
     }

@@ -57,8 +57,9 @@ class LocalUserIT {
   @Test
   void aJobThatLinksItsOutputToARootOnlyFileShipsNoneOfIt() throws Exception {
     Path secret = secret();
-    ScriptRunner.Run run = runner().start("link", ACCOUNT, "#!/bin/sh\necho before\nln -sf " + secret + " stdout\nln -sf " + secret
-        + " stderr\n");
+    // the output files are beside the job's working folder (its sandbox), in a folder the job's account owns
+    ScriptRunner.Run run = runner().start("link", ACCOUNT, "#!/bin/sh\necho before\nln -sf " + secret + " ../stdout\nln -sf " + secret
+        + " ../stderr\n");
     assertTrue(run.process().waitFor(30, TimeUnit.SECONDS));
     assertTrue(Files.isSymbolicLink(run.folder().resolve("stdout")), "the job did swap its output for a link");
     String out = new String(run.stdout(), StandardCharsets.UTF_8);
@@ -71,7 +72,7 @@ class LocalUserIT {
 
   @Test
   void aJobThatPutsAPipeInPlaceOfItsOutputCannotHoldThePilot() throws Exception {
-    ScriptRunner.Run run = runner().start("fifo", ACCOUNT, "#!/bin/sh\nrm -f stdout\nmkfifo stdout\n");
+    ScriptRunner.Run run = runner().start("fifo", ACCOUNT, "#!/bin/sh\nrm -f ../stdout\nmkfifo ../stdout\n");
     assertTrue(run.process().waitFor(30, TimeUnit.SECONDS));
     long t0 = System.nanoTime();
     String out = new String(run.stdout(), StandardCharsets.UTF_8);
