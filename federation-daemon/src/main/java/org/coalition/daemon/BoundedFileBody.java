@@ -8,12 +8,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
+import org.coalition.staging.Checksums;
 
 /**
  * An HTTP response body streamed into a file up to a limit, with its SHA-256: past {@code limit}
@@ -45,11 +44,7 @@ final class BoundedFileBody implements HttpResponse.BodySubscriber<BoundedFileBo
   BoundedFileBody(Path file, long limit) {
     this.file = file;
     this.limit = limit;
-    try {
-      this.sha = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    this.sha = Checksums.sha256();
   }
 
   @Override
@@ -107,7 +102,7 @@ final class BoundedFileBody implements HttpResponse.BodySubscriber<BoundedFileBo
   @Override
   public void onComplete() {
     close();
-    result.complete(new Received(file, size, HexFormat.of().formatHex(sha.digest())));
+    result.complete(new Received(file, size, Checksums.hex(sha)));
   }
 
   private void close() {

@@ -3,14 +3,11 @@ package org.coalition.daemon;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
@@ -314,9 +311,7 @@ public final class Broker implements PilotService, PilotTokens {
 
   /** A name for a file on its way in, in this daemon's own folder (not made yet). */
   public Path incomingFile(String prefix) throws IOException {
-    Path dir = Files.createDirectories(outputs.sibling("incoming"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
-        "rwx------")));
-    return dir.resolve(prefix + UUID.randomUUID() + ".tmp");
+    return outputs.incomingFile(prefix);
   }
 
   /** The files pilot {@code pilotId}'s run wrote, {@code length} bytes of {@code in} with SHA-256 {@code sha256}. */

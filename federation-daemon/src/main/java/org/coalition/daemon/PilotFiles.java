@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
 import org.coalition.coordination.Claim;
@@ -98,11 +97,7 @@ final class PilotFiles {
 
   private Path temporary(String prefix) {
     try {
-      Path dir = Files.createDirectories(outputs.sibling("incoming"), PosixFilePermissions.asFileAttribute(
-          PosixFilePermissions.fromString("rwx------")));
-      Path file = Files.createTempFile(dir, prefix, ".tmp");
-      Files.delete(file); // the download makes it anew
-      return file;
+      return outputs.incomingFile(prefix); // the download makes it
     } catch (IOException e) {
       throw new PilotService.Unavailable("cannot make room for inputs now (is the disk full?): " + e.getMessage(), e);
     }

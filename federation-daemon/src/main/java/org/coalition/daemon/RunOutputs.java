@@ -14,7 +14,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
@@ -22,11 +21,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.handler.ScriptRunner;
+import org.coalition.staging.Checksums;
 
 /**
  * Where a run's output waits for its home site. The result in ZooKeeper carries only a
@@ -137,7 +138,7 @@ public final class RunOutputs {
       prepareSpool(size - filesBytes); // the files are in the spool already
       Path target = spool.resolve(name + "-" + HexFormat.of().formatHex(random16()));
       Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
-      MessageDigest sha = sha256();
+      MessageDigest sha = Checksums.sha256();
       try (OutputStream out = new DigestOutputStream(Files.newOutputStream(Files.createFile(tmp, PRIVATE_FILE)), sha)) {
         out.write(header);
         out.write(stdout);
@@ -148,7 +149,7 @@ public final class RunOutputs {
       }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       return new Stored(endpoint.isEmpty() ? target.toUri().toString() : endpoint + "v1/outputs/" + target.getFileName(),
-          HexFormat.of().formatHex(sha.digest()));
+          Checksums.hex(sha));
     } catch (IOException e) {
       throw new SpoolFull("cannot store the output of " + name + " in " + spool + " now (is its disk full?): " + e);
     }
@@ -171,10 +172,8 @@ public final class RunOutputs {
     if (file.isEmpty()) {
       return "";
     }
-    try (InputStream in = Files.newInputStream(file.get())) {
-      MessageDigest sha = sha256();
-      in.transferTo(new DigestOutputStream(OutputStream.nullOutputStream(), sha));
-      return HexFormat.of().formatHex(sha.digest());
+    try {
+      return Checksums.sha256(file.get());
     } catch (IOException e) {
       return "";
     }
@@ -196,13 +195,13 @@ public final class RunOutputs {
     Path tmp = spool.resolve("." + target.getFileName() + ".tmp");
     try {
       prepareSpool(length);
-      MessageDigest sha = sha256();
+      MessageDigest sha = Checksums.sha256();
       long got;
       try (OutputStream out = new DigestOutputStream(Files.newOutputStream(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
           StandardOpenOption.WRITE), sha)) {
         got = in.transferTo(out);
       }
-      String sum = HexFormat.of().formatHex(sha.digest());
+      String sum = Checksums.hex(sha);
       if (got != length || !sum.equals(sha256)) {
         Files.deleteIfExists(tmp);
         throw new IllegalArgumentException("the files arrived as " + got + " bytes with SHA-256 " + sum + ", not the " + length
@@ -246,12 +245,10 @@ public final class RunOutputs {
     return spool.resolveSibling(spool.getFileName() + "-" + name);
   }
 
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+  /** A name for a file on its way in, in this daemon's own {@code incoming} folder (made, mode 0700); the file is not made. */
+  public Path incomingFile(String prefix) throws IOException {
+    Path dir = Files.createDirectories(sibling("incoming"), PRIVATE_DIR);
+    return dir.resolve(prefix + UUID.randomUUID() + ".tmp");
   }
 
   private static byte[] random16() {

@@ -10,10 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +51,7 @@ public final class AccountTar {
           .redirectError(errors.toFile()).start();
       Process running = tar;
       CompletableFuture.delayedExecutor(TIMEOUT.toSeconds(), TimeUnit.SECONDS).execute(running::destroyForcibly);
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      MessageDigest sha = Checksums.sha256();
       TarBundle.Checked checked;
       try (InputStream in = tar.getInputStream();
           OutputStream out = new DigestOutputStream(Files.newOutputStream(target, StandardOpenOption.CREATE_NEW), sha)) {
@@ -64,7 +62,7 @@ public final class AccountTar {
       if (code > 1) {
         throw new StagingRefused(message(errors, code));
       }
-      return new Packed(target, Files.size(target), HexFormat.of().formatHex(sha.digest()), checked);
+      return new Packed(target, Files.size(target), Checksums.hex(sha), checked);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot pack the files of " + folder + " as " + account + ": " + e.getMessage(), e);
     } catch (IllegalArgumentException e) {
@@ -72,8 +70,6 @@ public final class AccountTar {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while packing " + folder, e);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     } finally {
       if (tar != null) {
         tar.destroyForcibly();

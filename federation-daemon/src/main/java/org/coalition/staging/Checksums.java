@@ -29,6 +29,11 @@ public final class Checksums {
     try (InputStream in = Files.newInputStream(file)) {
       in.transferTo(new DigestOutputStream(OutputStream.nullOutputStream(), sha));
     }
+    return hex(sha);
+  }
+
+  /** What {@code sha} has digested, as 64 lower-case hex digits. */
+  public static String hex(MessageDigest sha) {
     return HexFormat.of().formatHex(sha.digest());
   }
 }
