@@ -144,18 +144,23 @@ class ZkSecurityIT {
       JobRef ref = new JobRef("a", "j1");
       waitFor("b sees a's job", () -> !bApi.queue().isEmpty());
       bApi.claim(ref).orElseThrow();
+      // c must have seen the claim: else its stale queue would pass the wait below before a has read any result
+      waitFor("c sees b's claim", () -> c.queue().stream().noneMatch(j -> j.ref().equals(ref)));
       // b writes its result node itself, with a body that is no result at all
       b.create().withACL(FederationAcls.result(new Identity(fed.name, "b"))).forPath(paths.result(ref),
           "{\"executor\":\"b\",\"token\":1,\"run\":{\"start\":5,\"end\":1e400}}"
           .getBytes(StandardCharsets.UTF_8));
-      waitFor("a's cache has the result node", () -> {
+      waitFor("a refuses the result and c sees the job queued again", () -> {
         a.results();
         return c.queue().stream().anyMatch(j -> j.ref().equals(ref));
       });
       assertTrue(a.results().isEmpty(), "nothing to fold");
       // c's cache may show the claim gone a moment before the job's new version (a claim checks the version), as a
       // daemon's next tick would, c tries again until it holds the job: it is queued again, not skipped for ever
-      waitFor("queued again: c claims it", () -> c.claim(ref).isPresent());
+      waitFor("queued again: c claims it", () -> {
+        a.results(); // as a's daemon reads its results every tick
+        return c.claim(ref).isPresent();
+      });
     }
   }
 
