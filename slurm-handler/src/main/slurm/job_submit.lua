@@ -2,8 +2,9 @@
 Coalition's job_submit/lua filter: users keep typing sbatch.
 
 A batch job submitted to an opted-in partition or QOS is marked federable (its admin comment
-starts with "coalition:federable") and gets one short shell statement at the start of its second
-line. At home it does nothing and the script runs exactly as written. When the job ran at another site of the
+starts with "coalition:federable"; an array's names the array as submitted, "array=0-49", and
+each of its tasks may run elsewhere on its own) and gets one short shell statement at the start of
+its second line. At home it does nothing and the script runs exactly as written. When the job ran at another site of the
 federation, the Coalition daemon leaves the remote run's output and exit status in the results
 folder and releases the held job; the statement then hands over to coalition-replay, which replays
 them in a second, so squeue, sacct and --dependency=afterok see an ordinary job.
@@ -95,10 +96,19 @@ function coalition_job_submit(job_desc, part_list)
   local script = job_desc.script
   if script == nil or script == "" then return slurm.SUCCESS end  -- salloc and srun: interactive, never federated
   if not opted_in(job_desc, part_list) then return slurm.SUCCESS end
-  if job_desc.array_inx ~= nil and job_desc.array_inx ~= "" then
-    -- a pending array is one record until its tasks start: federated whole, every task would replay one run
-    slurm.log_user("coalition: this array job stays at this site: arrays cannot run elsewhere yet")
-    return slurm.SUCCESS
+  local array = job_desc.array_inx
+  if array ~= nil and array ~= "" then
+    if array:find("%", 1, true) then
+      -- runs elsewhere would not count against the limit
+      slurm.log_user("coalition: this array job stays at this site: it limits how many of its tasks run at once (%s)", array)
+      return slurm.SUCCESS
+    end
+    if not array:match("^[0-9,:-]+$") or #array > 200 then
+      slurm.log_user("coalition: this array job stays at this site: its task list %s is not one the federation reads", array)
+      return slurm.SUCCESS
+    end
+  else
+    array = nil
   end
   local shape = one_node_without_gres(job_desc)
   if shape ~= nil then
@@ -116,11 +126,14 @@ function coalition_job_submit(job_desc, part_list)
   if rest:sub(1, #HOOK) ~= HOOK then  -- a script saved with scontrol write batch_script has it already
     job_desc.script = first .. HOOK .. rest
   end
+  -- an array's tasks federate one by one: the mark names the array as submitted, for the variables its tasks' runs see
+  local mark = MARK
+  if array ~= nil then mark = MARK .. " array=" .. array end
   local comment = job_desc.admin_comment
   if comment == nil or comment == "" then
-    job_desc.admin_comment = MARK
+    job_desc.admin_comment = mark
   elseif comment:sub(1, #MARK) ~= MARK then
-    job_desc.admin_comment = MARK .. " " .. comment
+    job_desc.admin_comment = mark .. " " .. comment
   end
   return slurm.SUCCESS
 end

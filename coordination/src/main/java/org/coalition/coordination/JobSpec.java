@@ -1,17 +1,19 @@
 package org.coalition.coordination;
 
 import java.util.Comparator;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * A job published to the federation queue by its home site: its shape (cores, memory, time
  * limit), its release time (seconds since the federation's epoch) and an opaque payload that
- * the executing site's pilot hands to its runner, and the files it takes with it ({@link Inputs}).
+ * the executing site's pilot hands to its runner, the files it takes with it ({@link Inputs}) and
+ * the variables of its home's batch system its run must see ({@link JobEnvironment}: an array task's numbers).
  * Validated on construction, so a record read back from a peer is either well formed or rejected
  * with the reason.
  */
 public record JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload,
-    Inputs inputs) {
+    Inputs inputs, Map<String, String> environment) {
   /** Largest payload accepted, in characters; larger work belongs in a file the payload names. */
   public static final int MAX_PAYLOAD = 16 * 1024;
 
@@ -30,6 +32,11 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
   /** A job that takes no files with it. */
   public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload) {
     this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, Inputs.NONE);
+  }
+
+  /** A job whose run needs no variables of its home's batch system (no array task). */
+  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs) {
+    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, Map.of());
   }
 
   public JobSpec {
@@ -56,6 +63,8 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
     }
     // a record written before jobs took files with them has none
     inputs = inputs == null ? Inputs.NONE : inputs;
+    // and none before array tasks travelled
+    environment = JobEnvironment.check(jobId, environment);
   }
 
   /** Checks a site or job identifier: letters, digits, '.', '_', '-', at most 128, not starting with punctuation. */
@@ -88,6 +97,6 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
 
   /** The same job released again at {@code release} (a run lost with its executor). */
   public JobSpec releasedAt(double newRelease) {
-    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs);
+    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs, environment);
   }
 }

@@ -261,7 +261,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
       String fresh = pilots.renew(p);
       recovery.keep(p);
       return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), fresh, j.inputs(),
-          files.maxFilesBytes()));
+          files.maxFilesBytes(), j.environment()));
     }
     p.fire(Event.NO_WORK);
     decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores, "

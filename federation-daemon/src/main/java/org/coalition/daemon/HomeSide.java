@@ -242,7 +242,8 @@ final class HomeSide {
         String script = h.payload(j.id());
         Optional<Inputs> inputs = files.pack(h, j, script);
         if (inputs.isPresent()) {
-          batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), script, inputs.get()));
+          batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), script, inputs.get(),
+              j.environment()));
         } else {
           budget.giveBack(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()));
         }

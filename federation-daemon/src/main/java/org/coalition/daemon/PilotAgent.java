@@ -132,7 +132,8 @@ public final class PilotAgent {
     long since = System.currentTimeMillis() / 1000;
     ScriptRunner.Run run;
     try {
-      run = runner.start(a.job().replace('/', '-'), a.account(), a.script(), sandbox -> unpack(inputs, sandbox, a.inputs().bytes()));
+      run = runner.start(a.job().replace('/', '-'), a.account(), a.script(), a.environment(),
+          sandbox -> unpack(inputs, sandbox, a.inputs().bytes()));
     } catch (RuntimeException e) {
       LOG.warn("pilot {}: job {} could not start: {}", pilotId, a.job(), e.getMessage());
       service.finish(pilotId, token, new RunOutcome(start, clock.getAsDouble(), 127, new byte[0],

@@ -1,8 +1,10 @@
 package org.coalition.daemon;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobEnvironment;
 import org.coalition.handler.ExitStatus;
 
 /**
@@ -38,17 +40,19 @@ public interface PilotService {
    * A claimed job handed to a pilot: what to run and as whom, and the pilot's token from now on
    * (the one it started with is void: the job's account can read the pilot's environment); the
    * files it takes with it, and how many bytes of files its run may send back (0: none, a daemon
-   * from before files travelled).
+   * from before files travelled); the variables its home's batch system would set for its run (an
+   * array task's numbers, {@link JobEnvironment}).
    */
   record Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token, Inputs inputs,
-      long maxFilesBytes) {
+      long maxFilesBytes, Map<String, String> environment) {
     /** A job that takes and brings no files. */
     public Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token) {
-      this(job, account, cores, walltimeSeconds, script, token, Inputs.NONE, 0);
+      this(job, account, cores, walltimeSeconds, script, token, Inputs.NONE, 0, Map.of());
     }
 
     public Assignment {
       inputs = inputs == null ? Inputs.NONE : inputs; // from a daemon from before files travelled
+      environment = JobEnvironment.check(job, environment); // and before array tasks did
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -64,6 +65,7 @@ class PilotAgentTest {
     /** The inputs handed out, and the record's word on them. */
     volatile byte[] inputs;
     volatile Inputs declared = Inputs.NONE;
+    volatile Map<String, String> environment = Map.of();
     /** The files handed in. */
     volatile byte[] files;
 
@@ -72,7 +74,8 @@ class PilotAgentTest {
       if (workFailure != null) {
         throw workFailure;
       }
-      return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds, script, "t2", declared, 1 << 20));
+      return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds, script, "t2", declared, 1 << 20,
+          environment));
     }
 
     @Override
@@ -159,6 +162,15 @@ class PilotAgentTest {
     assertEquals("hello\n", Files.readString(back.resolve("out/deep/copy.txt")), "what the run wrote, from what it read");
     assertFalse(Files.exists(back.resolve("data/in.txt")), "an input the run left alone does not travel back");
     assertEquals("coalition: not brought back: link (a symbolic link, not brought)\n", new String(d.outcome.stderr(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void anArrayTaskRunsWithItsNumbersAsAtHome() throws Exception {
+    Daemon d = new Daemon();
+    d.environment = Map.of("SLURM_ARRAY_JOB_ID", "276", "SLURM_ARRAY_TASK_ID", "5", "SLURM_ARRAY_TASK_COUNT", "50");
+    d.script = "echo \"$SLURM_ARRAY_JOB_ID $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT\"\n";
+    assertEquals(0, run(d, 10_000));
+    assertEquals("276 5 of 50\n", new String(d.outcome.stdout(), StandardCharsets.UTF_8));
   }
 
   @Test

@@ -1,5 +1,7 @@
 package org.coalition.handler;
 
+import java.util.Map;
+
 /**
  * A job of this site's users that was opted in to the federation (Slurm: the job_submit filter
  * marked it), waiting in the local queue: the daemon may publish it, and run it elsewhere while
@@ -19,9 +21,22 @@ package org.coalition.handler;
  *     declared inputs are read from, as its user, and its outputs come back to
  * @param staysHome why it cannot run elsewhere as it asks (several nodes, GPUs: "it asks for 2
  *     nodes, ..."), or empty when it can: such a job is never published, and its user is told why
+ * @param environment the variables its batch system sets for its run that a run elsewhere must
+ *     see too: an array task's numbers ({@code SLURM_ARRAY_TASK_ID} ...; bounded as the federation
+ *     bounds them, {@code JobEnvironment}); empty for a job that is no array task
  */
 public record HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held,
-    boolean ready, String workDir, String staysHome) {
+    boolean ready, String workDir, String staysHome, Map<String, String> environment) {
+  public HomeJob {
+    environment = Map.copyOf(environment);
+  }
+
+  /** A job that is no array task. */
+  public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready,
+      String workDir, String staysHome) {
+    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, workDir, staysHome, Map.of());
+  }
+
   /** A job whose working directory is unknown here: it can take no files with it. */
   public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready) {
     this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, "", "");

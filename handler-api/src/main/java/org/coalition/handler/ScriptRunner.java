@@ -16,6 +16,7 @@ import java.nio.file.attribute.UserPrincipalLookupService;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.coalition.handler.files.AsAccount;
 import org.coalition.handler.files.NoFollow;
@@ -144,6 +145,15 @@ public final class ScriptRunner {
    * account (it must make regular files and folders only).
    */
   public Run start(String name, String account, String script, Preparation prepare) {
+    return start(name, account, script, Map.of(), prepare);
+  }
+
+  /**
+   * Starts {@code script} as {@link #start(String, String, String, Preparation)} does, with
+   * {@code environment} added to what it inherits (an array task's numbers, as its home's batch
+   * system would set them; the caller bounds them).
+   */
+  public Run start(String name, String account, String script, Map<String, String> environment, Preparation prepare) {
     if (account.equals("root")) {
       throw new IllegalArgumentException("job " + name + ": foreign jobs never run as root");
     }
@@ -160,7 +170,7 @@ public final class ScriptRunner {
       throw new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + e.getMessage(), e);
     }
     try {
-      return launch(folder, account, script, prepare);
+      return launch(folder, account, script, environment, prepare);
     } catch (IOException | RuntimeException e) {
       new Run(null, folder, account).clean(); // nothing of the job ran: its folder goes
       throw e instanceof IOException io ? new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + io.getMessage(), io)
@@ -168,7 +178,7 @@ public final class ScriptRunner {
     }
   }
 
-  private Run launch(Path folder, String account, String script, Preparation prepare) throws IOException {
+  private Run launch(Path folder, String account, String script, Map<String, String> environment, Preparation prepare) throws IOException {
     Path file = folder.resolve("job");
     Files.writeString(file, script, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
@@ -202,6 +212,7 @@ public final class ScriptRunner {
     pb.environment().put("HOME", folder.toString());
     // the pilot's own settings (its id, its void first token, its daemon) are none of the job's business
     pb.environment().keySet().removeIf(k -> k.startsWith("COALITION_"));
+    pb.environment().putAll(environment);
     return new Run(pb.start(), folder, account);
   }
 

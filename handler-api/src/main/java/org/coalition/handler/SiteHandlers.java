@@ -172,7 +172,7 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
       if (m.home().isPresent()) {
         for (HomeJob j : m.home().get().federable()) {
           out.add(new HomeJob(m.name() + "." + j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), j.held(),
-              j.ready()));
+              j.ready(), j.workDir(), j.staysHome(), j.environment()));
         }
       }
     }

@@ -187,6 +187,13 @@ class SiteHandlersTest {
     b.jobs.put("41", waiting("41", 2));
     SiteHandlers site = site(a, true, b, true);
     assertEquals(List.of("clustera.41", "clusterb.41"), site.federable().stream().map(HomeJob::id).toList());
+    HomeJob task = new HomeJob("7_3", "alice", "federated", 1, 512, 600, false, true, "/home/alice/run", "",
+        Map.of("SLURM_ARRAY_TASK_ID", "3"));
+    b.jobs.put("7_3", task);
+    HomeJob carried = site.federable().stream().filter(j -> j.id().equals("clusterb.7_3")).findFirst().orElseThrow();
+    assertEquals(new HomeJob("clusterb.7_3", "alice", "federated", 1, 512, 600, false, true, "/home/alice/run", "",
+        Map.of("SLURM_ARRAY_TASK_ID", "3")), carried, "all but the id as the system said: memory, folder, array variables");
+    b.jobs.remove("7_3");
     site.park("clusterb.41");
     assertTrue(b.jobs.get("41").held());
     assertTrue(!a.jobs.get("41").held(), "the job of the same number on the other system is untouched");

@@ -1,9 +1,14 @@
 package org.coalition.slurm;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.RemoteRun;
+import org.coalition.handler.Tool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,6 +19,11 @@ import org.slf4j.LoggerFactory;
  */
 final class FederableJobs {
   private static final Logger LOG = LoggerFactory.getLogger(FederableJobs.class);
+
+  /** A job's id, or an array task's: {@code 276}, {@code 276_5}. */
+  /** How far a replayed task goes before its siblings (Slurm's nice, in priority points; an operator's to give). */
+  static final int REPLAY_NICE = 10_000;
+  private static final Pattern ID = Pattern.compile("([0-9]{1,18})(?:_([0-9]{1,9}))?");
 
   private final SlurmRest rest;
   private final SlurmHandler.Config config;
@@ -32,19 +42,27 @@ final class FederableJobs {
    * @throws HandlerException REJECTED when the job was not opted in or is no longer pending, NOT_FOUND when Slurm does not know it
    */
   void park(String jobId) {
-    pendingFederable(jobId, "park");
-    rest.hold(jobId, true, config.observer());
+    Target t = pendingFederable(jobId, "park");
+    if (t.split()) {
+      rest.hold(t.record().id(), true, config.observer());
+    } else {
+      scontrol("park task " + jobId, Category.UNAVAILABLE, "hold", jobId); // slurmrestd updates no task of an array's record: scontrol splits it off
+    }
   }
 
   /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
   void unpark(String jobId) {
-    SlurmJob job = pendingFederable(jobId, "unpark");
+    Target t = pendingFederable(jobId, "unpark");
+    if (!t.split()) {
+      return; // a task still in its array's record was never parked nor noted (both split it off): nothing to undo
+    }
+    SlurmJob job = t.record();
     String own = JobComment.users(job.comment());
     if (!own.equals(job.comment())) {
       // it runs here: the daemon's note goes, and the job runs here whatever its comment says
-      beforeRelease(jobId, () -> rest.comment(jobId, own, config.observer()), "runs here with the daemon's note left in its comment");
+      optionalUpdate(jobId, () -> rest.comment(job.id(), own, config.observer()), "runs here with the daemon's note left in its comment");
     }
-    rest.hold(jobId, false, config.observer());
+    rest.hold(job.id(), false, config.observer());
   }
 
   /**
@@ -52,8 +70,13 @@ final class FederableJobs {
    * {@code squeue -O comment} and {@code scontrol show job} show it.
    */
   void note(String jobId, String text) {
-    SlurmJob job = pendingFederable(jobId, "note where it is on");
-    rest.comment(jobId, JobComment.noted(text, job.comment()), config.observer());
+    Target t = pendingFederable(jobId, "note where it is on");
+    String comment = JobComment.noted(text, t.record().comment());
+    if (t.split()) {
+      rest.comment(t.record().id(), comment, config.observer());
+    } else {
+      scontrol("note where task " + jobId + " is", Category.UNAVAILABLE, "update", "jobid=" + jobId, "comment=" + comment);
+    }
   }
 
   /**
@@ -72,17 +95,30 @@ final class FederableJobs {
   void replay(String jobId, RemoteRun run) {
     Results folder = results.orElseThrow(() -> new HandlerException(Category.REJECTED,
         "cannot replay job " + jobId + ": no results folder is configured (set the one job_submit.lua names)"));
-    SlurmJob job = pendingFederable(jobId, "replay a run of");
+    Target t = pendingFederable(jobId, "replay a run of");
+    if (!t.split()) {
+      throw new HandlerException(Category.REJECTED, "cannot replay a run of task " + jobId + ": it was never parked (it is still in its"
+          + " array's record)");
+    }
+    SlurmJob job = t.record();
     RemoteRun replayed = run;
     int minutes = SlurmRest.replayMinutes(run.files().map(f -> f.tar().toFile().length()).orElse(0L));
-    boolean shrunk = beforeRelease(jobId, () -> rest.shrink(jobId, minutes, config.observer()),
+    boolean shrunk = optionalUpdate(jobId, () -> rest.shrink(job.id(), minutes, config.observer()),
         "replays at the size it asked for, waiting for its cores");
+
     if (!shrunk && run.timedOut()) {
       // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
       replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal(), false, run.files());
     }
-    folder.write(jobId, job.user(), replayed);
-    rest.hold(jobId, false, config.observer());
+    folder.write(job.id(), job.user(), replayed); // the hook looks for $SLURM_JOB_ID: a task split off has an id of its own
+    rest.hold(job.id(), false, config.observer());
+    if (job.array().any()) {
+      // Slurm tries an array's tasks in order and passes over the rest of the array at the first that cannot start: the
+      // replay goes before its siblings still waiting here for the cores they asked for (after the release, which
+      // recomputes the priority without it under priority/basic)
+      optionalUpdate(jobId, () -> scontrol("put task " + jobId + " before its siblings", Category.REJECTED, "update", "jobid=" + job.id(),
+          "nice=-" + REPLAY_NICE), "replays once its siblings waiting here can start");
+    }
   }
 
   /**
@@ -93,16 +129,16 @@ final class FederableJobs {
    *     NOT_FOUND when Slurm does not know it, UNAVAILABLE when scontrol fails
    */
   String payload(String jobId) {
-    pendingFederable(jobId, "read the script of");
-    return BatchScripts.withoutHook(BatchScripts.read(config.scontrol(), jobId, config.timeout()), jobId);
+    Target t = pendingFederable(jobId, "read the script of");
+    return BatchScripts.withoutHook(BatchScripts.read(config.scontrol(), t.record().id(), config.timeout()), jobId);
   }
 
   /**
-   * An update made before a release that the release does not need: false, and logged with what
-   * then happens, when Slurm refuses it; thrown when slurmrestd cannot be reached (the release
-   * would fail too, and the home tries again).
+   * An update a release or a replay does not need: false, and logged with what then happens, when
+   * Slurm refuses it; thrown when slurmrestd cannot be reached (the release would fail too, and
+   * the home tries again).
    */
-  private boolean beforeRelease(String jobId, Runnable update, String otherwise) {
+  private boolean optionalUpdate(String jobId, Runnable update, String otherwise) {
     try {
       update.run();
       return true;
@@ -115,12 +151,20 @@ final class FederableJobs {
     }
   }
 
-  private SlurmJob pendingFederable(String jobId, String what) {
-    if (!jobId.matches("[0-9]+")) {
-      throw new HandlerException(Category.REJECTED, "'" + jobId + "' is not a Slurm job id");
+  /**
+   * The record holding job or task {@code name}, and whether it is the task's own: a task of an
+   * array not split off yet is held by the array's record of such tasks, which slurmrestd does not
+   * update task by task.
+   */
+  private record Target(SlurmJob record, boolean split) {}
+
+  private Target pendingFederable(String jobId, String what) {
+    Matcher id = ID.matcher(jobId);
+    if (!id.matches()) {
+      throw new HandlerException(Category.REJECTED, "'" + jobId + "' is not a Slurm job id (JOB, or ARRAY_TASK for a task of an array)");
     }
-    SlurmJob job = rest.job(jobId).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "cannot " + what + " job " + jobId
-        + ": Slurm does not know it"));
+    Target t = id.group(2) == null ? job(jobId, what) : task(id.group(1), Long.parseLong(id.group(2)), what);
+    SlurmJob job = t.record();
     if (!job.federable()) {
       throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it was not opted in to the federation"
           + " (its admin comment lacks '" + SlurmJob.MARK + "', so the job_submit filter did not wrap it)");
@@ -128,6 +172,38 @@ final class FederableJobs {
     if (!job.pending()) {
       throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it is " + job.state() + ", not pending");
     }
-    return job;
+    return t;
+  }
+
+  private Target job(String jobId, String what) {
+    SlurmJob job = rest.job(jobId).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "cannot " + what + " job " + jobId
+        + ": Slurm does not know it"));
+    if (job.array().any()) {
+      long task = job.array().taskId();
+      throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it is an array's record; name its task"
+          + (task >= 0 ? " " + job.array().name(task) : "s ARRAY_TASK"));
+    }
+    return new Target(job, true);
+  }
+
+  private Target task(String arrayId, long task, String what) {
+    List<SlurmJob> records = rest.records(arrayId);
+    long array = Long.parseLong(arrayId);
+    for (SlurmJob r : records) {
+      if (r.array().jobId() == array && r.array().taskId() == task) {
+        return new Target(r, true);
+      }
+    }
+    for (SlurmJob r : records) {
+      if (r.array().jobId() == array && r.array().taskId() < 0 && r.array().tasks().contains(task)) {
+        return new Target(r, false);
+      }
+    }
+    throw new HandlerException(Category.NOT_FOUND, "cannot " + what + " task " + arrayId + "_" + task + ": Slurm does not know it");
+  }
+
+  /** Runs the site's scontrol to update a task of an array (which splits it off its array's record); {@code failure} if it fails. */
+  private void scontrol(String what, Category failure, String... args) {
+    new Tool(config.scontrol(), Map.of(), config.timeout()).run(List.of(args), null).requireSuccess(what, failure);
   }
 }

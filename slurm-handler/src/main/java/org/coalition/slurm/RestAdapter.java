@@ -1,7 +1,7 @@
 package org.coalition.slurm;
 
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
@@ -106,13 +106,13 @@ abstract class RestAdapter<A> implements SlurmRest {
     }
   }
 
-  /** One job, or empty when Slurm does not know it. */
-  protected final Optional<SlurmJob> unlessNotFound(Call<SlurmJob> call) {
+  /** A job's records, or none when Slurm does not know it. */
+  protected final List<SlurmJob> unlessNotFound(Call<List<SlurmJob>> call) {
     try {
-      return Optional.ofNullable(call.run());
+      return call.run();
     } catch (HandlerException e) {
       if (e.category() == Category.NOT_FOUND) {
-        return Optional.empty();
+        return List.of();
       }
       throw e;
     } catch (Exception e) {

@@ -6,8 +6,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -193,11 +193,12 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     Map<String, double[]> partitions = new TreeMap<>();
     for (SlurmJob j : jobs.values()) {
       if (j.pending()) {
-        double work = (double) j.cpus() * (j.timeLimitSeconds() > 0 ? j.timeLimitSeconds() : config.unlimitedSeconds());
-        pending++;
+        int tasks = j.array().taskId() < 0 && j.array().any() ? Math.max(1, j.array().tasks().size()) : 1; // an array's pending tasks
+        double work = (double) tasks * j.cpus() * (j.timeLimitSeconds() > 0 ? j.timeLimitSeconds() : config.unlimitedSeconds());
+        pending += tasks;
         coreSeconds += work;
         double[] p = partitions.computeIfAbsent(j.partition(), k -> new double[2]);
-        p[0]++;
+        p[0] += tasks;
         p[1] += work;
       }
     }
@@ -218,7 +219,18 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   }
 
   /** Where the version lists states alone: details only for jobs not seen before, or the whole list when many are new. */
-  private void refresh(Map<String, String> states, double now) {
+  private void refresh(Map<String, String> allStates, double now) {
+    // an array's tasks are listed by name (276_5), not by their records' ids: an array with a task pending is read whole below
+    Map<String, String> states = new HashMap<>();
+    Set<String> arrays = new HashSet<>();
+    allStates.forEach((id, state) -> {
+      int task = id.indexOf('_');
+      if (task < 0) {
+        states.put(id, state);
+      } else if (state.equals("PENDING")) {
+        arrays.add(id.substring(0, task));
+      }
+    });
     jobs.keySet().retainAll(states.keySet());
     List<String> unseen = new ArrayList<>();
     states.forEach((id, state) -> {
@@ -240,6 +252,12 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     for (String id : unseen) {
       rest.job(id).ifPresent(j -> jobs.put(id, j));
     }
+    // and the record of an array's tasks not split off loses a task to each split without changing state: it is read again
+    jobs.values().stream().filter(j -> j.pending() && j.array().any() && j.array().taskId() < 0)
+        .forEach(j -> arrays.add(Long.toString(j.array().jobId())));
+    for (String array : arrays) {
+      rest.records(array).forEach(j -> jobs.put(j.id(), j));
+    }
   }
 
   /** Whether job {@code id} is over (or unknown to Slurm), so a result left for it can go. */
@@ -254,21 +272,11 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     };
   }
 
-  /** Opted-in jobs of this site's users waiting in the queue (held ones included), as of the last {@link #observe()}. */
+  /** Opted-in jobs of this site's users waiting in the queue (held ones included; each task of an array), as of the last {@link #observe()}. */
   @Override
   public synchronized List<HomeJob> federable() {
-    return jobs.values().stream().filter(j -> j.federable() && j.pending()).map(this::homeJob)
-        .sorted(Comparator.comparing(HomeJob::id, Comparator.comparingLong(Long::parseLong))).toList();
-  }
-
-  /** Reasons of a pending job that waits for room alone (Slurm's reason codes; None: not yet considered). */
-  private static final Set<String> WAITING_FOR_ROOM = Set.of("None", "Priority", "Resources", "");
-
-  /** A released job whose result waits in the results folder is replaying, not waiting: it is not ready to go out again. */
-  private HomeJob homeJob(SlurmJob j) {
-    boolean replaying = results.isPresent() && Files.exists(results.get().root().resolve(j.id()));
-    return new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), "JobHeldAdmin".equals(j.reason()),
-        WAITING_FOR_ROOM.contains(j.reason()) && !replaying, j.workDir(), j.staysHome());
+    // a released job whose result waits in the results folder is replaying, not waiting: it is not ready to go out again
+    return HomeJobs.of(jobs.values(), id -> results.isPresent() && Files.exists(results.get().root().resolve(id)));
   }
 
   /**

@@ -17,13 +17,14 @@ import java.util.OptionalInt;
  * @param comment the job's comment (its user's {@code --comment}, with the daemon's note before it while the job is federated)
  * @param workDir the job's working directory ({@code --chdir}, or where it was submitted), or empty when unknown
  * @param staysHome why the job cannot run elsewhere as it asks ({@link #staysHome(long, String...)}), or empty
+ * @param array where the record stands in an array ({@link SlurmArray#NONE} for a job that is no array task)
  */
 record SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
-    String user, boolean federable, String comment, String workDir, String staysHome) {
-  /** A job whose working directory is not known (tests). */
+    String user, boolean federable, String comment, String workDir, String staysHome, SlurmArray array) {
+  /** A job that is no array task and whose working directory is not known (tests). */
   SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
       String user, boolean federable, String comment) {
-    this(id, state, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, "", "");
+    this(id, state, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, "", "", SlurmArray.NONE);
   }
 
   /**
@@ -51,7 +52,7 @@ record SlurmJob(String id, String state, String partition, int cpus, long memory
 
   SlurmJob withState(String newState) {
     return new SlurmJob(id, newState, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, workDir,
-        staysHome);
+        staysHome, array);
   }
 
   /** The memory a job asks for on its node, from its per-node and per-CPU requests (0 or less: not given). */
@@ -63,12 +64,13 @@ record SlurmJob(String id, String state, String partition, int cpus, long memory
   }
 
   /**
-   * Whether a job is opted in: its admin comment carries the filter's mark, and it is no array
-   * ({@code arrayJobId} 0). A pending array is one record for all its tasks; the filter leaves
-   * arrays alone, and one marked by an older filter is not taken either.
+   * Whether a job is opted in: its admin comment carries the filter's mark, and if it is an array
+   * task, the mark names the array as submitted (one marked by an older filter, which could not
+   * federate tasks one by one, is not taken) and the array runs no fewer than all its tasks at once
+   * ({@code arrayMaxTasks} 0: no {@code %N} limit, which runs elsewhere would not keep).
    */
-  static boolean federable(String adminComment, long arrayJobId) {
-    return arrayJobId == 0 && federable(adminComment);
+  static boolean federable(String adminComment, SlurmArray array, long arrayMaxTasks) {
+    return federable(adminComment) && (!array.any() || (!array.submitted().isEmpty() && !array.throttled() && arrayMaxTasks == 0));
   }
 
   /** Whether an admin comment carries the filter's mark. */

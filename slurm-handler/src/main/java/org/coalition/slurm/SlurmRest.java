@@ -32,7 +32,16 @@ interface SlurmRest {
   Map<String, String> jobStates(Collection<String> ids);
 
   /** One job, or empty when Slurm does not know it (any more). */
-  Optional<SlurmJob> job(String id);
+  default Optional<SlurmJob> job(String id) {
+    return records(id).stream().filter(j -> j.id().equals(id)).findFirst();
+  }
+
+  /**
+   * The records Slurm answers for job {@code id}: its own, and for an array's job id every record
+   * of the array (its tasks split off, and the record of those not yet); none when Slurm does not
+   * know it (any more).
+   */
+  List<SlurmJob> records(String id);
 
   /** Every node, or {@code null} when nothing changed since {@code since}. */
   Snapshot<SlurmNode> nodes(long since);

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import org.coalition.handler.HandlerException;
@@ -88,11 +87,11 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
-  public Optional<SlurmJob> job(String id) {
+  public List<SlurmJob> records(String id) {
     return unlessNotFound(() -> {
       var answer = call("get job " + id, () -> api(observer).slurmV0038GetJob(id));
       check("get job " + id, answer.getErrors());
-      return answer.getJobs().isEmpty() ? null : job(answer.getJobs().get(0));
+      return answer.getJobs().stream().map(V0038Rest::job).toList();
     });
   }
 
@@ -210,12 +209,15 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
       int status = j.getExitCode();
       exit = OptionalInt.of((status & 0x7f) != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff);
     }
+    // v0.0.38 leaves an array's first record without a task id until it is its last task
+    SlurmArray array = SlurmArray.of(intOf(j.getArrayJobId()), j.getArrayTaskId() == null ? null : (long) j.getArrayTaskId(),
+        j.getArrayTaskString(), j.getAdminComment());
     return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
         SlurmJob.memoryMb(intOf(j.getMemoryPerNode()), intOf(j.getMemoryPerCpu()), intOf(j.getCpus())),
         limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
-        SlurmJob.federable(j.getAdminComment(), intOf(j.getArrayJobId())), nullToEmpty(j.getComment()),
+        SlurmJob.federable(j.getAdminComment(), array, intOf(j.getArrayMaxTasks())), nullToEmpty(j.getComment()),
         nullToEmpty(j.getCurrentWorkingDirectory()), SlurmJob.staysHome(intOf(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(),
-        j.getTresPerTask()));
+        j.getTresPerTask()), array);
   }
 
   private void check(String what, List<V0038Error> errors) {

@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -95,11 +94,11 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
-  public Optional<SlurmJob> job(String id) {
+  public List<SlurmJob> records(String id) {
     return unlessNotFound(() -> {
       var answer = call("get job " + id, () -> api(observer).slurmV0040GetJob(id, null, null));
       check("get job " + id, answer.getErrors());
-      return answer.getJobs().isEmpty() ? null : job(answer.getJobs().get(0));
+      return answer.getJobs().stream().map(V0040Rest::job).toList();
     });
   }
 
@@ -217,16 +216,22 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
       exit = OptionalInt.of(Math.toIntExact(code.getReturnCode().getNumber()));
     }
     int cpus = Math.toIntExact(number(j.getCpus()));
+    SlurmArray array = SlurmArray.of(number(j.getArrayJobId()), setOrNull(j.getArrayTaskId()), j.getArrayTaskString(), j.getAdminComment());
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
-        SlurmJob.federable(j.getAdminComment(), number(j.getArrayJobId())),
+        SlurmJob.federable(j.getAdminComment(), array, number(j.getArrayMaxTasks())),
         j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory(),
-        SlurmJob.staysHome(number(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(), j.getTresPerTask()));
+        SlurmJob.staysHome(number(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(), j.getTresPerTask()), array);
   }
 
   private static long number(V0040Uint64NoVal n) {
     return n == null || n.getNumber() == null ? 0 : n.getNumber();
+  }
+
+  /** A number Slurm may leave unset (an array's first record has no task id until its last task), or null. */
+  private static Long setOrNull(V0040Uint32NoVal n) {
+    return n == null || !Boolean.TRUE.equals(n.getSet()) || n.getNumber() == null ? null : Long.valueOf(n.getNumber());
   }
 
   private static long number(V0040Uint32NoVal n) {

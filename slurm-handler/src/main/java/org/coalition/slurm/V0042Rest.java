@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -99,11 +98,11 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
-  public Optional<SlurmJob> job(String id) {
+  public List<SlurmJob> records(String id) {
     return unlessNotFound(() -> {
       var answer = call("get job " + id, () -> api(observer).slurmV0042GetJob(id, null, null));
       check("get job " + id, answer.getErrors());
-      return answer.getJobs().isEmpty() ? null : job(answer.getJobs().get(0));
+      return answer.getJobs().stream().map(V0042Rest::job).toList();
     });
   }
 
@@ -222,12 +221,13 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
       exit = OptionalInt.of(code.getReturnCode().getNumber());
     }
     int cpus = (int) number(j.getCpus());
+    SlurmArray array = SlurmArray.of(number(j.getArrayJobId()), setOrNull(j.getArrayTaskId()), j.getArrayTaskString(), j.getAdminComment());
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
-        SlurmJob.federable(j.getAdminComment(), number(j.getArrayJobId())),
+        SlurmJob.federable(j.getAdminComment(), array, number(j.getArrayMaxTasks())),
         j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory(),
-        SlurmJob.staysHome(number(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(), j.getTresPerTask()));
+        SlurmJob.staysHome(number(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(), j.getTresPerTask()), array);
   }
 
   /** The first of a job's states is its base state; the others are flags (COMPLETING, REQUEUED ...). */
@@ -237,6 +237,11 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
 
   private static long number(V0042Uint64NoValStruct n) {
     return n == null || n.getNumber() == null ? 0 : n.getNumber();
+  }
+
+  /** A number Slurm may leave unset (an array's first record has no task id until its last task), or null. */
+  private static Long setOrNull(V0042Uint32NoValStruct n) {
+    return n == null || !Boolean.TRUE.equals(n.getSet()) || n.getNumber() == null ? null : Long.valueOf(n.getNumber());
   }
 
   private static long number(V0042Uint32NoValStruct n) {

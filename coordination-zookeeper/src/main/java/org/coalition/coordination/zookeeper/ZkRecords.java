@@ -51,12 +51,16 @@ final class ZkRecords {
   }
 
   /**
-   * A job's {@link Inputs} are written only when it has some (a daemon from before staging, which
-   * refuses unknown fields, reads every other job as it did), and read as none when absent.
+   * A job's {@link Inputs} and environment are written only when it has some (a daemon from before
+   * staging or arrays, which refuses unknown fields, reads every other job as it did), and read as
+   * none when absent.
    */
   private abstract static class JobSpecJson {
     @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoInputs.class)
     abstract Inputs inputs();
+
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    abstract Map<String, String> environment();
   }
 
   /** Jackson's filter for {@link JobSpecJson}: true (left out) for {@link Inputs#NONE}. */

@@ -1,15 +1,20 @@
 package org.coalition.coordination.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
 import org.junit.jupiter.api.Test;
 
-/** Results as the records in ZooKeeper hold them, across the versions that wrote them. */
+/** Results and jobs as the records in ZooKeeper hold them, across the versions that wrote them. */
 class ZkRecordsTest {
   private static final String PATH = "/coalition/f/jobs/north/7/claim/result";
 
@@ -45,6 +50,32 @@ class ZkRecordsTest {
       CoordinationException e = assertThrows(CoordinationException.class,
           () -> read("{\"executor\":\"south\",\"token\":77,\"run\":" + run + "}"), run);
       assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());
+    }
+  }
+
+  @Test
+  void anArrayTasksVariablesTravelAndAJobWithoutThemIsWrittenAsBefore() {
+    JobSpec task = new JobSpec("276_5", "north", 1, 0, 60, 3, "#!/bin/sh\n", Inputs.NONE,
+        Map.of("SLURM_ARRAY_JOB_ID", "276", "SLURM_ARRAY_TASK_ID", "5"));
+    assertEquals(task, ZkRecords.read(PATH, ZkRecords.write(task), JobSpec.class));
+    JobSpec plain = new JobSpec("277", "north", 1, 0, 60, 3, "#!/bin/sh\n");
+    String json = new String(ZkRecords.write(plain), StandardCharsets.UTF_8);
+    assertFalse(json.contains("environment"), "a daemon from before arrays, which refuses unknown fields, reads it: " + json);
+    assertEquals(Map.of(), ZkRecords.read(PATH, ZkRecords.write(plain), JobSpec.class).environment());
+  }
+
+  @Test
+  void aPeerCannotSetAnyOtherVariableOrAnythingButANumber() {
+    String job = "{\"jobId\":\"9\",\"home\":\"north\",\"cores\":1,\"memoryMb\":0,\"walltimeSeconds\":60,\"release\":0,\"payload\":\"\","
+        + "\"environment\":";
+    for (String env : new String[] {"{\"LD_PRELOAD\":\"1\"}", "{\"PATH\":\"1\"}", "{\"SLURM_ARRAY_TASK_ID\":\"5; rm -rf ~\"}",
+        "{\"SLURM_ARRAY_TASK_ID\":\"$(id)\"}", "{\"SLURM_ARRAY_TASK_ID\":\"\"}", "{\"SLURM_JOB_ID\":\"1\"}",
+        "{\"A1\":\"1\",\"SLURM_ARRAY_A\":\"1\",\"SLURM_ARRAY_B\":\"1\",\"SLURM_ARRAY_C\":\"1\",\"SLURM_ARRAY_D\":\"1\","
+            + "\"SLURM_ARRAY_E\":\"1\",\"SLURM_ARRAY_F\":\"1\",\"SLURM_ARRAY_G\":\"1\",\"SLURM_ARRAY_H\":\"1\"}"}) {
+      CoordinationException e = assertThrows(CoordinationException.class,
+          () -> ZkRecords.read(PATH, (job + env + "}").getBytes(StandardCharsets.UTF_8), JobSpec.class), env);
+      assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());
+      assertTrue(e.getMessage().contains("job 9: "), e.getMessage());
     }
   }
 }
