@@ -24,6 +24,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
@@ -453,6 +454,97 @@ class SlurmFederationIT {
     System.out.printf("[e2e] files: job %s read its inputs at south and brought back %d files (%d bytes) byte-identical to the run at"
         + " home, %.1f s from submission to its replay; job %s with a missing input stayed home%n", away, outputs.size(), bytes, seconds,
         missing);
+  }
+
+  private static final int TASKS = 50;
+  /** An array task that says which it is, writes a file of its own and ends with an exit code of its own. */
+  private static final String ARRAY_JOB = """
+      #!/bin/bash
+      echo "task $SLURM_ARRAY_TASK_ID of $SLURM_ARRAY_TASK_COUNT ($SLURM_ARRAY_TASK_MIN-$SLURM_ARRAY_TASK_MAX:$SLURM_ARRAY_TASK_STEP)"
+      echo "array $SLURM_ARRAY_JOB_ID"
+      mkdir -p out && echo "result of task $SLURM_ARRAY_TASK_ID" > "out/t$SLURM_ARRAY_TASK_ID.txt"
+      sleep 1
+      exit $((SLURM_ARRAY_TASK_ID % 3))
+      """;
+
+  /**
+   * An array of 50 tasks, run once at home and once through the federation while home is full:
+   * each task runs on its own at another site, and at home each shows its own state and exit code
+   * in {@code sacct}, its own output and its own file, as the run at home did.
+   */
+  @Test
+  void anArraysTasksRunAcrossSitesAndEachEndsAtHomeAsItWouldThere() throws Exception {
+    Instance north = Testbed.require(SITES.get("north"));
+    SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
+    zk = Ensemble.start(1);
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()),
+        List.copyOf(SITES.keySet()), Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    Path jar = nodeVisibleJar();
+    for (String site : SITES.keySet()) {
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+      startDaemon(site, jar);
+    }
+    for (String site : SITES.keySet()) {
+      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> liveSites(site) == SITES.size());
+    }
+    Path base = Files.createDirectories(north.path("jobs.dir").resolve("e2e-array-" + System.nanoTime()));
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path script = Files.writeString(base.resolve("array.sh"), ARRAY_JOB);
+    UserPrincipal user = base.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(north.get("user"));
+    Map<String, Path> dirs = new LinkedHashMap<>();
+    for (String run : List.of("home", "away")) {
+      dirs.put(run, Files.setOwner(Files.createDirectories(base.resolve(run)), user));
+    }
+    String spec = "0-" + (TASKS - 1);
+    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "-a", spec, "-c", "1", "--mem=100M", "-t", "5",
+        "-D", dirs.get("home").toString(), "-o", dirs.get("home") + "/%a.out", script.toString());
+    Eventually.waitFor(() -> "the array at home to end", Duration.ofMinutes(4), Duration.ofSeconds(2),
+        () -> Command.of(north.tool("squeue"), "-h", "-j", atHome).run().stdout().isBlank());
+
+    String filler = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "15", "-o", "/dev/null", "--wrap", "sleep 900");
+    Eventually.waitFor("north's filler job runs", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, filler).get("JobState")));
+    long submitted = System.nanoTime();
+    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-a", spec, "-c", "1", "--mem=100M", "-t", "5",
+        "-D", dirs.get("away").toString(), "-o", dirs.get("away") + "/%a.out", script.toString());
+    List<String> tasks = new ArrayList<>();
+    for (int t = 0; t < TASKS; t++) {
+      tasks.add(away + "_" + t);
+    }
+    List<String> left = new ArrayList<>(tasks);
+    Eventually.waitFor(() -> "every task of " + away + " to run elsewhere and come back; left: " + left, Duration.ofMinutes(10),
+        Duration.ofSeconds(2), () -> {
+          left.removeIf(t -> "replayed".equals(job("north", t).path("state").asText()));
+          return left.isEmpty();
+        });
+    double seconds = (System.nanoTime() - submitted) / 1e9;
+    // the replays need a core at home: north's users get theirs back
+    Command.of(north.tool("scancel"), filler).run().requireSuccess();
+    Eventually.waitFor(() -> "every task of " + away + " to end at north; left: "
+        + Command.of(north.tool("squeue"), "-h", "-r", "-j", away, "-o", "%i:%T").run().stdout().replace('\n', ' '),
+        Duration.ofMinutes(3), Duration.ofSeconds(2), () -> Command.of(north.tool("squeue"), "-h", "-j", away).run().stdout().isBlank());
+
+    Map<String, Integer> where = new TreeMap<>();
+    for (String task : tasks) {
+      JsonNode view = job("north", task);
+      assertEquals("replayed", view.path("state").asText(), "task " + task + ": " + view);
+      where.merge(view.path("executor").asText(), 1, Integer::sum);
+    }
+    assertEquals(Set.of("south", "west"), where.keySet(), "the tasks ran at both other sites: " + where);
+    Map<String, List<String>> homeAccounting = sacct(north, List.of(atHome));
+    Map<String, List<String>> awayAccounting = sacct(north, List.of(away));
+    for (int t = 0; t < TASKS; t++) {
+      List<String> expected = homeAccounting.get(atHome + "_" + t);
+      assertEquals(List.of(t % 3 == 0 ? "COMPLETED|0:0" : "FAILED|" + (t % 3) + ":0"), expected, "task " + t + " at home");
+      assertEquals(expected, awayAccounting.get(away + "_" + t), "sacct of task " + t + ": the same state and exit code, one record");
+      assertEquals(Files.readString(dirs.get("home").resolve(t + ".out")).replace(atHome, "<A>"),
+          Files.readString(dirs.get("away").resolve(t + ".out")).replace(away, "<A>"), "output of task " + t);
+      Path file = Path.of("out", "t" + t + ".txt");
+      assertEquals(-1, Files.mismatch(dirs.get("home").resolve(file), dirs.get("away").resolve(file)), file + " came back as written at home");
+    }
+    System.out.printf("[e2e] array: %d tasks of job %s ran at %s and ended at north each with its own state, exit code, output and file,"
+        + " as at home; %.1f s from submission to the last run's return%n", TASKS, away, where, seconds);
   }
 
   /**

@@ -1,14 +1,12 @@
 package org.coalition.slurm;
 
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.RemoteRun;
-import org.coalition.handler.Tool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,12 +40,7 @@ final class FederableJobs {
    * @throws HandlerException REJECTED when the job was not opted in or is no longer pending, NOT_FOUND when Slurm does not know it
    */
   void park(String jobId) {
-    Target t = pendingFederable(jobId, "park");
-    if (t.split()) {
-      rest.hold(t.record().id(), true, config.observer());
-    } else {
-      scontrol("park task " + jobId, Category.UNAVAILABLE, "hold", jobId); // slurmrestd updates no task of an array's record: scontrol splits it off
-    }
+    updates(pendingFederable(jobId, "park")).hold(true);
   }
 
   /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
@@ -57,12 +50,13 @@ final class FederableJobs {
       return; // a task still in its array's record was never parked nor noted (both split it off): nothing to undo
     }
     SlurmJob job = t.record();
+    JobUpdates updates = updates(t);
     String own = JobComment.users(job.comment());
     if (!own.equals(job.comment())) {
       // it runs here: the daemon's note goes, and the job runs here whatever its comment says
-      optionalUpdate(jobId, () -> rest.comment(job.id(), own, config.observer()), "runs here with the daemon's note left in its comment");
+      optionalUpdate(jobId, () -> updates.comment(own), "runs here with the daemon's note left in its comment");
     }
-    rest.hold(job.id(), false, config.observer());
+    updates.hold(false);
   }
 
   /**
@@ -71,12 +65,7 @@ final class FederableJobs {
    */
   void note(String jobId, String text) {
     Target t = pendingFederable(jobId, "note where it is on");
-    String comment = JobComment.noted(text, t.record().comment());
-    if (t.split()) {
-      rest.comment(t.record().id(), comment, config.observer());
-    } else {
-      scontrol("note where task " + jobId + " is", Category.UNAVAILABLE, "update", "jobid=" + jobId, "comment=" + comment);
-    }
+    updates(t).comment(JobComment.noted(text, t.record().comment()));
   }
 
   /**
@@ -101,23 +90,22 @@ final class FederableJobs {
           + " array's record)");
     }
     SlurmJob job = t.record();
+    JobUpdates updates = updates(t);
     RemoteRun replayed = run;
     int minutes = SlurmRest.replayMinutes(run.files().map(f -> f.tar().toFile().length()).orElse(0L));
-    boolean shrunk = optionalUpdate(jobId, () -> rest.shrink(job.id(), minutes, config.observer()),
-        "replays at the size it asked for, waiting for its cores");
+    boolean shrunk = optionalUpdate(jobId, () -> updates.shrink(minutes), "replays at the size it asked for, waiting for its cores");
 
     if (!shrunk && run.timedOut()) {
       // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
       replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal(), false, run.files());
     }
     folder.write(job.id(), job.user(), replayed); // the hook looks for $SLURM_JOB_ID: a task split off has an id of its own
-    rest.hold(job.id(), false, config.observer());
-    if (job.array().any()) {
+    updates.hold(false);
+    if (updates instanceof JobUpdates.Scontrol task) {
       // Slurm tries an array's tasks in order and passes over the rest of the array at the first that cannot start: the
       // replay goes before its siblings still waiting here for the cores they asked for (after the release, which
       // recomputes the priority without it under priority/basic)
-      optionalUpdate(jobId, () -> scontrol("put task " + jobId + " before its siblings", Category.REJECTED, "update", "jobid=" + job.id(),
-          "nice=-" + REPLAY_NICE), "replays once its siblings waiting here can start");
+      optionalUpdate(jobId, () -> task.before(REPLAY_NICE), "replays once its siblings waiting here can start");
     }
   }
 
@@ -156,7 +144,7 @@ final class FederableJobs {
    * array not split off yet is held by the array's record of such tasks, which slurmrestd does not
    * update task by task.
    */
-  private record Target(SlurmJob record, boolean split) {}
+  private record Target(SlurmJob record, boolean split, long task) {}
 
   private Target pendingFederable(String jobId, String what) {
     Matcher id = ID.matcher(jobId);
@@ -183,7 +171,7 @@ final class FederableJobs {
       throw new HandlerException(Category.REJECTED, "cannot " + what + " job " + jobId + ": it is an array's record; name its task"
           + (task >= 0 ? " " + job.array().name(task) : "s ARRAY_TASK"));
     }
-    return new Target(job, true);
+    return new Target(job, true, -1);
   }
 
   private Target task(String arrayId, long task, String what) {
@@ -191,19 +179,23 @@ final class FederableJobs {
     long array = Long.parseLong(arrayId);
     for (SlurmJob r : records) {
       if (r.array().jobId() == array && r.array().taskId() == task) {
-        return new Target(r, true);
+        return new Target(r, true, task);
       }
     }
     for (SlurmJob r : records) {
       if (r.array().jobId() == array && r.array().taskId() < 0 && r.array().tasks().contains(task)) {
-        return new Target(r, false);
+        return new Target(r, false, task);
       }
     }
     throw new HandlerException(Category.NOT_FOUND, "cannot " + what + " task " + arrayId + "_" + task + ": Slurm does not know it");
   }
 
-  /** Runs the site's scontrol to update a task of an array (which splits it off its array's record); {@code failure} if it fails. */
-  private void scontrol(String what, Category failure, String... args) {
-    new Tool(config.scontrol(), Map.of(), config.timeout()).run(List.of(args), null).requireSuccess(what, failure);
+  /** How the daemon updates the job: a job through slurmrestd, an array task by its name through scontrol ({@link JobUpdates}). */
+  private JobUpdates updates(Target t) {
+    SlurmArray array = t.record().array();
+    if (!array.any()) {
+      return JobUpdates.rest(rest, t.record().id(), config.observer());
+    }
+    return JobUpdates.scontrol(config.scontrol(), array.name(t.task()), config.timeout());
   }
 }

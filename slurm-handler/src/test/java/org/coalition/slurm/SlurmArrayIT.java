@@ -81,6 +81,13 @@ class SlurmArrayIT {
       handler.park(array + "_0");
       handler.unpark(array + "_0");
       assertFalse(fields(slurm, array + "_0").get("Reason").startsWith("JobHeld"), "released: " + fields(slurm, array + "_0"));
+      // Task 3, the last in the array's own record (job id ARRAY), which an update by that id would apply to every task
+      assertEquals(array, SlurmHandlerIT.run(slurm, "squeue", "-h", "-j", array + "_3", "-o", "%A").strip(), "still the array's record");
+      handler.park(array + "_3");
+      handler.replay(array + "_3", RemoteRun.exited("task 3 of 4 ran elsewhere\n", "", 0));
+      assertEquals("COMPLETED", waitEnded(slurm, array + "_3").get("JobState"));
+      assertEquals("task 3 of 4 ran elsewhere\n", Files.readString(dir.resolve(array + "_3.out")));
+      assertEquals("PENDING", fields(slurm, array + "_1").get("JobState"), "its siblings were left alone");
       handler.observe();
       assertFalse(handler.federable().stream().anyMatch(j -> j.id().equals(array + "_2")), "the replayed task is no longer pending");
     } finally {
