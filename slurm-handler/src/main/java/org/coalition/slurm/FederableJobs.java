@@ -12,15 +12,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the daemon does to its users' opted-in jobs while they may run elsewhere: park, unpark,
- * replay, and read the script. Each acts only on a job that job_submit.lua opted in and that is
- * still pending, as the handler's observer user.
+ * note, replay, and read the script. Each acts only on a job that job_submit.lua opted in and that
+ * is still pending: a job as the handler's observer user through slurmrestd, an array's task
+ * ({@code 276_5}) by its name through the site's scontrol ({@link JobUpdates}).
  */
 final class FederableJobs {
   private static final Logger LOG = LoggerFactory.getLogger(FederableJobs.class);
 
-  /** A job's id, or an array task's: {@code 276}, {@code 276_5}. */
   /** How far a replayed task goes before its siblings (Slurm's nice, in priority points; an operator's to give). */
   static final int REPLAY_NICE = 10_000;
+  /** A job's id, or an array task's: {@code 276}, {@code 276_5}. */
   private static final Pattern ID = Pattern.compile("([0-9]{1,18})(?:_([0-9]{1,9}))?");
 
   private final SlurmRest rest;
@@ -94,7 +95,6 @@ final class FederableJobs {
     RemoteRun replayed = run;
     int minutes = SlurmRest.replayMinutes(run.files().map(f -> f.tar().toFile().length()).orElse(0L));
     boolean shrunk = optionalUpdate(jobId, () -> updates.shrink(minutes), "replays at the size it asked for, waiting for its cores");
-
     if (!shrunk && run.timedOut()) {
       // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
       replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal(), false, run.files());
@@ -123,8 +123,8 @@ final class FederableJobs {
 
   /**
    * An update a release or a replay does not need: false, and logged with what then happens, when
-   * Slurm refuses it; thrown when slurmrestd cannot be reached (the release would fail too, and
-   * the home tries again).
+   * Slurm refuses it; thrown when Slurm cannot be reached (the release would fail too, and the
+   * home tries again).
    */
   private boolean optionalUpdate(String jobId, Runnable update, String otherwise) {
     try {
@@ -140,9 +140,8 @@ final class FederableJobs {
   }
 
   /**
-   * The record holding job or task {@code name}, and whether it is the task's own: a task of an
-   * array not split off yet is held by the array's record of such tasks, which slurmrestd does not
-   * update task by task.
+   * The record holding a job, or an array's task {@code task} (-1 for a job), and whether it is
+   * the task's own: a task not split off yet is held by the array's record of such tasks.
    */
   private record Target(SlurmJob record, boolean split, long task) {}
 
