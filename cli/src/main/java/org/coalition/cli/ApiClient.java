@@ -100,6 +100,11 @@ final class ApiClient {
     return send(base, request);
   }
 
+  /** A read with the {@code Authorization} header {@code authorization} ({@code Munge CREDENTIAL}). */
+  static JsonNode get(URI base, String path, String authorization) throws IOException {
+    return send(base, HttpRequest.newBuilder(base.resolve(path)).GET().header("Authorization", authorization));
+  }
+
   static JsonNode put(URI base, String path, Object body, Path tokenFile) throws IOException {
     return send(base, HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
         .header("Authorization", bearer(tokenFile)).PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))));

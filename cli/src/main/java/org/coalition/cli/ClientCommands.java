@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.coalition.api.model.Federation;
 import org.coalition.api.model.JobView;
@@ -162,7 +163,15 @@ final class ClientCommands {
       if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,127}")) {
         throw new IllegalArgumentException("'" + id + "' is not a job id");
       }
-      return ApiClient.get(base, "v1/jobs/" + id, target.readToken());
+      Optional<String> token = target.readToken();
+      if (token.isEmpty()) {
+        // an ordinary user: a daemon on another host of the cluster shows them their own jobs on a MUNGE credential
+        Optional<String> munge = MungeCredential.make();
+        if (munge.isPresent()) {
+          return ApiClient.get(base, "v1/jobs/" + id, "Munge " + munge.get());
+        }
+      }
+      return ApiClient.get(base, "v1/jobs/" + id, token);
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
+import org.coalition.api.MungeUsers;
 import org.coalition.config.ConfigException;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
@@ -146,7 +147,7 @@ final class DaemonCommand implements Callable<Integer> {
             public String handler() {
               return handler.describe();
             }
-          })) {
+          }, c.http().unmunge().map(MungeUsers::new))) {
         systemd.startWatchdog(broker::alive);
         String hello = "site " + daemon.broker().settings().site() + " joined federation " + c.federation().name() + "; API at " + api.uri();
         say(hello + "; stop with SIGTERM");

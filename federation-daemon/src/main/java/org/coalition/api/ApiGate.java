@@ -7,6 +7,7 @@ import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import org.coalition.daemon.PeerSites;
 import org.coalition.daemon.PilotService;
 import org.coalition.daemon.PilotTokens;
@@ -29,7 +30,9 @@ import org.eclipse.jetty.util.Callback;
  *   <li>Operator writes ({@code PUT v1/participation}) carry the operator token.
  *   <li>Reads from another host carry the operator token, except a run's output (its name is the
  *       capability) and the API document; reads from this host (loopback) are open, as
- *       {@code squeue} is.
+ *       {@code squeue} is. A user on another host of the cluster reads their own jobs
+ *       ({@code GET v1/jobs/ID}) with a MUNGE credential ({@code Authorization: Munge ...},
+ *       {@link MungeUsers}), when the site file names {@code http.unmunge}.
  *   <li>A job's inputs ({@code GET v1/inputs/JOB}) go, over mutual TLS, only to the certificate of
  *       the site that holds the job's claim; without identities between daemons, to this host only.
  *   <li>Each endpoint has a body bound, checked on {@code Content-Length}; a body sent without one
@@ -47,6 +50,8 @@ final class ApiGate extends Handler.Wrapper {
   private final PeerSites peers;
   private final BiPredicate<String, String> inputsFor;
   private final long filesBound;
+  private final Function<String, Optional<String>> users;
+  private final BiPredicate<String, String> ownedBy;
 
   /** {@code peers}: who a client certificate names; with it, an output is served to its home site's identity alone. */
   ApiGate(PilotTokens pilots, byte[] operatorToken, PeerSites peers) {
@@ -58,11 +63,22 @@ final class ApiGate extends Handler.Wrapper {
    * claim), and a run's files may be {@code filesBound} bytes.
    */
   ApiGate(PilotTokens pilots, byte[] operatorToken, PeerSites peers, BiPredicate<String, String> inputsFor, long filesBound) {
+    this(pilots, operatorToken, peers, inputsFor, filesBound, credential -> Optional.empty(), (job, user) -> false);
+  }
+
+  /**
+   * As above; {@code users} tells who a MUNGE credential proves (empty: no one), and {@code ownedBy}
+   * whether a job is a user's: a user on another host reads their own jobs ({@code GET v1/jobs/ID}).
+   */
+  ApiGate(PilotTokens pilots, byte[] operatorToken, PeerSites peers, BiPredicate<String, String> inputsFor, long filesBound,
+      Function<String, Optional<String>> users, BiPredicate<String, String> ownedBy) {
     this.pilots = pilots;
     this.operatorToken = operatorToken.clone();
     this.peers = peers;
     this.inputsFor = inputsFor;
     this.filesBound = filesBound;
+    this.users = users;
+    this.ownedBy = ownedBy;
   }
 
   /** Whether {@code path} is a pilot's upload of its run's files, which passes the server-wide body bound. */
@@ -131,14 +147,22 @@ final class ApiGate extends Handler.Wrapper {
                 + peer.map(p -> "; this one names " + p).orElse("; none was shown"));
       }
       boolean open = local || output || path.equals("/openapi.yaml");
+      String credential = munge(authorization);
+      if (!open && credential != null && seg.length == 3 && seg[0].equals("v1") && seg[1].equals("jobs")) {
+        // a user on another host of the cluster asks after a job: theirs only
+        Optional<String> user = users.apply(credential);
+        return user.isEmpty() ? new ApiError(ApiError.Code.FORBIDDEN, "the MUNGE credential does not decode here (expired, used"
+            + " before, or made outside this cluster's MUNGE domain); make a new one with munge -n")
+            : !ownedBy.test(seg[2], user.get()) ? new ApiError(ApiError.Code.FORBIDDEN, "job " + seg[2] + " is not " + user.get() + "'s")
+            : length > 0 ? tooLarge(length) : null;
+      }
       if (!open && !operator(authorization)) {
-        return authorization == null ? unauthorized("the operator token (reads from another host need it)")
-            : new ApiError(ApiError.Code.FORBIDDEN, "the operator token is wrong");
+        return authorization == null ? unauthorized("the operator token (reads from another host need it)") : wrongToken(authorization);
       }
       return length > 0 ? tooLarge(length) : null;
     }
     if (!operator(authorization)) {
-      return authorization == null ? unauthorized("the operator token") : new ApiError(ApiError.Code.FORBIDDEN, "the operator token is wrong");
+      return authorization == null ? unauthorized("the operator token") : wrongToken(authorization);
     }
     return length > MAX_OPERATOR_BODY ? tooLarge(length) : null;
   }
@@ -149,6 +173,17 @@ final class ApiGate extends Handler.Wrapper {
   }
 
   /** The token of an {@code Authorization: Bearer TOKEN} header, or null; the resource reads the pilot's from here once the gate let it in. */
+  private static ApiError wrongToken(String authorization) {
+    return new ApiError(ApiError.Code.FORBIDDEN, munge(authorization) != null
+        ? "a MUNGE credential reads its user's own jobs only (GET v1/jobs/ID); this needs the operator token"
+        : "the operator token is wrong");
+  }
+
+  /** The MUNGE credential of {@code Authorization: Munge CREDENTIAL}, or null. */
+  static String munge(String authorization) {
+    return authorization != null && authorization.regionMatches(true, 0, "Munge ", 0, 6) ? authorization.substring(6).strip() : null;
+  }
+
   static String bearer(String authorization) {
     if (authorization == null || !authorization.startsWith("Bearer ") || authorization.length() == 7) {
       return null;

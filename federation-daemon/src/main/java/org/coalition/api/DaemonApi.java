@@ -65,6 +65,15 @@ public final class DaemonApi implements AutoCloseable {
    * @param operatorToken the token operator writes (and reads from other hosts) must carry
    */
   public static DaemonApi start(Broker broker, String bind, int port, Optional<SSLContext> tls, byte[] operatorToken, Health health) {
+    return start(broker, bind, port, tls, operatorToken, health, Optional.empty());
+  }
+
+  /**
+   * As above; with {@code users}, a user on another host of the cluster reads their own jobs with a
+   * MUNGE credential ({@link ApiGate}).
+   */
+  public static DaemonApi start(Broker broker, String bind, int port, Optional<SSLContext> tls, byte[] operatorToken, Health health,
+      Optional<MungeUsers> users) {
     if (operatorToken.length < 16) {
       throw new IllegalArgumentException("the operator token must have at least 16 characters");
     }
@@ -96,7 +105,8 @@ public final class DaemonApi implements AutoCloseable {
     server.addConnector(connector);
     server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
     ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers(), (job, site) -> broker.inputsFor(job, site).isPresent(),
-        TarBundle.rawLimit(broker.maxFilesBytes()));
+        TarBundle.rawLimit(broker.maxFilesBytes()), credential -> users.flatMap(u -> u.user(credential)),
+        (job, user) -> broker.owner(job).filter(user::equals).isPresent());
     SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1) {
       @Override
       public boolean handle(Request request, Response response, Callback callback) throws Exception {

@@ -294,6 +294,11 @@ public final class Broker implements PilotService, PilotTokens {
     return homeSide.whyHome(jobId);
   }
 
+  /** Who owns this site's job {@code jobId} (its batch system's word, while it knows the job): who may read how it went. */
+  public Optional<String> owner(String jobId) {
+    return homeSide.owner(jobId);
+  }
+
   /** The inputs of this site's job {@code jobId}, for {@code site}: only while that site holds the job's claim. */
   public Optional<Path> inputsFor(String jobId, String site) {
     return homeSide.inputsFor(jobId, site, false);

@@ -85,6 +85,15 @@ final class HomeSide {
         && (anySite || site.equals(f.executor()))) ? files.inputs(jobId) : Optional.empty();
   }
 
+  /** Who owns this site's job {@code jobId}, as its batch system says; empty when it does not know or cannot be asked now. */
+  Optional<String> owner(String jobId) {
+    try {
+      return home.flatMap(h -> h.owner(jobId));
+    } catch (HandlerException e) {
+      return Optional.empty();
+    }
+  }
+
   /** How many of this site's jobs are published now. */
   int publishedCount() {
     return published.size();

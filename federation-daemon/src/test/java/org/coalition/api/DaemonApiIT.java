@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +33,8 @@ import org.coalition.daemon.LocalFederation.Site;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.handler.HandlerException;
 import org.coalition.policy.fairness.Utility;
+import org.coalition.testbed.Command;
+import org.coalition.testbed.Testbed;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -200,6 +207,44 @@ class DaemonApiIT {
     b.tick();
     assertTrue(get(b, "v1/health/ready").path("ok").asBoolean());
     assertEquals(200, send(b, "GET", "v1/health/live", null, null).statusCode());
+  }
+
+  /** This host's first address that is not loopback (eth0's, or docker0's): reads from it count as from another host. */
+  private static String notLoopback() throws Exception {
+    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      for (InetAddress a : Collections.list(nic.getInetAddresses())) {
+        if (nic.isUp() && a instanceof Inet4Address && !a.isLoopbackAddress()) {
+          return a.getHostAddress();
+        }
+      }
+    }
+    throw new AssertionError("this host has no address but loopback: the test needs one that is not (an interface that is up)");
+  }
+
+  @Test
+  void aUserOnAnotherHostReadsTheirOwnJobWithARealMungeCredentialAndNoOneElsesJob() throws Exception {
+    Testbed.require("slurm22-c1"); // the testbed's munged, on this host
+    Site s = fed.site("east", 1);
+    String id = s.local().submit("coalition-user", 1, 60, "#!/bin/sh\ntrue\n");
+    String address = notLoopback();
+    DaemonApi api = DaemonApi.start(s.broker(), address, 0, Optional.empty(), OPERATOR.getBytes(StandardCharsets.UTF_8), LocalHealth.INSTANCE,
+        Optional.of(new MungeUsers(List.of("unmunge"))));
+    apis.put("east-remote", api);
+    Map<String, HttpResponse<String>> answers = new LinkedHashMap<>();
+    for (String who : List.of("coalition-user", "root", "nobody-at-all")) {
+      HttpRequest.Builder b = HttpRequest.newBuilder(api.uri().resolve("v1/jobs/" + id)).GET();
+      if (!who.equals("nobody-at-all")) {
+        String credential = Command.of(Path.of("/usr/bin/setpriv"), "--reuid=" + who, "--regid=" + who, "--init-groups", "/usr/bin/munge", "-n")
+            .run().requireSuccess().stdout().strip();
+        b.header("Authorization", "Munge " + credential);
+      }
+      answers.put(who, http.send(b.build(), HttpResponse.BodyHandlers.ofString()));
+    }
+    // through the door, the job's owner is told what the federation knows of it: nothing yet, it runs at home
+    assertError(answers.get("coalition-user"), 404, "NOT_FOUND");
+    assertError(answers.get("root"), 403, "FORBIDDEN");
+    assertTrue(answers.get("root").body().contains("is not root's"), answers.get("root").body());
+    assertError(answers.get("nobody-at-all"), 401, "UNAUTHORIZED");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package org.coalition.handler;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The home side of a batch system: its users' opted-in jobs, which the daemon publishes to the
@@ -31,6 +32,15 @@ public interface HomeQueue {
    * default: a batch system without such a field says nothing. {@link #unpark} takes the note away.
    */
   default void note(String jobId, String text) {}
+
+  /**
+   * The account that owns job {@code jobId} (any state), as the batch system says, while it
+   * knows the job: who may read what the federation did with it. Empty when the system does not
+   * know it (any more), or says nothing of owners (the default).
+   */
+  default Optional<String> owner(String jobId) {
+    return Optional.empty();
+  }
 
   /**
    * Where at home the job would run, and the cores free there in {@code obs}: the whole site by

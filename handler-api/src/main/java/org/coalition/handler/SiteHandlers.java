@@ -190,6 +190,13 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
   }
 
   @Override
+  public Optional<String> owner(String jobId) {
+    int dot = jobId.indexOf('.');
+    Member m = dot < 0 ? null : byName.get(jobId.substring(0, dot));
+    return m == null || m.home().isEmpty() ? Optional.empty() : m.home().get().owner(localId(jobId));
+  }
+
+  @Override
   public void unpark(String jobId) {
     home(jobId).unpark(localId(jobId));
   }

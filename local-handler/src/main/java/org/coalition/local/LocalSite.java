@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -233,6 +234,12 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
       }
     }
     return out;
+  }
+
+  @Override
+  public synchronized Optional<String> owner(String jobId) {
+    Entry e = entries.get(jobId);
+    return e == null || e.kind != Kind.USER ? Optional.empty() : Optional.of(e.user);
   }
 
   @Override

@@ -74,9 +74,16 @@ public record SiteConfig(
 
   /**
    * The daemon's HTTP API. Without {@code tls} it serves plain HTTP, which the reader allows only
-   * on loopback. {@code url} is where pilots and peers reach it (ends in '/').
+   * on loopback. {@code url} is where pilots and peers reach it (ends in '/'). With {@code unmunge}
+   * (the command that decodes a MUNGE credential), a user on another host of the cluster reads
+   * their own jobs.
    */
-  public record Http(String bind, int port, Optional<Tls> tls, Path operatorTokenFile, String url) {}
+  public record Http(String bind, int port, Optional<Tls> tls, Path operatorTokenFile, String url, Optional<List<String>> unmunge) {
+    /** An API without users from other hosts. */
+    public Http(String bind, int port, Optional<Tls> tls, Path operatorTokenFile, String url) {
+      this(bind, port, tls, operatorTokenFile, url, Optional.empty());
+    }
+  }
 
   public record Tls(Path keystore, Path passwordFile) {}
 

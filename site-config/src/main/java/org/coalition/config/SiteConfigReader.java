@@ -156,7 +156,8 @@ public final class SiteConfigReader {
     } else if (!bind.equals("127.0.0.1") && !bind.equals("localhost") && !bind.equals("::1")) {
       ht.problem("bind", "serving on " + bind + " needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only");
     }
-    Http http = new Http(bind, port, tls, ht.absolutePath("operator-token-file", true), url(ht, bind, port, tls.isPresent()));
+    Http http = new Http(bind, port, tls, ht.absolutePath("operator-token-file", true), url(ht, bind, port, tls.isPresent()),
+        ht.has("unmunge") ? Optional.of(ht.command("unmunge", List.of("unmunge"))) : Optional.empty());
     ht.rejectUnknown();
 
     ConfigSection st = ConfigSection.of(name, "staging", orEmpty(top.node("staging"), top, null, problems), problems);

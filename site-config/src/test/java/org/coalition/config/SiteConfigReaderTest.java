@@ -55,6 +55,13 @@ class SiteConfigReaderTest {
   }
 
   @Test
+  void usersOfOtherHostsReadTheirJobsOnlyWhereTheSiteFileNamesUnmunge() {
+    assertEquals(Optional.of(List.of("unmunge", "--socket", "/run/munge/munge.socket.2")), SiteConfigReader.parse("east.yaml",
+        MINIMAL + "  unmunge: [unmunge, --socket, /run/munge/munge.socket.2]\n").http().unmunge());
+    assertEquals(Optional.empty(), SiteConfigReader.parse("east.yaml", MINIMAL).http().unmunge());
+  }
+
+  @Test
   void stagingLimitsAreSizesWithUnitsAndASiteKeepsAtLeastOneJobsFiles() {
     SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL + "staging:\n  max-job: 100M\n  max-site: 2GiB\n");
     assertEquals(new SiteConfig.Staging(100L << 20, 2L << 30), c.staging());

@@ -121,6 +121,17 @@ final class FederableJobs {
     return BatchScripts.withoutHook(BatchScripts.read(config.scontrol(), t.record().id(), config.timeout()), jobId);
   }
 
+  /** Who owns job or task {@code jobId}, in any state, while Slurm knows it; empty for what is no Slurm job id. */
+  Optional<String> owner(String jobId) {
+    Matcher id = ID.matcher(jobId);
+    if (!id.matches()) {
+      return Optional.empty();
+    }
+    long array = Long.parseLong(id.group(1));
+    return rest.records(id.group(1)).stream().filter(r -> id.group(2) == null ? r.id().equals(jobId) : r.array().jobId() == array)
+        .map(SlurmJob::user).filter(u -> !u.isEmpty()).findFirst();
+  }
+
   /**
    * An update a release or a replay does not need: false, and logged with what then happens, when
    * Slurm refuses it; thrown when Slurm cannot be reached (the release would fail too, and the

@@ -315,6 +315,11 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     federableJobs.note(jobId, text);
   }
 
+  @Override
+  public Optional<String> owner(String jobId) {
+    return federableJobs.owner(jobId);
+  }
+
   /**
    * The script of an opted-in job as its user wrote it.
    *

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.coalition.handler.HomeJob;
 import org.coalition.handler.RemoteRun;
 import org.coalition.testbed.Command;
@@ -81,6 +82,12 @@ class SlurmArrayIT {
       handler.park(array + "_0");
       handler.unpark(array + "_0");
       assertFalse(fields(slurm, array + "_0").get("Reason").startsWith("JobHeld"), "released: " + fields(slurm, array + "_0"));
+      // who may read how each went (coalition job, for its user): the owner, split off or not, ended or not
+      assertEquals(Optional.of(slurm.get("user")), handler.owner(array + "_2"));
+      assertEquals(Optional.of(slurm.get("user")), handler.owner(array + "_3"));
+      assertEquals(Optional.of(slurm.get("user")), handler.owner(blocker), "a job that is no array task");
+      assertEquals(Optional.empty(), handler.owner("999999999"));
+      assertEquals(Optional.empty(), handler.owner("../etc"));
       // Task 3, the last in the array's own record (job id ARRAY), which an update by that id would apply to every task
       assertEquals(array, SlurmHandlerIT.run(slurm, "squeue", "-h", "-j", array + "_3", "-o", "%A").strip(), "still the array's record");
       handler.park(array + "_3");
