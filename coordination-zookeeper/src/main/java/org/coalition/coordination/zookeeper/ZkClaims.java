@@ -41,6 +41,8 @@ final class ZkClaims {
   private final ZkSite zk;
   private final ZkQueueView view;
   private final Map<Long, Fence> fences = new ConcurrentHashMap<>();
+  /** Jobs a thread of this process is claiming now. */
+  private final Map<JobRef, Boolean> claiming = new ConcurrentHashMap<>();
   /** Sessions of this handle found ended by a fenced call, and when (clock millis): claims they made are taken back until half the grace. */
   private final Map<Long, Long> sessionsEnded = new ConcurrentHashMap<>();
 
@@ -68,6 +70,19 @@ final class ZkClaims {
    * cache has not seen the job yet does it read.
    */
   Optional<Claim> claim(JobRef ref) {
+    // one claimer of a job at a time in this process: a claim of this session without a fence is then an orphan of an earlier
+    // attempt (below), never one another thread is making now
+    if (claiming.putIfAbsent(ref, Boolean.TRUE) != null) {
+      return Optional.empty();
+    }
+    try {
+      return claimAlone(ref);
+    } finally {
+      claiming.remove(ref);
+    }
+  }
+
+  private Optional<Claim> claimAlone(JobRef ref) {
     ZooKeeper handle = zk.sessionHandle();
     long session = handle.getSessionId();
     String claimPath = zk.paths.claim(ref);
@@ -98,8 +113,11 @@ final class ZkClaims {
           cached = new CachedJob(ZkRecords.read(zk.paths.job(ref), data, JobSpec.class), jobStat.getVersion());
         }
       }
-    } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException e) {
-      return Optional.empty(); // withdrawn, home gone, or claimed by someone else
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty(); // withdrawn, or its home gone
+    } catch (KeeperException.NodeExistsException e) {
+      // claimed by someone else, or by this session: a multi applied before its connection broke and retried on the same
+      // session (ZkSite.fenced), or an earlier attempt whose answer was lost: read below, taken when it is such an orphan
     } catch (CoordinationException e) {
       if (e.kind() != Kind.UNAVAILABLE) {
         throw e;
@@ -112,8 +130,9 @@ final class ZkClaims {
       Stat stat = new Stat();
       byte[] data = ZkSite.fenced(handle, () -> handle.getData(claimPath, false, stat));
       ClaimRecord record = ZkRecords.read(claimPath, data, ClaimRecord.class);
-      if (!record.executor().equals(zk.site) || record.session() != session) {
-        return Optional.empty();
+      if (!record.executor().equals(zk.site) || record.session() != session || record.released() || fences.containsKey(stat.getCzxid())
+          || ZkSite.fenced(handle, () -> handle.exists(zk.paths.result(ref), false)) != null) {
+        return Optional.empty(); // another's, given up, handed out here already, or run to its end
       }
       Stat jobStat = new Stat();
       JobSpec job = ZkRecords.read(zk.paths.job(ref), ZkSite.fenced(handle, () -> handle.getData(zk.paths.job(ref), false, jobStat)),

@@ -176,4 +176,38 @@ class ZkSecurityIT {
       assertNull(operator.checkExists().forPath(latch), "the latch folder and what was planted in it are gone");
     }
   }
+
+  /**
+   * A claim this site's session made but whose answer it never got (a multi applied just before
+   * its connection broke, then retried on the same session and refused as existing) is taken by
+   * this site's next attempt, not left to lapse while the job waits; it is handed out once only.
+   */
+  @Test
+  void aClaimWhoseAnswerWasLostIsTakenByTheNextAttemptOnce() throws Exception {
+    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c"));
+    ZkPaths paths = new ZkPaths(fed.name);
+    try (ZkCoordination a = fed.connect("a");
+        ZkCoordination bApi = fed.connect("b");
+        ZkCoordination c = fed.connect("c");
+        CuratorFramework b = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT)) {
+      join(a);
+      join(bApi);
+      join(c);
+      a.publish(new JobSpec("j1", "a", 1, 0, 60, 0, ""));
+      JobRef ref = new JobRef("a", "j1");
+      waitFor("b sees a's job", () -> bApi.queue().stream().anyMatch(j -> j.ref().equals(ref)));
+      // what b's own create left when its answer was lost: b's claim, under b's session
+      b.create().withACL(FederationAcls.claim(new Identity(fed.name, "b"), new Identity(fed.name, "a")))
+          .forPath(paths.claim(ref), ZkRecords.write(ZkRecords.ClaimRecord.fresh("b", bApi.session().id())));
+      long token = b.checkExists().forPath(paths.claim(ref)).getCzxid();
+      assertTrue(c.claim(ref).isEmpty(), "another site's claim stays another's");
+      Claim taken = bApi.claim(ref).orElseThrow(() -> new AssertionError("b's next attempt takes its orphan claim"));
+      assertEquals(token, taken.token());
+      assertTrue(bApi.claim(ref).isEmpty(), "handed out once: a second pilot of b does not get it too");
+      bApi.start(taken, 1);
+      bApi.finish(taken, new RunResult(1, 2, 0, ""));
+      waitFor("a gets b's result", () -> a.results().size() == 1);
+      assertTrue(bApi.claim(ref).isEmpty(), "a job run to its end is not taken again");
+    }
+  }
 }
