@@ -131,35 +131,24 @@ class ZkSecurityIT {
 
   @Test
   void anUnreadableResultIsRejectedAndItsJobQueuedAgainNotSkippedForEver() throws Exception {
-    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c"));
-    ZkPaths paths = new ZkPaths(fed.name);
-    try (ZkCoordination a = fed.connect("a");
-        ZkCoordination bApi = fed.connect("b");
-        ZkCoordination c = fed.connect("c");
-        CuratorFramework b = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT)) {
-      join(a);
-      join(bApi);
-      join(c);
-      a.publish(new JobSpec("j1", "a", 1, 0, 60, 0, ""));
-      JobRef ref = new JobRef("a", "j1");
-      waitFor("b sees a's job", () -> !bApi.queue().isEmpty());
-      bApi.claim(ref).orElseThrow();
+    try (Sites sites = Sites.withJobOfA()) {
+      sites.bApi().claim(Sites.REF).orElseThrow();
       // c must have seen the claim: else its stale queue would pass the wait below before a has read any result
-      waitFor("c sees b's claim", () -> c.queue().stream().noneMatch(j -> j.ref().equals(ref)));
+      waitFor("c sees b's claim", () -> sites.c().queue().stream().noneMatch(j -> j.ref().equals(Sites.REF)));
       // b writes its result node itself, with a body that is no result at all
-      b.create().withACL(FederationAcls.result(new Identity(fed.name, "b"))).forPath(paths.result(ref),
+      sites.b().create().withACL(FederationAcls.result(new Identity(sites.fed().name, "b"))).forPath(sites.paths().result(Sites.REF),
           "{\"executor\":\"b\",\"token\":1,\"run\":{\"start\":5,\"end\":1e400}}"
           .getBytes(StandardCharsets.UTF_8));
       waitFor("a refuses the result and c sees the job queued again", () -> {
-        a.results();
-        return c.queue().stream().anyMatch(j -> j.ref().equals(ref));
+        sites.a().results();
+        return sites.c().queue().stream().anyMatch(j -> j.ref().equals(Sites.REF));
       });
-      assertTrue(a.results().isEmpty(), "nothing to fold");
+      assertTrue(sites.a().results().isEmpty(), "nothing to fold");
       // c's cache may show the claim gone a moment before the job's new version (a claim checks the version), as a
       // daemon's next tick would, c tries again until it holds the job: it is queued again, not skipped for ever
       waitFor("queued again: c claims it", () -> {
-        a.results(); // as a's daemon reads its results every tick
-        return c.claim(ref).isPresent();
+        sites.a().results(); // as a's daemon reads its results every tick
+        return sites.c().claim(Sites.REF).isPresent();
       });
     }
   }
@@ -184,30 +173,48 @@ class ZkSecurityIT {
    */
   @Test
   void aClaimWhoseAnswerWasLostIsTakenByTheNextAttemptOnce() throws Exception {
-    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c"));
-    ZkPaths paths = new ZkPaths(fed.name);
-    try (ZkCoordination a = fed.connect("a");
-        ZkCoordination bApi = fed.connect("b");
-        ZkCoordination c = fed.connect("c");
-        CuratorFramework b = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT)) {
-      join(a);
-      join(bApi);
-      join(c);
-      a.publish(new JobSpec("j1", "a", 1, 0, 60, 0, ""));
-      JobRef ref = new JobRef("a", "j1");
-      waitFor("b sees a's job", () -> bApi.queue().stream().anyMatch(j -> j.ref().equals(ref)));
+    try (Sites sites = Sites.withJobOfA()) {
       // what b's own create left when its answer was lost: b's claim, under b's session
-      b.create().withACL(FederationAcls.claim(new Identity(fed.name, "b"), new Identity(fed.name, "a")))
-          .forPath(paths.claim(ref), ZkRecords.write(ZkRecords.ClaimRecord.fresh("b", bApi.session().id())));
-      long token = b.checkExists().forPath(paths.claim(ref)).getCzxid();
-      assertTrue(c.claim(ref).isEmpty(), "another site's claim stays another's");
-      Claim taken = bApi.claim(ref).orElseThrow(() -> new AssertionError("b's next attempt takes its orphan claim"));
+      sites.b().create().withACL(FederationAcls.claim(new Identity(sites.fed().name, "b"), new Identity(sites.fed().name, "a")))
+          .forPath(sites.paths().claim(Sites.REF), ZkRecords.write(ZkRecords.ClaimRecord.fresh("b", sites.bApi().session().id())));
+      long token = sites.b().checkExists().forPath(sites.paths().claim(Sites.REF)).getCzxid();
+      assertTrue(sites.c().claim(Sites.REF).isEmpty(), "another site's claim stays another's");
+      Claim taken = sites.bApi().claim(Sites.REF).orElseThrow(() -> new AssertionError("b's next attempt takes its orphan claim"));
       assertEquals(token, taken.token());
-      assertTrue(bApi.claim(ref).isEmpty(), "handed out once: a second pilot of b does not get it too");
-      bApi.start(taken, 1);
-      bApi.finish(taken, new RunResult(1, 2, 0, ""));
-      waitFor("a gets b's result", () -> a.results().size() == 1);
-      assertTrue(bApi.claim(ref).isEmpty(), "a job run to its end is not taken again");
+      assertTrue(sites.bApi().claim(Sites.REF).isEmpty(), "handed out once: a second pilot of b does not get it too");
+      sites.bApi().start(taken, 1);
+      sites.bApi().finish(taken, new RunResult(1, 2, 0, ""));
+      waitFor("a gets b's result", () -> sites.a().results().size() == 1);
+      assertTrue(sites.bApi().claim(Sites.REF).isEmpty(), "a job run to its end is not taken again");
+    }
+  }
+
+  /**
+   * Sites a, b and c joined, a's job {@link #REF} published and seen by b; b also as a raw
+   * ZooKeeper client with its own identity ({@link #b}), which writes what b's daemon would not.
+   */
+  private record Sites(ZkTestFederation fed, ZkPaths paths, ZkCoordination a, ZkCoordination bApi, ZkCoordination c, CuratorFramework b)
+      implements AutoCloseable {
+    static final JobRef REF = new JobRef("a", "j1");
+
+    static Sites withJobOfA() throws Exception {
+      ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c"));
+      Sites s = new Sites(fed, new ZkPaths(fed.name), fed.connect("a"), fed.connect("b"), fed.connect("c"),
+          ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT));
+      join(s.a);
+      join(s.bApi);
+      join(s.c);
+      s.a.publish(new JobSpec(REF.jobId(), "a", 1, 0, 60, 0, ""));
+      waitFor("b sees a's job", () -> s.bApi.queue().stream().anyMatch(j -> j.ref().equals(REF)));
+      return s;
+    }
+
+    @Override
+    public void close() {
+      b.close();
+      c.close();
+      bApi.close();
+      a.close();
     }
   }
 }
