@@ -191,9 +191,7 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
 
   @Override
   public Optional<String> owner(String jobId) {
-    int dot = jobId.indexOf('.');
-    Member m = dot < 0 ? null : byName.get(jobId.substring(0, dot));
-    return m == null || m.home().isEmpty() ? Optional.empty() : m.home().get().owner(localId(jobId));
+    return memberOf(jobId).flatMap(Member::home).flatMap(h -> h.owner(localId(jobId)));
   }
 
   @Override
@@ -257,13 +255,15 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
     return m;
   }
 
-  private HomeQueue home(String jobId) {
+  /** The batch system a job's id ({@code NAME.ID}) names, if it is one of this site's. */
+  private Optional<Member> memberOf(String jobId) {
     int dot = jobId.indexOf('.');
-    Member m = dot < 0 ? null : byName.get(jobId.substring(0, dot));
-    if (m == null) {
-      throw new HandlerException(Category.NOT_FOUND, "job '" + jobId + "' names none of this site's batch systems: its id is NAME.ID,"
-          + " NAME one of " + byName.keySet());
-    }
+    return dot < 0 ? Optional.empty() : Optional.ofNullable(byName.get(jobId.substring(0, dot)));
+  }
+
+  private HomeQueue home(String jobId) {
+    Member m = memberOf(jobId).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "job '" + jobId
+        + "' names none of this site's batch systems: its id is NAME.ID, NAME one of " + byName.keySet()));
     return m.home().orElseThrow(() -> new HandlerException(Category.REJECTED,
         "job '" + jobId + "': batch system " + m.name() + " publishes no jobs of its users (its handler has no results folder)"));
   }

@@ -1,7 +1,6 @@
 package org.coalition.slurm;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.coalition.handler.HandlerException;
@@ -75,8 +74,7 @@ interface JobUpdates {
     }
 
     private void run(String... args) {
-      List<String> argv = new ArrayList<>(List.of(args));
-      Tool.Result r = new Tool(scontrol, Map.of(), timeout).run(argv, null);
+      Tool.Result r = new Tool(scontrol, Map.of(), timeout).run(List.of(args), null);
       if (r.exitCode() != 0) {
         String said = (r.stderr().isBlank() ? r.stdout() : r.stderr()).strip();
         // scontrol's own words: a task that ended meanwhile is no longer the daemon's to update

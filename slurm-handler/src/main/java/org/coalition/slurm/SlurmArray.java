@@ -101,20 +101,16 @@ record SlurmArray(long jobId, long taskId, String pending, String submitted) {
    */
   static BitSet indices(String spec) {
     BitSet set = new BitSet();
-    String list = spec.contains("%") ? spec.substring(0, spec.indexOf('%')) : spec;
-    for (String item : list.split(",")) {
-      Matcher m = RANGE.matcher(item.strip());
-      if (!m.matches()) {
-        continue;
-      }
+    int count = 0;
+    for (Matcher m : ranges(spec)) {
       long from = Long.parseLong(m.group(1));
       long to = m.group(2) == null ? from : Long.parseLong(m.group(2));
       long step = m.group(3) == null ? 1 : Math.max(1, Long.parseLong(m.group(3)));
-      if (to > MAX_INDEX) {
-        continue;
-      }
-      for (long i = from; i <= to && set.cardinality() < MAX_TASKS; i += step) {
-        set.set((int) i);
+      for (long i = from; i <= to && to <= MAX_INDEX && count < MAX_TASKS; i += step) {
+        if (!set.get((int) i)) {
+          set.set((int) i);
+          count++;
+        }
       }
     }
     return set;
@@ -123,13 +119,24 @@ record SlurmArray(long jobId, long taskId, String pending, String submitted) {
   /** The step Slurm reports for a task list: that of its (last) stepped range, 1 when none is stepped. */
   private static long step(String spec) {
     long step = 1;
-    String list = spec.contains("%") ? spec.substring(0, spec.indexOf('%')) : spec;
-    for (String item : list.split(",")) {
-      Matcher m = RANGE.matcher(item.strip());
-      if (m.matches() && m.group(3) != null) {
+    for (Matcher m : ranges(spec)) {
+      if (m.group(3) != null) {
         step = Math.max(1, Long.parseLong(m.group(3)));
       }
     }
     return step;
+  }
+
+  /** The items of a task list that parse ({@code N}, {@code N-M}, {@code N-M:S}), its {@code %N} limit left off. */
+  private static List<Matcher> ranges(String spec) {
+    String list = spec.contains("%") ? spec.substring(0, spec.indexOf('%')) : spec;
+    List<Matcher> out = new ArrayList<>();
+    for (String item : list.split(",")) {
+      Matcher m = RANGE.matcher(item.strip());
+      if (m.matches()) {
+        out.add(m);
+      }
+    }
+    return out;
   }
 }
