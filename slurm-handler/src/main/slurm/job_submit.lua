@@ -75,17 +75,25 @@ local function interpreter(script)
   return name
 end
 
--- Why a job cannot run elsewhere as it asks (several nodes, GPUs or other GRES), or nil.
-local function one_node_without_gres(job_desc)
+-- Why a job's request cannot travel, or nil. Nodes, tasks and GRES per node travel (the daemon
+-- reads them, docs/jobs.md "The whole request"); GRES per task or per socket do not, nor GRES per
+-- job over several nodes, nor anything but CPUs and GRES in a TRES request.
+local function cannot_travel(job_desc)
   local nodes = tonumber(job_desc.min_nodes)
-  if nodes ~= nil and nodes > 1 and nodes < 4294967294 then  -- NO_VAL and INFINITE: not given
-    return string.format("it asks for %d nodes", nodes)
-  end
-  for _, field in ipairs({"tres_per_node", "tres_per_job", "tres_per_task", "tres_per_socket"}) do
+  local several = nodes ~= nil and nodes > 1 and nodes < 4294967294  -- NO_VAL and INFINITE: not given
+  local kinds = {tres_per_node = "", tres_per_job = "", tres_per_task = " per task", tres_per_socket = " per socket"}
+  for field, how in pairs(kinds) do
     local tres = job_desc[field]
     if tres ~= nil and tres ~= "" then
       for item in string.gmatch(tres, "[^,]+") do
-        if not item:match("^cpu[:=]") then return "it asks for " .. item end
+        if not item:match("^cpu[:=]") then
+          if not item:match("^gres[:/]") then return "it asks for " .. item .. ", which runs elsewhere do not carry" end
+          local gres = (item:sub(6):gsub("=", ":"))  -- 24.11 writes a count per task as gres/gpu=1
+          if how ~= "" then return "it asks for " .. gres .. how .. "; ask for it per node (--gres) to run elsewhere" end
+          if field == "tres_per_job" and several then
+            return "it asks for " .. gres .. " for the whole job over several nodes; ask for it per node (--gres) to run elsewhere"
+          end
+        end
       end
     end
   end
@@ -110,9 +118,9 @@ function coalition_job_submit(job_desc, part_list)
   else
     array = nil
   end
-  local shape = one_node_without_gres(job_desc)
+  local shape = cannot_travel(job_desc)
   if shape ~= nil then
-    slurm.log_user("coalition: this job stays at this site: %s, and jobs run elsewhere on one node without GPUs or other GRES", shape)
+    slurm.log_user("coalition: this job stays at this site: %s", shape)
     return slurm.SUCCESS
   end
   local shell = interpreter(script)

@@ -8,12 +8,13 @@ import java.util.Objects;
  * A job published to the federation queue by its home site: its shape (cores, memory, time
  * limit), its release time (seconds since the federation's epoch) and an opaque payload that
  * the executing site's pilot hands to its runner, the files it takes with it ({@link Inputs}) and
- * the variables of its home's batch system its run must see ({@link JobEnvironment}: an array task's numbers).
+ * the variables of its home's batch system its run must see ({@link JobEnvironment}: an array task's numbers),
+ * and how its cores are laid out over nodes and tasks with the GRES each node needs ({@link JobLayout}).
  * Validated on construction, so a record read back from a peer is either well formed or rejected
  * with the reason.
  */
 public record JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload,
-    Inputs inputs, Map<String, String> environment) {
+    Inputs inputs, Map<String, String> environment, JobLayout layout) {
   /** Largest payload accepted, in characters; larger work belongs in a file the payload names. */
   public static final int MAX_PAYLOAD = 16 * 1024;
 
@@ -37,6 +38,12 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
   /** A job whose run needs no variables of its home's batch system (no array task). */
   public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs) {
     this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, Map.of());
+  }
+
+  /** A job of one task on one node, without GRES. */
+  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs,
+      Map<String, String> environment) {
+    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, environment, JobLayout.ONE);
   }
 
   public JobSpec {
@@ -65,6 +72,12 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
     inputs = inputs == null ? Inputs.NONE : inputs;
     // and none before array tasks travelled
     environment = JobEnvironment.check(jobId, environment);
+    // and one node, one task, no GRES before layouts travelled
+    layout = layout == null ? JobLayout.ONE : layout;
+    if (layout.tasks() > cores || cores % layout.tasks() != 0) {
+      throw new IllegalArgumentException("job " + jobId + ": its " + layout.tasks() + " tasks must share its " + cores
+          + " cores evenly");
+    }
   }
 
   /** Checks a site or job identifier: letters, digits, '.', '_', '-', at most 128, not starting with punctuation. */
@@ -97,6 +110,6 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
 
   /** The same job released again at {@code release} (a run lost with its executor). */
   public JobSpec releasedAt(double newRelease) {
-    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs, environment);
+    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs, environment, layout);
   }
 }

@@ -158,7 +158,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     waiting.forEach(p -> targeted.add(p.target));
     double room = budget.receiveLeft(Pilots.coreSeconds(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
-        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores() && handler.canHold(j.cores(), Pilots.memoryFor(j))).toList();
+        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores() && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
     int pending = waiting.size();
     long now = clock.millis();
     refusedUntil.values().removeIf(until -> until <= now);
@@ -205,7 +205,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
           j.walltimeSeconds() + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(),
           Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, issued.token(), PilotAgent.DAEMON, settings.endpoint(),
               PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis()), PilotAgent.GRACE,
-              Long.toString(settings.pilotGrace().toMillis())), "/tmp", false));
+              Long.toString(settings.pilotGrace().toMillis())), "/tmp", false, j.layout()));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);
       if (e instanceof HandlerException h && h.category() == HandlerException.Category.UNAVAILABLE) {

@@ -252,7 +252,7 @@ final class HomeSide {
         Optional<Inputs> inputs = files.pack(h, j, script);
         if (inputs.isPresent()) {
           batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), script, inputs.get(),
-              j.environment()));
+              j.environment(), j.layout()));
         } else {
           budget.giveBack(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()));
         }

@@ -4,6 +4,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import org.coalition.coordination.Claim;
+import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.daemon.PilotLifecycle.Effect;
@@ -29,6 +30,8 @@ final class Pilot {
   /** The memory of the job it was submitted for (its own margin aside); 0: it asked the site's default, and runs only jobs that name none. */
   final long memoryMb;
   final long walltime;
+  /** The layout it asked for (nodes, tasks, GRES per node): it runs only jobs laid out the same. */
+  final JobLayout layout;
   /** The job it was submitted for (its shape); it may run another one that fits. */
   final JobRef target;
   /** When it was submitted, in the broker's clock's milliseconds. */
@@ -45,13 +48,15 @@ final class Pilot {
   /** Restored from the journal with a claim not yet taken back under this daemon's session. */
   volatile boolean adopting;
 
-  Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobRef target, long submittedMillis) {
+  Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobLayout layout, JobRef target,
+      long submittedMillis) {
     this.id = id;
     this.tokenHash = tokenHash;
     this.account = account;
     this.cores = cores;
     this.memoryMb = memoryMb;
     this.walltime = walltime;
+    this.layout = layout;
     this.target = target;
     this.submittedMillis = submittedMillis;
   }
@@ -59,7 +64,8 @@ final class Pilot {
   /** A pilot as a restarted daemon's journal kept it ({@link PilotJournal}), in the phase it was in. */
   static Pilot restored(PilotJournal.Entry e) {
     Pilot p = new Pilot(e.id(), HexFormat.of().parseHex(e.tokenSha256()), e.account(), e.cores(),
-        e.memoryMb() == null ? 0 : e.memoryMb(), e.walltime(), e.target(), e.submittedMillis());
+        e.memoryMb() == null ? 0 : e.memoryMb(), e.walltime(), e.layout() == null ? JobLayout.ONE : e.layout(), e.target(),
+        e.submittedMillis());
     p.phase = Phase.valueOf(e.phase());
     p.handle = e.handle();
     p.claim = e.claim();
@@ -70,7 +76,6 @@ final class Pilot {
     return p;
   }
 
-  /** Whether it can run {@code j}: as many cores, time and memory at most as it has (memory named only where it asked for some). */
   /** Its claim; refused when it holds none. */
   Claim claimed() {
     Claim c = claim;
@@ -80,14 +85,18 @@ final class Pilot {
     return c;
   }
 
+  /**
+   * Whether it can run {@code j}: as many cores, time and memory at most as it has (memory named
+   * only where it asked for some), laid out as it is (its tasks and nodes are what {@code srun} sees).
+   */
   boolean fits(JobSpec j) {
-    return j.cores() <= cores && j.walltimeSeconds() <= walltime && (j.memoryMb() == 0 || j.memoryMb() <= memoryMb);
+    return j.layout().equals(layout) && j.cores() <= cores && j.walltimeSeconds() <= walltime && (j.memoryMb() == 0 || j.memoryMb() <= memoryMb);
   }
 
   /** What the journal keeps of it now. */
   synchronized PilotJournal.Entry entry() {
     return new PilotJournal.Entry(id, HexFormat.of().formatHex(tokenHash), account, cores, memoryMb, walltime, target, submittedMillis,
-        phase.name(), handle, claim, startedAt, output, reported, confirmed);
+        phase.name(), handle, claim, startedAt, output, reported, confirmed, layout.one() ? null : layout);
   }
 
   synchronized Phase phase() {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.coalition.coordination.Claim;
+import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobRef;
 import org.coalition.handler.PilotHandle;
 import org.slf4j.Logger;
@@ -47,10 +48,11 @@ public final class PilotJournal {
    * What a restarted daemon needs of one pilot: who it is, what it runs and where its output went.
    * {@code confirmed} (the pilot called with the token it got with its job) is absent from records
    * written before it was kept: such a pilot is taken to have had its job. {@code memoryMb} is
-   * absent from records written before it was kept: such a pilot asked the site's default.
+   * absent from records written before it was kept: such a pilot asked the site's default. {@code layout}
+   * is absent (null) for a pilot of one task on one node without GRES, as in records written before it was kept.
    */
   record Entry(String id, String tokenSha256, String account, int cores, Long memoryMb, long walltime, JobRef target, long submittedMillis, String phase,
-      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, Boolean confirmed) {
+      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, Boolean confirmed, JobLayout layout) {
     Entry {
       if (id == null || !ID.matcher(id).matches()) {
         throw new IllegalArgumentException("not a pilot id: " + id);

@@ -44,8 +44,8 @@ final class Pilots {
   synchronized Issued create(String account, JobSpec target, long nowMillis) {
     String id = site + "-" + (++serial) + "-" + Long.toHexString(random.nextInt() & 0xffffffL);
     String token = newToken();
-    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds(), target.ref(),
-        nowMillis);
+    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds(), target.layout(),
+        target.ref(), nowMillis);
     byId.put(p.id, p);
     return new Issued(p, token);
   }

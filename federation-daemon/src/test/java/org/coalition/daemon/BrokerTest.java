@@ -20,6 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobLayout;
+import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryCoordination;
@@ -180,12 +183,45 @@ class BrokerTest {
     JobSpec small = new JobSpec("1", "home", 2, 1000, 600, 0, "");
     JobSpec big = new JobSpec("2", "home", 2, 3000, 600, 0, "");
     JobSpec unnamed = new JobSpec("3", "home", 2, 0, 600, 0, "");
-    Pilot sized = new Pilot("p1", new byte[32], "fed", 2, 2000, 600, small.ref(), 0);
-    Pilot defaulted = new Pilot("p2", new byte[32], "fed", 2, 0, 600, unnamed.ref(), 0);
+    Pilot sized = new Pilot("p1", new byte[32], "fed", 2, 2000, 600, JobLayout.ONE, small.ref(), 0);
+    Pilot defaulted = new Pilot("p2", new byte[32], "fed", 2, 0, 600, JobLayout.ONE, unnamed.ref(), 0);
     assertTrue(sized.fits(small) && sized.fits(unnamed));
     assertFalse(sized.fits(big), "a pilot of 2000 MiB does not take a job of 3000");
     assertTrue(defaulted.fits(unnamed));
     assertFalse(defaulted.fits(small), "a pilot of the site's default memory takes no job that names memory");
+  }
+
+  @Test
+  void aPilotRunsOnlyAJobLaidOutAsItIs() {
+    JobLayout twoNodes = new JobLayout(2, 2, Map.of());
+    JobLayout gpu = JobLayout.oneNode(Map.of("gpu", 1));
+    Pilot mpi = new Pilot("p1", new byte[32], "fed", 2, 0, 600, twoNodes, new JobRef("home", "1"), 0);
+    Pilot withGpu = new Pilot("p2", new byte[32], "fed", 2, 0, 600, gpu, new JobRef("home", "2"), 0);
+    Pilot plain = new Pilot("p3", new byte[32], "fed", 2, 0, 600, JobLayout.ONE, new JobRef("home", "3"), 0);
+    JobSpec mpiJob = new JobSpec("1", "home", 2, 0, 600, 0, "", Inputs.NONE, Map.of(), twoNodes);
+    JobSpec gpuJob = new JobSpec("2", "home", 2, 0, 600, 0, "", Inputs.NONE, Map.of(), gpu);
+    JobSpec plainJob = new JobSpec("3", "home", 2, 0, 600, 0, "");
+    assertTrue(mpi.fits(mpiJob) && withGpu.fits(gpuJob) && plain.fits(plainJob));
+    assertFalse(plain.fits(gpuJob), "no GPU");
+    assertFalse(plain.fits(mpiJob), "one node");
+    assertFalse(withGpu.fits(plainJob), "its srun and CUDA_VISIBLE_DEVICES would not be the job's");
+    assertFalse(mpi.fits(plainJob), "its srun would start two tasks");
+  }
+
+  @Test
+  void aGpuJobIsOfferedOnlyWhereANodeHasTheGpuAndItsPilotAsksForIt() {
+    JobLayout gpu = new JobLayout(1, 2, Map.of("gpu", 1));
+    homeBatch.userJob("7", 2, gpu);
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    assertTrue(homeBatch.jobs.get("7").held(), "published");
+    assertEquals(List.of(), execBatch.submitted, "exec has no GPU");
+    execBatch.nodeGres = Map.of("gpu", 2);
+    round();
+    assertEquals(1, execBatch.submitted.size(), "a node of exec has two: " + execBatch.submitted);
+    assertEquals(gpu, execBatch.submitted.get(0).layout());
+    assertEquals(1, execBatch.submitted.get(0).coresPerTask());
   }
 
   @Test

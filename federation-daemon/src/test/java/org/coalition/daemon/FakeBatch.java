@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HomeJob;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.PilotHandle;
@@ -27,6 +28,10 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   public int totalCores;
   /** Its biggest node's memory (0: any pilot fits). */
   long nodeMemoryMb;
+  /** Its nodes, each with {@link #nodeGres}. */
+  int nodes = 1;
+  /** The GRES on each node, counted by name. */
+  Map<String, Integer> nodeGres = Map.of();
   public int allocatedCores;
   final Map<String, HomeJob> jobs = new LinkedHashMap<>();
   final Map<String, String> scripts = new HashMap<>();
@@ -67,10 +72,22 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
     scripts.put(id, "#!/bin/sh\necho " + id + "\n");
   }
 
+  /** A user's opted-in job of {@code cpus} cores laid out as {@code layout}. */
+  void userJob(String id, int cpus, JobLayout layout) {
+    jobs.put(id, new HomeJob(id, "alice", "", cpus, 0, 3600, false, true, "", "", Map.of(), layout));
+    scripts.put(id, "#!/bin/sh\necho " + id + "\n");
+  }
+
+  /** Job {@code id} held or not, ready or not, as it was otherwise. */
+  private void set(String id, boolean held, boolean ready) {
+    HomeJob j = jobs.get(id);
+    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), held, ready, j.workDir(), j.staysHome(),
+        j.environment(), j.layout()));
+  }
+
   /** An administrator's hold on job {@code id} (Slurm's {@code scontrol hold}): held, and not ready. */
   void adminHold(String id) {
-    HomeJob j = jobs.get(id);
-    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false, j.workDir(), j.staysHome()));
+    set(id, true, false);
   }
 
   PilotHandle lastPilot() {
@@ -84,8 +101,9 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   /** The users' jobs not parked are its queue. */
   @Override
-  public boolean canHold(int cores, long memoryMb) {
-    return nodeMemoryMb == 0 || memoryMb <= nodeMemoryMb;
+  public boolean canHold(int cores, long memoryMb, JobLayout layout) {
+    return (nodeMemoryMb == 0 || memoryMb <= nodeMemoryMb) && layout.nodes() <= nodes
+        && layout.gres().entrySet().stream().allMatch(g -> nodeGres.getOrDefault(g.getKey(), 0) >= g.getValue());
   }
 
   @Override
@@ -150,8 +168,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   @Override
   public void park(String jobId) {
-    HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), true, false, j.workDir(), j.staysHome()));
+    set(jobId, true, false);
   }
 
   /** What {@link #note} throws; null: notes go in. */
@@ -168,8 +185,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   @Override
   public void unpark(String jobId) {
     unparked.add(jobId);
-    HomeJob j = jobs.get(jobId);
-    jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), false, true, j.workDir(), j.staysHome()));
+    set(jobId, false, true);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package org.coalition.handler;
 
 import java.util.Map;
+import org.coalition.coordination.JobLayout;
 
 /**
  * A job of this site's users that was opted in to the federation (Slurm: the job_submit filter
@@ -24,11 +25,19 @@ import java.util.Map;
  * @param environment the variables its batch system sets for its run that a run elsewhere must
  *     see too: an array task's numbers ({@code SLURM_ARRAY_TASK_ID} ...; bounded as the federation
  *     bounds them, {@code JobEnvironment}); empty for a job that is no array task
+ * @param layout its nodes, tasks and the GRES it needs on each node ({@link JobLayout#ONE} for one task on one node without GRES)
  */
 public record HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held,
-    boolean ready, String workDir, String staysHome, Map<String, String> environment) {
+    boolean ready, String workDir, String staysHome, Map<String, String> environment, JobLayout layout) {
   public HomeJob {
     environment = Map.copyOf(environment);
+    layout = layout == null ? JobLayout.ONE : layout;
+  }
+
+  /** A job of one task on one node, without GRES. */
+  public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready,
+      String workDir, String staysHome, Map<String, String> environment) {
+    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, workDir, staysHome, environment, JobLayout.ONE);
   }
 
   /** A job that is no array task. */

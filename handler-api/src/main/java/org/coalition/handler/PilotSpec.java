@@ -4,9 +4,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
+import org.coalition.coordination.JobLayout;
 
 /**
- * A pilot job to submit: the shape of the foreign job it will run (cores, memory, time limit),
+ * A pilot job to submit: the shape of the foreign job it will run (cores, memory per node, time
+ * limit, and how the cores lie over nodes and tasks with the GRES each node needs: its layout),
  * the local account it runs as (mapped from the job's home site; never root), where it goes
  * (partition or queue, empty for the default), and what it runs. Batch systems' own retries
  * (requeue on node failure) are off for pilots: the federation requeues, not the local system.
@@ -21,10 +23,17 @@ public record PilotSpec(
     List<String> command,
     Map<String, String> environment,
     String workingDirectory,
-    boolean held) {
+    boolean held,
+    JobLayout layout) {
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final Pattern PARTITION = Pattern.compile("[A-Za-z0-9._-]{0,64}");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+
+  /** A pilot of one task on one node, without GRES. */
+  public PilotSpec(String name, String account, int cores, long memoryMb, long walltimeSeconds, String partition, List<String> command,
+      Map<String, String> environment, String workingDirectory, boolean held) {
+    this(name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, JobLayout.ONE);
+  }
 
   public PilotSpec {
     if (name == null || !NAME.matcher(name).matches()) {
@@ -61,6 +70,15 @@ public record PilotSpec(
     if (workingDirectory == null || !workingDirectory.startsWith("/")) {
       throw new IllegalArgumentException("pilot " + name + ": working directory must be an absolute path, was '" + workingDirectory + "'");
     }
+    layout = Objects.requireNonNull(layout, "layout");
+    if (cores % layout.tasks() != 0) {
+      throw new IllegalArgumentException("pilot " + name + ": its " + layout.tasks() + " tasks must share its " + cores + " cores evenly");
+    }
+  }
+
+  /** The cores each of its tasks gets. */
+  public int coresPerTask() {
+    return cores / layout.tasks();
   }
 
   /** The time limit in whole minutes, rounded up (Slurm and Grid Engine count minutes). */

@@ -2,6 +2,7 @@ package org.coalition.handler;
 
 import java.util.Collection;
 import java.util.Map;
+import org.coalition.coordination.JobLayout;
 
 /**
  * What the daemon needs from one local batch system: its load, and pilot jobs it can submit,
@@ -19,12 +20,14 @@ public interface ResourceHandler extends AutoCloseable {
   QueueObservation observe();
 
   /**
-   * Whether one of the system's usable nodes, as of the last {@link #observe()}, is big enough for
-   * a pilot of {@code cores} and {@code memoryMb} (0: the site's default) at all, busy or not: a
-   * job no node could ever hold is not claimed here. True by default (a system that does not say).
+   * Whether the system's usable nodes, as of the last {@link #observe()}, are big enough for a
+   * pilot of {@code cores} and {@code memoryMb} per node (0: the site's default) laid out as
+   * {@code layout} at all, busy or not: a job they could never hold is not claimed here. By default
+   * (a system that does not say) true for a job of one node without GRES and false otherwise: only
+   * a system that can ask for several nodes or for GRES, and says it has them, is offered such jobs.
    */
-  default boolean canHold(int cores, long memoryMb) {
-    return true;
+  default boolean canHold(int cores, long memoryMb, JobLayout layout) {
+    return layout.nodes() == 1 && layout.gres().isEmpty();
   }
 
   /** Submits a pilot job with the shape of {@code spec}; held first when {@code spec.held()}. */

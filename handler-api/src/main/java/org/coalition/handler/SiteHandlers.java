@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException.Category;
 
 /**
@@ -96,20 +97,25 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
     return new QueueObservation(at, pendingJobs, pendingCoreSeconds, partitions, allocated, total, cost);
   }
 
-  /** The system with the most free cores where the pilot fits, else the one with the most free cores; the first listed before unobserved ones. */
   /** Whether one of the site's batch systems can hold it. */
   @Override
-  public boolean canHold(int cores, long memoryMb) {
-    return members.stream().anyMatch(m -> m.handler().canHold(cores, memoryMb));
+  public boolean canHold(int cores, long memoryMb, JobLayout layout) {
+    return members.stream().anyMatch(m -> m.handler().canHold(cores, memoryMb, layout));
   }
 
+  /**
+   * On the system with the most free cores where the pilot fits, among those that can hold it at
+   * all (all of them when none says so), else on the one with the most free cores; the first
+   * listed before unobserved ones.
+   */
   @Override
   public PilotHandle submit(PilotSpec spec) {
     Map<String, QueueObservation> seen = last;
-    Member best = members.get(0);
+    List<Member> able = members.stream().filter(m -> m.handler().canHold(spec.cores(), spec.memoryMb(), spec.layout())).toList();
+    Member best = (able.isEmpty() ? members : able).get(0);
     int bestFree = Integer.MIN_VALUE;
     boolean bestFits = false;
-    for (Member m : members) {
+    for (Member m : able.isEmpty() ? members : able) {
       QueueObservation o = seen.get(m.name());
       int free = o == null ? 0 : o.totalCores() - o.allocatedCores();
       boolean fits = free >= spec.cores();
@@ -172,7 +178,7 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
       if (m.home().isPresent()) {
         for (HomeJob j : m.home().get().federable()) {
           out.add(new HomeJob(m.name() + "." + j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), j.held(),
-              j.ready(), j.workDir(), j.staysHome(), j.environment()));
+              j.ready(), j.workDir(), j.staysHome(), j.environment(), j.layout()));
         }
       }
     }

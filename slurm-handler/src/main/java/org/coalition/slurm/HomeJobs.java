@@ -60,7 +60,8 @@ final class HomeJobs {
 
   private static HomeJob homeJob(SlurmJob r, String name, Map<String, String> environment, Predicate<String> replaying) {
     return new HomeJob(name, r.user(), r.partition(), r.cpus(), r.memoryMb(), r.timeLimitSeconds(), "JobHeldAdmin".equals(r.reason()),
-        WAITING_FOR_ROOM.contains(r.reason()) && !replaying.test(r.id()), r.workDir(), r.staysHome(), environment);
+        WAITING_FOR_ROOM.contains(r.reason()) && !replaying.test(r.id()), r.workDir(), r.staysHome(), environment,
+        r.layout());
   }
 
   /** Part {@code i} of an id ({@code 276} and {@code 5} of {@code 276_5}; 0 when it has none), for ordering only. */

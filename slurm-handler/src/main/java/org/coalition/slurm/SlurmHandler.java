@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeJob;
@@ -330,13 +331,10 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
     return federableJobs.payload(jobId);
   }
 
-  /**
-   * Whether a usable node has {@code cores} CPUs and {@code memoryMb} of RealMemory (a node whose
-   * memory Slurm does not say counts as big enough), as of the last observation; before any, yes.
-   */
+  /** Whether its nodes, as of the last observation, could hold such a pilot at all ({@link SlurmLayout#canHold}); before any, yes. */
   @Override
-  public synchronized boolean canHold(int cores, long memoryMb) {
-    return nodes.isEmpty() || nodes.stream().anyMatch(n -> n.usable() && n.cpus() >= cores && (n.memoryMb() == 0 || n.memoryMb() >= memoryMb));
+  public synchronized boolean canHold(int cores, long memoryMb, JobLayout layout) {
+    return nodes.isEmpty() || SlurmLayout.canHold(nodes, cores, memoryMb, layout);
   }
 
   /** Requests made and bytes received since the handler connected. */

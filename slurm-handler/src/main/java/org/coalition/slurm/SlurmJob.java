@@ -1,6 +1,7 @@
 package org.coalition.slurm;
 
 import java.util.OptionalInt;
+import org.coalition.coordination.JobLayout;
 
 /**
  * What the handler needs of one Slurm job, whatever the REST version.
@@ -16,35 +17,17 @@ import java.util.OptionalInt;
  * @param federable whether the job_submit filter opted it in to the federation (see {@link #federable(String)})
  * @param comment the job's comment (its user's {@code --comment}, with the daemon's note before it while the job is federated)
  * @param workDir the job's working directory ({@code --chdir}, or where it was submitted), or empty when unknown
- * @param staysHome why the job cannot run elsewhere as it asks ({@link #staysHome(long, String...)}), or empty
+ * @param staysHome why the job cannot run elsewhere as it asks ({@link SlurmLayout}), or empty
  * @param array where the record stands in an array ({@link SlurmArray#NONE} for a job that is no array task)
+ * @param layout its nodes, tasks and GRES per node, as a pilot elsewhere asks for them ({@link SlurmLayout})
  */
 record SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
-    String user, boolean federable, String comment, String workDir, String staysHome, SlurmArray array) {
+    String user, boolean federable, String comment, String workDir, String staysHome, SlurmArray array,
+    JobLayout layout) {
   /** A job that is no array task and whose working directory is not known (tests). */
   SlurmJob(String id, String state, String partition, int cpus, long memoryMb, long timeLimitSeconds, OptionalInt exitCode, String reason,
       String user, boolean federable, String comment) {
-    this(id, state, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, "", "", SlurmArray.NONE);
-  }
-
-  /**
-   * Why a job of {@code nodes} nodes (its node count; 0 or less: not known) and with the TRES
-   * requests {@code tres} ({@code tres_per_node}, {@code tres_per_job}, {@code tres_per_task}:
-   * {@code gres/gpu:1}, {@code cpu:4}...) cannot run elsewhere: jobs run on one node without
-   * GPUs or other GRES (docs/jobs.md); empty when it can. CPUs per task are no GRES.
-   */
-  static String staysHome(long nodes, String... tres) {
-    if (nodes > 1) {
-      return "it asks for " + nodes + " nodes, and jobs run elsewhere on one node";
-    }
-    for (String t : tres) {
-      for (String item : t == null ? new String[0] : t.split(",")) {
-        if (!item.isBlank() && !item.matches("cpu[:=].*")) {
-          return "it asks for " + item.strip() + ", and jobs run elsewhere without GPUs or other GRES";
-        }
-      }
-    }
-    return "";
+    this(id, state, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, "", "", SlurmArray.NONE, JobLayout.ONE);
   }
 
   /** What the project's job_submit.lua puts at the start of an opted-in job's admin comment (users cannot set it). */
@@ -52,7 +35,7 @@ record SlurmJob(String id, String state, String partition, int cpus, long memory
 
   SlurmJob withState(String newState) {
     return new SlurmJob(id, newState, partition, cpus, memoryMb, timeLimitSeconds, exitCode, reason, user, federable, comment, workDir,
-        staysHome, array);
+        staysHome, array, layout);
   }
 
   /** The memory a job asks for on its node, from its per-node and per-CPU requests (0 or less: not given). */

@@ -1,14 +1,16 @@
 package org.coalition.slurm;
 
+import java.util.Map;
 import java.util.Set;
 
 /**
- * One node's CPUs, memory and state.
+ * One node's CPUs, memory, GRES and state.
  *
  * @param states Slurm's base state and flags in capitals ({@code IDLE}, {@code MIXED}, {@code DRAIN} ...)
  * @param memoryMb its {@code RealMemory} in MiB (0 when Slurm does not say)
+ * @param gres its GRES counted by name, and by {@code name:type} for typed ones ({@link SlurmLayout#nodeGres})
  */
-record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb) {
+record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb, Map<String, Integer> gres) {
   /** States in which a node takes no new work: its cores are not counted as capacity. */
   private static final Set<String> UNUSABLE = Set.of("DOWN", "DRAIN", "DRAINING", "DRAINED", "FAIL", "FAILING", "FUTURE",
       "NOT_RESPONDING", "NO_RESPOND", "POWERED_DOWN", "POWER_DOWN", "POWERING_DOWN", "POWERING_UP", "INVALID", "UNKNOWN",
@@ -16,6 +18,12 @@ record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, l
 
   SlurmNode {
     states = Set.copyOf(states);
+    gres = Map.copyOf(gres);
+  }
+
+  /** A node without GRES. */
+  SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb) {
+    this(name, states, cpus, allocatedCpus, memoryMb, Map.of());
   }
 
   boolean usable() {

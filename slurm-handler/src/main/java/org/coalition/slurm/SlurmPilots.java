@@ -40,6 +40,26 @@ final class SlurmPilots {
     return env;
   }
 
+  /**
+   * The GRES a pilot asks for on each node, as its job asked for them: {@code gpu:1,gpu:a100:2},
+   * each item after {@code prefix} (empty for v0.0.38's {@code gres}, {@code gres/} for later versions'
+   * {@code tres_per_node}); null when it asks for none.
+   */
+  static String gresPerNode(PilotSpec spec, String prefix) {
+    if (spec.layout().gres().isEmpty()) {
+      return null;
+    }
+    StringBuilder s = new StringBuilder();
+    spec.layout().gres().forEach((name, count) -> s.append(s.length() == 0 ? "" : ",").append(prefix).append(name).append(':').append(count));
+    return s.toString();
+  }
+
+  /** Its tasks on each node when they divide evenly (as {@code --ntasks-per-node} would place them), else null: Slurm places them. */
+  static Integer tasksPerNode(PilotSpec spec) {
+    int nodes = spec.layout().nodes();
+    return nodes > 1 && spec.layout().tasks() % nodes == 0 ? spec.layout().tasks() / nodes : null;
+  }
+
   /** The same as {@code NAME=value} lines, as v0.0.40 and later take it. */
   static List<String> environmentLines(PilotSpec spec) {
     List<String> lines = new ArrayList<>();

@@ -119,7 +119,7 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
       states.add(upper(n.getState()));
       n.getStateFlags().forEach(f -> states.add(upper(f)));
       nodes.add(new SlurmNode(n.getName(), states, intOf(n.getCpus()), (int) longOf(n.getAllocCpus()),
-          intOf(n.getRealMemory())));
+          intOf(n.getRealMemory()), SlurmLayout.nodeGres(n.getGres())));
     }
     return new Snapshot<>(nodes, now);
   }
@@ -131,8 +131,13 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     if (!spec.partition().isEmpty()) {
       job.setPartition(spec.partition());
     }
-    job.setTasks(1);
-    job.setCpusPerTask(spec.cores());
+    job.setTasks(spec.layout().tasks());
+    job.setCpusPerTask(spec.coresPerTask());
+    if (spec.layout().nodes() > 1) {
+      job.setNodes(List.of(spec.layout().nodes(), spec.layout().nodes()));
+      job.setTasksPerNode(SlurmPilots.tasksPerNode(spec));
+    }
+    job.setGres(SlurmPilots.gresPerNode(spec, ""));
     if (spec.memoryMb() > 0) {
       job.setMemoryPerNode(Math.toIntExact(spec.memoryMb()));
     }
@@ -212,12 +217,13 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     // v0.0.38 leaves an array's first record without a task id until it is its last task
     SlurmArray array = SlurmArray.of(intOf(j.getArrayJobId()), j.getArrayTaskId() == null ? null : (long) j.getArrayTaskId(),
         j.getArrayTaskString(), j.getAdminComment());
+    SlurmLayout layout = SlurmLayout.of(intOf(j.getNodeCount()), intOf(j.getTasks()), intOf(j.getCpus()), j.getTresPerNode(),
+        j.getTresPerJob(), j.getTresPerTask(), j.getTresPerSocket());
     return new SlurmJob(String.valueOf(j.getJobId()), state, nullToEmpty(j.getPartition()), intOf(j.getCpus()),
         SlurmJob.memoryMb(intOf(j.getMemoryPerNode()), intOf(j.getMemoryPerCpu()), intOf(j.getCpus())),
         limit == INFINITE || limit == NO_VAL ? -1 : limit * 60, exit, nullToEmpty(j.getStateReason()), nullToEmpty(j.getUserName()),
         SlurmJob.federable(j.getAdminComment(), array, intOf(j.getArrayMaxTasks())), nullToEmpty(j.getComment()),
-        nullToEmpty(j.getCurrentWorkingDirectory()), SlurmJob.staysHome(intOf(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(),
-        j.getTresPerTask()), array);
+        nullToEmpty(j.getCurrentWorkingDirectory()), layout.staysHome(), array, layout.layout());
   }
 
   private void check(String what, List<V0038Error> errors) {

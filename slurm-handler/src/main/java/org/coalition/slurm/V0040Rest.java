@@ -126,7 +126,7 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
       Set<String> states = new HashSet<>();
       n.getState().forEach(s -> states.add(s.getValue()));
       nodes.add(new SlurmNode(n.getName(), states, n.getCpus() == null ? 0 : n.getCpus(), n.getAllocCpus() == null ? 0 : n.getAllocCpus(),
-          n.getRealMemory() == null ? 0 : n.getRealMemory()));
+          n.getRealMemory() == null ? 0 : n.getRealMemory(), SlurmLayout.nodeGres(n.getGres())));
     }
     return new Snapshot<>(nodes, now);
   }
@@ -138,8 +138,14 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     if (!spec.partition().isEmpty()) {
       job.setPartition(spec.partition());
     }
-    job.setTasks(1);
-    job.setCpusPerTask(spec.cores());
+    job.setTasks(spec.layout().tasks());
+    job.setCpusPerTask(spec.coresPerTask());
+    if (spec.layout().nodes() > 1) {
+      job.setMinimumNodes(spec.layout().nodes());
+      job.setMaximumNodes(spec.layout().nodes());
+      job.setTasksPerNode(SlurmPilots.tasksPerNode(spec));
+    }
+    job.setTresPerNode(SlurmPilots.gresPerNode(spec, "gres/"));
     if (spec.memoryMb() > 0) {
       job.setMemoryPerNode(new V0040Uint64NoVal().set(true).infinite(false).number(spec.memoryMb()));
     }
@@ -217,12 +223,14 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     }
     int cpus = Math.toIntExact(number(j.getCpus()));
     SlurmArray array = SlurmArray.of(number(j.getArrayJobId()), setOrNull(j.getArrayTaskId()), j.getArrayTaskString(), j.getAdminComment());
+    SlurmLayout layout = SlurmLayout.of(number(j.getNodeCount()), number(j.getTasks()), cpus, j.getTresPerNode(), j.getTresPerJob(),
+        j.getTresPerTask(), j.getTresPerSocket());
     return new SlurmJob(String.valueOf(j.getJobId()), state, j.getPartition() == null ? "" : j.getPartition(),
         cpus, SlurmJob.memoryMb(number(j.getMemoryPerNode()), number(j.getMemoryPerCpu()), cpus), seconds, exit,
         j.getStateReason() == null ? "" : j.getStateReason(), j.getUserName() == null ? "" : j.getUserName(),
         SlurmJob.federable(j.getAdminComment(), array, number(j.getArrayMaxTasks())),
         j.getComment() == null ? "" : j.getComment(), j.getCurrentWorkingDirectory() == null ? "" : j.getCurrentWorkingDirectory(),
-        SlurmJob.staysHome(number(j.getNodeCount()), j.getTresPerNode(), j.getTresPerJob(), j.getTresPerTask()), array);
+        layout.staysHome(), array, layout.layout());
   }
 
   private static long number(V0040Uint64NoVal n) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import java.util.OptionalInt;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HomeJob;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +13,7 @@ class HomeJobsTest {
   private static SlurmJob record(String id, String reason, SlurmArray array) {
     return new SlurmJob(id, "PENDING", "federated", 1, 100, 600, OptionalInt.empty(), reason, "alice",
         SlurmJob.federable("coalition:federable" + (array.any() ? " array=" + array.submitted() : ""), array, 0), "", "/home/alice", "",
-        array);
+        array, JobLayout.ONE);
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeJob;
@@ -222,22 +223,51 @@ class SlurmFilterIT {
       SlurmHandlerIT.run(slurm, "scancel", marked);
     }
 
-    // A job of several nodes stays home too (jobs run elsewhere on one node): the filter leaves it unmarked, and a job an
-    // older filter marked is listed with the reason it stays, which the daemon puts in its comment instead of publishing it.
-    Command.Result twoNodes = Command.of(slurm.tool("sbatch"), "--parsable", "-H", "-p", slurm.get("federated.partition"), "-N", "2",
-        "-o", "/dev/null", "--wrap", "srun hostname").asUser(slurm.get("user")).run().requireSuccess();
-    String wide = twoNodes.stdout().trim();
-    try {
-      assertTrue(twoNodes.stderr().contains("this job stays at this site: it asks for 2 nodes"), twoNodes.stderr());
-      assertEquals("", fields(slurm, wide).get("AdminComment"));
-      SlurmHandlerIT.run(slurm, "scontrol", "update", "jobid=" + wide, "AdminComment=" + SlurmJob.MARK);
-      try (SlurmHandler handler = handler(name)) {
-        handler.observe();
-        HomeJob listed = handler.federable().stream().filter(j -> j.id().equals(wide)).findFirst().orElseThrow();
-        assertEquals("it asks for 2 nodes, and jobs run elsewhere on one node", listed.staysHome());
+    // Nodes, tasks and GRES per node travel (docs/jobs.md, "The whole request"): a two-node job and, where the cluster has a
+    // GPU, a job of a GPU are opted in and listed with their layouts, which the daemon publishes and an executor offers for
+    // only where its nodes hold them.
+    int gpus = Integer.parseInt(slurm.get("gpus"));
+    List<String> travel = new ArrayList<>(List.of(sbatch(slurm, "--parsable", "-H", "-p", slurm.get("federated.partition"), "-N", "2",
+        "--ntasks-per-node=1", "-o", "/dev/null", "--wrap", "srun hostname")));
+    if (gpus > 0) {
+      travel.add(sbatch(slurm, "--parsable", "-H", "-p", slurm.get("federated.partition"), "--gres=gpu:1", "-n", "2", "-o", "/dev/null",
+          "--wrap", "srun hostname"));
+    }
+    try (SlurmHandler handler = handler(name)) {
+      handler.observe();
+      List<JobLayout> layouts = new ArrayList<>();
+      for (String t : travel) {
+        assertEquals(SlurmJob.MARK, fields(slurm, t).get("AdminComment"), t);
+        HomeJob listed = handler.federable().stream().filter(j -> j.id().equals(t)).findFirst().orElseThrow();
+        assertEquals("", listed.staysHome(), t);
+        assertEquals(2, listed.cpus(), t);
+        layouts.add(listed.layout());
       }
+      assertEquals(gpus > 0 ? List.of(new JobLayout(2, 2, Map.of()), new JobLayout(1, 2, Map.of("gpu", 1)))
+          : List.of(new JobLayout(2, 2, Map.of())), layouts);
     } finally {
-      SlurmHandlerIT.run(slurm, "scancel", wide);
+      travel.forEach(t -> SlurmHandlerIT.run(slurm, "scancel", t));
+    }
+    // A GPU per task cannot be asked for elsewhere as it is (a pilot asks per node): the filter leaves it unmarked and says
+    // how to ask instead, and one an older filter marked is listed with the reason, which the daemon notes instead of
+    // publishing it. A cluster without GPUs refuses the job itself.
+    if (gpus > 0) {
+      Command.Result perTask = Command.of(slurm.tool("sbatch"), "--parsable", "-H", "-p", slurm.get("federated.partition"), "-n", "1",
+          "--gpus-per-task=1", "-o", "/dev/null", "--wrap", "true").asUser(slurm.get("user")).run().requireSuccess();
+      String gpuPerTask = perTask.stdout().trim();
+      try {
+        String why = "it asks for gpu:1 per task; ask for it per node (--gres) to run elsewhere";
+        assertTrue(perTask.stderr().contains("this job stays at this site: " + why), perTask.stderr());
+        assertEquals("", fields(slurm, gpuPerTask).get("AdminComment"));
+        SlurmHandlerIT.run(slurm, "scontrol", "update", "jobid=" + gpuPerTask, "AdminComment=" + SlurmJob.MARK);
+        try (SlurmHandler handler = handler(name)) {
+          handler.observe();
+          HomeJob listed = handler.federable().stream().filter(j -> j.id().equals(gpuPerTask)).findFirst().orElseThrow();
+          assertEquals(why, listed.staysHome());
+        }
+      } finally {
+        SlurmHandlerIT.run(slurm, "scancel", gpuPerTask);
+      }
     }
   }
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotHandle;
@@ -111,9 +112,14 @@ class SlurmHandlerIT {
       assertEquals(0, empty.allocatedCores());
       // the node's shape (CPUs, and RealMemory=8000 in the testbed's slurm.conf) bounds what a pilot may ask
       int cpus = Integer.parseInt(slurm.get("cpus"));
-      assertTrue(handler.canHold(cpus, 8000), "the node holds a pilot of all its CPUs and memory");
-      assertFalse(handler.canHold(cpus, 8001), "no node has 8001 MiB");
-      assertFalse(handler.canHold(cpus + 1, 0), "no node has " + (cpus + 1) + " CPUs");
+      assertTrue(handler.canHold(cpus, 8000, JobLayout.ONE), "the node holds a pilot of all its CPUs and memory");
+      assertFalse(handler.canHold(cpus, 8001, JobLayout.ONE), "no node has 8001 MiB");
+      assertFalse(handler.canHold(cpus + 1, 0, JobLayout.ONE), "no node has " + (cpus + 1) + " CPUs");
+      // and its GPUs (gres.conf: one on every cluster of the testbed but slurm22's c1), and it is one node
+      int gpus = Integer.parseInt(slurm.get("gpus"));
+      assertEquals(gpus > 0, handler.canHold(1, 0, JobLayout.oneNode(Map.of("gpu", 1))), "a GPU where the node has " + gpus);
+      assertFalse(handler.canHold(1, 0, JobLayout.oneNode(Map.of("gpu", gpus + 1))), "no node has " + (gpus + 1) + " GPUs");
+      assertFalse(handler.canHold(2, 0, new JobLayout(2, 2, Map.of())), "one node only");
       for (int i = 0; i < 5; i++) {
         run(slurm, "sbatch", "-H", "-p", slurm.get("partition"), "-c", "3", "-t", "7", "-o", "/dev/null", "--wrap", "sleep 60");
       }
@@ -163,6 +169,30 @@ class SlurmHandlerIT {
       assertEquals(PilotState.FAILED, both.get(pilot).state());
       assertEquals(PilotState.COMPLETED, both.get(ok).state());
       assertEquals(PilotState.UNKNOWN, both.get(new PilotHandle("slurm", "999999")).state());
+    } finally {
+      Files.deleteIfExists(out);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"slurm22-c2", "slurm24-c1", "slurm24-c1@v0.0.40"})
+  void aPilotAsksForItsJobsNodesTasksAndGpusAndSrunWorksInsideIt(String name) throws Exception {
+    Instance slurm = instance(name);
+    emptyQueue(slurm);
+    Path out = Path.of(slurm.get("jobs.dir"), "pilot-" + System.nanoTime() + ".out");
+    try (SlurmHandler handler = connect(name)) {
+      // two tasks of one core and the cluster's GPU on one node: srun inside runs both tasks, and the run sees its GPU
+      PilotHandle gpu = handler.submit(new PilotSpec("pilot-gpu", slurm.get("user"), 2, 100, 120, slurm.get("partition"),
+          List.of("/bin/sh", "-c", "echo \"$SLURM_NTASKS $CUDA_VISIBLE_DEVICES\" > '" + out + "'; srun hostname | wc -l >> '"
+              + out + "'"), Map.of(), slurm.get("jobs.dir"), false, new JobLayout(1, 2, Map.of("gpu", 1))));
+      assertEquals(PilotState.COMPLETED, waitFor(handler, gpu, PilotState.COMPLETED).state());
+      assertEquals(List.of("2 0", "2"), Files.readAllLines(out));
+      // two nodes, one task each (the testbed's clusters have one node, so it waits, held; the container tier runs one)
+      PilotHandle wide = handler.submit(new PilotSpec("pilot-wide", slurm.get("user"), 2, 100, 120, slurm.get("partition"),
+          List.of("/bin/true"), Map.of(), slurm.get("jobs.dir"), true, new JobLayout(2, 2, Map.of())));
+      String shown = run(slurm, "scontrol", "show", "job", wide.nativeId());
+      assertTrue(shown.contains("NumNodes=2") && shown.contains("NumCPUs=2") && shown.contains("NumTasks=2"), shown);
+      handler.cancel(wide);
     } finally {
       Files.deleteIfExists(out);
     }

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
@@ -167,12 +168,12 @@ class SlurmHandlerTest {
   void aPilotFitsOnlyWhereAUsableNodeHasItsCoresAndMemory() {
     FakeRest rest = new FakeRest(true);
     SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
-    assertTrue(handler.canHold(64, 1_000_000), "before any observation nothing is known: yes");
+    assertTrue(handler.canHold(64, 1_000_000, JobLayout.ONE), "before any observation nothing is known: yes");
     handler.observe();
-    assertTrue(handler.canHold(8, 16_000), "n1: 8 CPUs, 16,000 MiB");
-    assertTrue(handler.canHold(2, 0), "a pilot of the site's default memory");
-    assertFalse(handler.canHold(16, 1_000), "only drained n2 has 16 CPUs");
-    assertFalse(handler.canHold(4, 20_000), "only drained n2 has 20,000 MiB");
+    assertTrue(handler.canHold(8, 16_000, JobLayout.ONE), "n1: 8 CPUs, 16,000 MiB");
+    assertTrue(handler.canHold(2, 0, JobLayout.ONE), "a pilot of the site's default memory");
+    assertFalse(handler.canHold(16, 1_000, JobLayout.ONE), "only drained n2 has 16 CPUs");
+    assertFalse(handler.canHold(4, 20_000, JobLayout.ONE), "only drained n2 has 20,000 MiB");
   }
 
   @Test

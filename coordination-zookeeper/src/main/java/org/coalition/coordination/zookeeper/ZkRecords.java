@@ -12,6 +12,7 @@ import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 
@@ -51,9 +52,10 @@ final class ZkRecords {
   }
 
   /**
-   * A job's {@link Inputs} and environment are written only when it has some (a daemon from before
-   * staging or arrays, which refuses unknown fields, reads every other job as it did), and read as
-   * none when absent.
+   * A job's {@link Inputs} and environment are written only when it has some, and its layout only
+   * when it is not one node and one task without GRES (a daemon from before staging, arrays or
+   * layouts, which refuses unknown fields, reads every other job as it did); each is read as none
+   * when absent.
    */
   private abstract static class JobSpecJson {
     @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoInputs.class)
@@ -61,6 +63,22 @@ final class ZkRecords {
 
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     abstract Map<String, String> environment();
+
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OneLayout.class)
+    abstract JobLayout layout();
+  }
+
+  /** Jackson's filter for {@link JobSpecJson}: true (left out) for {@link JobLayout#ONE}. */
+  static final class OneLayout {
+    @Override
+    public boolean equals(Object other) {
+      return other == null || JobLayout.ONE.equals(other);
+    }
+
+    @Override
+    public int hashCode() {
+      return 0;
+    }
   }
 
   /** Jackson's filter for {@link JobSpecJson}: true (left out) for {@link Inputs#NONE}. */

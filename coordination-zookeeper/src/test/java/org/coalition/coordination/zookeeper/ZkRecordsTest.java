@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
@@ -76,6 +77,32 @@ class ZkRecordsTest {
           () -> ZkRecords.read(PATH, (job + env + "}").getBytes(StandardCharsets.UTF_8), JobSpec.class), env);
       assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());
       assertTrue(e.getMessage().contains("job 9: "), e.getMessage());
+    }
+  }
+
+  @Test
+  void aLayoutTravelsAndAOneNodeJobIsWrittenAsBefore() {
+    JobSpec mpi = new JobSpec("278", "north", 4, 0, 60, 3, "#!/bin/sh\n", Inputs.NONE, Map.of(),
+        new JobLayout(2, 2, Map.of("gpu", 1, "gpu:a100", 2)));
+    assertEquals(mpi, ZkRecords.read(PATH, ZkRecords.write(mpi), JobSpec.class));
+    String json = new String(ZkRecords.write(new JobSpec("279", "north", 4, 0, 60, 3, "")), StandardCharsets.UTF_8);
+    assertFalse(json.contains("layout"), "a daemon from before layouts, which refuses unknown fields, reads it: " + json);
+    assertEquals(JobLayout.ONE, ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), JobSpec.class).layout());
+  }
+
+  @Test
+  void aPeersLayoutIsBounded() {
+    String job = "{\"jobId\":\"9\",\"home\":\"north\",\"cores\":4,\"memoryMb\":0,\"walltimeSeconds\":60,\"release\":0,\"payload\":\"\","
+        + "\"layout\":";
+    for (String layout : new String[] {"{\"nodes\":0,\"tasks\":1,\"gres\":{}}", "{\"nodes\":2,\"tasks\":1,\"gres\":{}}",
+        "{\"nodes\":1,\"tasks\":3,\"gres\":{}}", "{\"nodes\":1,\"tasks\":8,\"gres\":{}}",
+        "{\"nodes\":100000,\"tasks\":100000,\"gres\":{}}", "{\"nodes\":1,\"tasks\":1,\"gres\":{\"gpu\":0}}",
+        "{\"nodes\":1,\"tasks\":1,\"gres\":{\"GPU; rm\":1}}", "{\"nodes\":1,\"tasks\":1,\"gres\":{\"gpu\":-1}}",
+        "{\"nodes\":1,\"tasks\":1,\"gres\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1,\"f\":1,\"g\":1,\"h\":1,\"i\":1}}",
+        "{\"nodes\":1,\"tasks\":1,\"gres\":{\"gpu\":1},\"cores\":9}"}) {
+      CoordinationException e = assertThrows(CoordinationException.class,
+          () -> ZkRecords.read(PATH, (job + layout + "}").getBytes(StandardCharsets.UTF_8), JobSpec.class), layout);
+      assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());
     }
   }
 }
