@@ -46,6 +46,11 @@ public record JobLayout(int nodes, int tasks, Map<String, Integer> gres) {
     return equals(ONE);
   }
 
+  /** Whether its cores alone say where it fits: one node, no GRES (its tasks share the node's cores). */
+  public boolean coresAlone() {
+    return nodes == 1 && gres.isEmpty();
+  }
+
   private static Map<String, Integer> checkGres(Map<String, Integer> gres) {
     if (gres == null || gres.isEmpty()) {
       return Map.of();

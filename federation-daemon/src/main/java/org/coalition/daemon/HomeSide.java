@@ -205,9 +205,9 @@ final class HomeSide {
           decisions.record("unpark", job(j.id()), "parked-not-published", "parked here but no longer in the federation; it runs at home");
           continue;
         }
-        HomeQueue.Room room = h.room(j.id(), obs);
+        HomeQueue.Room room = h.room(j, obs);
         int there = free.computeIfAbsent(room.system(), k -> room.freeCores());
-        if (f != null && !f.claimed() && !f.finished() && j.cpus() <= there && coordination.withdraw(j.id())) {
+        if (f != null && !f.claimed() && !f.finished() && j.cpus() <= there && room.shapeFree() && coordination.withdraw(j.id())) {
           fire(j.id(), Event.WITHDRAWN_FOR_ROOM, null);
           free.put(room.system(), there - j.cpus());
           decisions.record("withdraw", job(j.id()), "local-room", j.cpus() + " cores free here before any site claimed it; it runs at home");
@@ -230,9 +230,10 @@ final class HomeSide {
       }
 
       long seen = firstSeenMillis.computeIfAbsent(j.id(), k -> clock.millis());
-      HomeQueue.Room room = h.room(j.id(), obs);
-      if (clock.millis() - seen < settings.publishAfter().toMillis() || j.cpus() <= free.computeIfAbsent(room.system(), k -> room.freeCores())) {
-        continue; // local room may still come, or is here: the local scheduler starts it
+      HomeQueue.Room room = h.room(j, obs);
+      if (clock.millis() - seen < settings.publishAfter().toMillis()
+          || (room.shapeFree() && j.cpus() <= free.computeIfAbsent(room.system(), k -> room.freeCores()))) {
+        continue; // local room may still come, or is here (cores, and its GPUs or nodes): the local scheduler starts it
       }
       if (!j.staysHome().isEmpty()) {
         files.keep(h, j, "shape", j.staysHome()); // it would go now, but cannot as it asks

@@ -34,6 +34,11 @@ public record HomeJob(String id, String user, String partition, int cpus, long m
     layout = layout == null ? JobLayout.ONE : layout;
   }
 
+  /** The same job under another id (a site of several batch systems names it {@code SYSTEM.ID}). */
+  public HomeJob withId(String newId) {
+    return new HomeJob(newId, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, workDir, staysHome, environment, layout);
+  }
+
   /** A job of one task on one node, without GRES. */
   public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready,
       String workDir, String staysHome, Map<String, String> environment) {

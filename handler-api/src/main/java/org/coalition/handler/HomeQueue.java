@@ -45,12 +45,21 @@ public interface HomeQueue {
   /**
    * Where at home the job would run, and the cores free there in {@code obs}: the whole site by
    * default. A site of several batch systems answers for the job's own system, so that a job
-   * waiting on a full cluster is published even while another cluster of the site has room.
+   * waiting on a full cluster is published even while another cluster of the site has room. A
+   * system that knows its nodes says whether what the job asks beyond cores (its GRES, several
+   * nodes) is free now: a job of a GPU waits for a GPU, not for cores.
    */
-  default Room room(String jobId, QueueObservation obs) {
+  default Room room(HomeJob job, QueueObservation obs) {
     return new Room("", obs.totalCores() - obs.allocatedCores());
   }
 
-  /** A part of the site (empty: all of it) and its free cores. */
-  record Room(String system, int freeCores) {}
+  /**
+   * A part of the site (empty: all of it), its free cores, and whether what a job asks beyond
+   * cores is free there now ({@code shapeFree}; true for a job that asks for cores alone).
+   */
+  record Room(String system, int freeCores, boolean shapeFree) {
+    public Room(String system, int freeCores) {
+      this(system, freeCores, true);
+    }
+  }
 }

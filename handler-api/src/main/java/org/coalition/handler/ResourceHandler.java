@@ -27,7 +27,7 @@ public interface ResourceHandler extends AutoCloseable {
    * a system that can ask for several nodes or for GRES, and says it has them, is offered such jobs.
    */
   default boolean canHold(int cores, long memoryMb, JobLayout layout) {
-    return layout.nodes() == 1 && layout.gres().isEmpty();
+    return layout.coresAlone();
   }
 
   /** Submits a pilot job with the shape of {@code spec}; held first when {@code spec.held()}. */

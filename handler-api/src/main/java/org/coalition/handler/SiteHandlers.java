@@ -177,8 +177,7 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
     for (Member m : members) {
       if (m.home().isPresent()) {
         for (HomeJob j : m.home().get().federable()) {
-          out.add(new HomeJob(m.name() + "." + j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), j.held(),
-              j.ready(), j.workDir(), j.staysHome(), j.environment(), j.layout()));
+          out.add(j.withId(m.name() + "." + j.id()));
         }
       }
     }
@@ -215,12 +214,19 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
     home(jobId).note(localId(jobId), text);
   }
 
-  /** The job's own system and its free cores at the last observation (a job runs on the cluster it was submitted to). */
+  /**
+   * The job's own system, as that system sees room for it at the last observation (a job runs on
+   * the cluster it was submitted to).
+   */
   @Override
-  public Room room(String jobId, QueueObservation obs) {
-    int dot = jobId.indexOf('.');
-    QueueObservation o = dot < 0 ? null : last.get(jobId.substring(0, dot));
-    return o == null ? HomeQueue.super.room(jobId, obs) : new Room(jobId.substring(0, dot), o.totalCores() - o.allocatedCores());
+  public Room room(HomeJob job, QueueObservation obs) {
+    Optional<Member> m = memberOf(job.id());
+    QueueObservation o = m.isEmpty() ? null : last.get(m.get().name());
+    if (o == null || m.get().home().isEmpty()) {
+      return HomeQueue.super.room(job, obs);
+    }
+    Room there = m.get().home().get().room(job.withId(localId(job.id())), o);
+    return new Room(m.get().name(), there.freeCores(), there.shapeFree());
   }
 
   @Override

@@ -206,8 +206,9 @@ class SiteHandlersTest {
     a.allocated = 8;
     b.allocated = 5;
     QueueObservation o = site.observe();
-    assertEquals(new HomeQueue.Room("clustera", 0), site.room("clustera.41", o), "a job is judged on its own system");
-    assertEquals(new HomeQueue.Room("clusterb", 3), site.room("clusterb.41", o));
+    HomeJob onA = new HomeJob("clustera.41", "alice", "", 1, 60, false, true);
+    assertEquals(new HomeQueue.Room("clustera", 0), site.room(onA, o), "a job is judged on its own system");
+    assertEquals(new HomeQueue.Room("clusterb", 3), site.room(onA.withId("clusterb.41"), o));
 
     HandlerException unknown = assertThrows(HandlerException.class, () -> site.park("41"));
     assertEquals(Category.NOT_FOUND, unknown.category());

@@ -25,10 +25,10 @@ final class FederableJobs {
   private static final Pattern ID = Pattern.compile("([0-9]{1,18})(?:_([0-9]{1,9}))?");
 
   private final SlurmRest rest;
-  private final SlurmHandler.Config config;
+  private final SlurmConfig config;
   private final Optional<Results> results;
 
-  FederableJobs(SlurmRest rest, SlurmHandler.Config config, Optional<Results> results) {
+  FederableJobs(SlurmRest rest, SlurmConfig config, Optional<Results> results) {
     this.rest = rest;
     this.config = config;
     this.results = results;

@@ -1,9 +1,6 @@
 package org.coalition.slurm;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -11,7 +8,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -43,7 +39,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   static final int BULK = 20;
 
   private final SlurmRest rest;
-  private final Config config;
+  private final SlurmConfig config;
   private final Map<String, SlurmJob> jobs = new HashMap<>();
   private List<SlurmNode> nodes = List.of();
   private long jobsSince;
@@ -52,75 +48,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   private final Optional<Results> results;
   private final FederableJobs federableJobs;
 
-  /**
-   * What the handler needs to know of a site.
-   *
-   * @param url slurmrestd's address, {@code http://host:port}
-   * @param observer the user whose token reads the queue (must see every job: root, SlurmUser or an operator)
-   * @param version a REST version to use, or empty for the newest both sides speak
-   * @param timeout for connecting and for each answer
-   * @param unlimitedSeconds what a pending job without a time limit counts as
-   * @param fullListEvery how often the whole job list is read again where a state-only poll is used
-   *     (catches time limit or size changes made with {@code scontrol update})
-   * @param results the folder where remote runs of opted-in jobs are left for coalition-replay (the
-   *     {@code results} setting of job_submit.lua), or empty when the site opts no job in
-   * @param scontrol the command that runs {@code scontrol} for this cluster (its path, and a wrapper
-   *     that sets {@code SLURM_CONF} where needed); it reads opted-in jobs' scripts, which no REST
-   *     version serves
-   */
-  public record Config(String url, SlurmCredentials credentials, String observer, Optional<String> version, Duration timeout,
-      long unlimitedSeconds, Duration fullListEvery, Clock clock, Optional<Path> results, List<String> scontrol) {
-    public Config {
-      Objects.requireNonNull(url, "url");
-      if (!url.startsWith("http://") && !url.startsWith("https://")) {
-        throw new IllegalArgumentException("slurmrestd url '" + url + "' must start with http:// or https://");
-      }
-      Objects.requireNonNull(credentials, "credentials");
-      Objects.requireNonNull(observer, "observer");
-      version = Objects.requireNonNull(version, "version");
-      version.ifPresent(v -> {
-        if (!VERSIONS.contains(v)) {
-          throw new IllegalArgumentException("REST version " + v + " is not one this handler speaks: " + VERSIONS);
-        }
-      });
-      if (unlimitedSeconds < 1) {
-        throw new IllegalArgumentException("unlimitedSeconds must be >= 1, was " + unlimitedSeconds);
-      }
-      results = Objects.requireNonNull(results, "results");
-      results.ifPresent(r -> {
-        if (!r.isAbsolute()) {
-          throw new IllegalArgumentException("results folder '" + r + "' must be an absolute path, the same job_submit.lua names");
-        }
-      });
-      scontrol = List.copyOf(scontrol);
-      if (scontrol.isEmpty() || scontrol.get(0).isBlank()) {
-        throw new IllegalArgumentException("the scontrol command must not be empty (default: scontrol on the PATH)");
-      }
-    }
-
-    /**
-     * Defaults: newest version, 60 s timeout (a whole list of 10,000 jobs from 24.11 is some 90 MB),
-     * jobs without a limit count as a day, whole list every 10 minutes.
-     */
-    public static Config of(String url, SlurmCredentials credentials, String observer) {
-      return new Config(url, credentials, observer, Optional.empty(), Duration.ofSeconds(60), 86_400, Duration.ofMinutes(10),
-          Clock.systemUTC(), Optional.empty(), List.of("scontrol"));
-    }
-
-    public Config withVersion(String pinned) {
-      return new Config(url, credentials, observer, Optional.of(pinned), timeout, unlimitedSeconds, fullListEvery, clock, results, scontrol);
-    }
-
-    public Config withResults(Path folder) {
-      return new Config(url, credentials, observer, version, timeout, unlimitedSeconds, fullListEvery, clock, Optional.of(folder), scontrol);
-    }
-
-    public Config withScontrol(List<String> command) {
-      return new Config(url, credentials, observer, version, timeout, unlimitedSeconds, fullListEvery, clock, results, command);
-    }
-  }
-
-  SlurmHandler(SlurmRest rest, Config config) {
+  SlurmHandler(SlurmRest rest, SlurmConfig config) {
     this.rest = rest;
     this.config = config;
     this.results = config.results().map(Results::new);
@@ -134,7 +62,7 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
    * @throws HandlerException UNAVAILABLE when slurmrestd cannot be reached, AUTHENTICATION when the
    *     token is refused, PROTOCOL when the server speaks none of {@link #VERSIONS}
    */
-  public static SlurmHandler connect(Config config) {
+  public static SlurmHandler connect(SlurmConfig config) {
     RestEndpoint endpoint = new RestEndpoint(config.url(), config.credentials(), config.timeout());
     Map<String, Function<RestEndpoint, SlurmRest>> adapters = new LinkedHashMap<>();
     adapters.put("v0.0.42", e -> new V0042Rest(e, config.observer()));
@@ -329,6 +257,16 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   @Override
   public String payload(String jobId) {
     return federableJobs.payload(jobId);
+  }
+
+  /**
+   * Its free cores in {@code obs}, and whether enough nodes have the cores and GRES of a job of
+   * several nodes or of GRES free now ({@link SlurmLayout#hasRoom}): a job of a GPU waits for a GPU.
+   */
+  @Override
+  public synchronized Room room(HomeJob job, QueueObservation obs) {
+    boolean free = job.layout().coresAlone() || nodes.isEmpty() || SlurmLayout.hasRoom(nodes, job.cpus(), job.layout());
+    return new Room("", obs.totalCores() - obs.allocatedCores(), free);
   }
 
   /** Whether its nodes, as of the last observation, could hold such a pilot at all ({@link SlurmLayout#canHold}); before any, yes. */

@@ -48,7 +48,7 @@ public final class SlurmHandlerFactory implements HandlerFactory {
     SlurmCredentials credentials = slurm.tokenFile().isPresent()
         ? SlurmCredentials.tokenFile(slurm.observer(), slurm.tokenFile().get())
         : SlurmCredentials.key(slurm.jwtKey().orElseThrow(), MINTED_TOKEN_LIFETIME, Clock.systemUTC());
-    SlurmHandler.Config config = SlurmHandler.Config.of(slurm.url(), credentials, slurm.observer()).withScontrol(slurm.scontrol());
+    SlurmConfig config = SlurmConfig.of(slurm.url(), credentials, slurm.observer()).withScontrol(slurm.scontrol());
     config = slurm.version().map(config::withVersion).orElse(config);
     config = slurm.results().map(config::withResults).orElse(config);
     return SlurmHandler.connect(config);

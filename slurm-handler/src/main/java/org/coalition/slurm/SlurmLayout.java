@@ -3,6 +3,8 @@ package org.coalition.slurm;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.coalition.coordination.JobLayout;
 
 /**
@@ -116,9 +118,26 @@ record SlurmLayout(JobLayout layout, String staysHome) {
    * and every GRES it asks for, counted: busy or not.
    */
   static boolean canHold(List<SlurmNode> nodes, int cores, long memoryMb, JobLayout layout) {
-    int perNode = (cores + layout.nodes() - 1) / layout.nodes();
-    return nodes.stream().filter(n -> n.usable() && n.cpus() >= perNode && (n.memoryMb() == 0 || n.memoryMb() >= memoryMb)
-        && layout.gres().entrySet().stream().allMatch(w -> n.gres().getOrDefault(w.getKey(), 0) >= w.getValue()))
+    return enough(nodes, layout, n -> n.cpus() >= (cores + layout.nodes() - 1) / layout.nodes()
+        && (n.memoryMb() == 0 || n.memoryMb() >= memoryMb), SlurmNode::gres);
+  }
+
+  /**
+   * Whether as many usable nodes as {@code layout} asks for each have its share of {@code cores}
+   * and every GRES it asks for free now (memory aside, which Slurm's node list does not count free).
+   */
+  static boolean hasRoom(List<SlurmNode> nodes, int cores, JobLayout layout) {
+    return enough(nodes, layout, n -> n.cpus() - n.allocatedCpus() >= (cores + layout.nodes() - 1) / layout.nodes(), n -> {
+      Map<String, Integer> free = new HashMap<>(n.gres());
+      n.gresUsed().forEach((name, used) -> free.merge(name, -used, Integer::sum));
+      return free;
+    });
+  }
+
+  /** Whether at least {@code layout.nodes()} usable nodes pass {@code test} and have {@code layout}'s GRES in {@code gres}. */
+  private static boolean enough(List<SlurmNode> nodes, JobLayout layout, Predicate<SlurmNode> test, Function<SlurmNode, Map<String, Integer>> gres) {
+    return nodes.stream().filter(n -> n.usable() && test.test(n)
+        && layout.gres().entrySet().stream().allMatch(w -> gres.apply(n).getOrDefault(w.getKey(), 0) >= w.getValue()))
         .count() >= layout.nodes();
   }
 }

@@ -9,8 +9,10 @@ import java.util.Set;
  * @param states Slurm's base state and flags in capitals ({@code IDLE}, {@code MIXED}, {@code DRAIN} ...)
  * @param memoryMb its {@code RealMemory} in MiB (0 when Slurm does not say)
  * @param gres its GRES counted by name, and by {@code name:type} for typed ones ({@link SlurmLayout#nodeGres})
+ * @param gresUsed those of them allocated now, counted the same way
  */
-record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb, Map<String, Integer> gres) {
+record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb, Map<String, Integer> gres,
+    Map<String, Integer> gresUsed) {
   /** States in which a node takes no new work: its cores are not counted as capacity. */
   private static final Set<String> UNUSABLE = Set.of("DOWN", "DRAIN", "DRAINING", "DRAINED", "FAIL", "FAILING", "FUTURE",
       "NOT_RESPONDING", "NO_RESPOND", "POWERED_DOWN", "POWER_DOWN", "POWERING_DOWN", "POWERING_UP", "INVALID", "UNKNOWN",
@@ -19,11 +21,12 @@ record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, l
   SlurmNode {
     states = Set.copyOf(states);
     gres = Map.copyOf(gres);
+    gresUsed = Map.copyOf(gresUsed);
   }
 
   /** A node without GRES. */
   SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb) {
-    this(name, states, cpus, allocatedCpus, memoryMb, Map.of());
+    this(name, states, cpus, allocatedCpus, memoryMb, Map.of(), Map.of());
   }
 
   boolean usable() {

@@ -119,7 +119,8 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
       states.add(upper(n.getState()));
       n.getStateFlags().forEach(f -> states.add(upper(f)));
       nodes.add(new SlurmNode(n.getName(), states, intOf(n.getCpus()), (int) longOf(n.getAllocCpus()),
-          intOf(n.getRealMemory()), SlurmLayout.nodeGres(n.getGres())));
+          intOf(n.getRealMemory()), SlurmLayout.nodeGres(n.getGres()),
+          SlurmLayout.nodeGres(n.getGresUsed())));
     }
     return new Snapshot<>(nodes, now);
   }

@@ -126,7 +126,8 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
       Set<String> states = new HashSet<>();
       n.getState().forEach(s -> states.add(s.getValue()));
       nodes.add(new SlurmNode(n.getName(), states, n.getCpus() == null ? 0 : n.getCpus(), n.getAllocCpus() == null ? 0 : n.getAllocCpus(),
-          n.getRealMemory() == null ? 0 : n.getRealMemory(), SlurmLayout.nodeGres(n.getGres())));
+          n.getRealMemory() == null ? 0 : n.getRealMemory(), SlurmLayout.nodeGres(n.getGres()),
+          SlurmLayout.nodeGres(n.getGresUsed())));
     }
     return new Snapshot<>(nodes, now);
   }

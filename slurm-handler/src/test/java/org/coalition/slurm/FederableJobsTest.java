@@ -32,7 +32,7 @@ class FederableJobsTest {
   private FederableJobs jobs(SlurmHandlerTest.FakeRest rest) throws IOException {
     Path results = Files.createDirectory(dir.resolve("results"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
     rest.table.put("7", new SlurmJob("7", "PENDING", "federated", 4, 0, 3600, OptionalInt.empty(), "JobHeldAdmin", "root", true, ""));
-    SlurmHandler.Config config = new SlurmHandler.Config("http://unused", SlurmCredentials.tokenFile("root", Path.of("/none")),
+    SlurmConfig config = new SlurmConfig("http://unused", SlurmCredentials.tokenFile("root", Path.of("/none")),
         "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), Clock.systemUTC(), Optional.of(results),
         List.of("scontrol"));
     return new FederableJobs(rest, config, Optional.of(new Results(results)));

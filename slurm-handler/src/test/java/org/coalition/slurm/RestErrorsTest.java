@@ -66,11 +66,11 @@ class RestErrorsTest {
       String url = "http://127.0.0.1:" + server.getAddress().getPort();
       SlurmCredentials credentials = SlurmCredentials.tokenFile("root", token);
       HandlerException garbled = assertThrows(HandlerException.class,
-          () -> SlurmHandler.connect(SlurmHandler.Config.of(url, credentials, "root").withVersion("v0.0.42")));
+          () -> SlurmHandler.connect(SlurmConfig.of(url, credentials, "root").withVersion("v0.0.42")));
       assertEquals(Category.PROTOCOL, garbled.category(), garbled.getMessage());
       assertTrue(garbled.getMessage().contains(url), garbled.getMessage());
       HandlerException gateway = assertThrows(HandlerException.class,
-          () -> SlurmHandler.connect(SlurmHandler.Config.of(url, credentials, "root").withVersion("v0.0.38")));
+          () -> SlurmHandler.connect(SlurmConfig.of(url, credentials, "root").withVersion("v0.0.38")));
       assertEquals(Category.UNAVAILABLE, gateway.category(), gateway.getMessage());
       assertTrue(gateway.getMessage().contains("502 Bad Gateway"), gateway.getMessage());
     } finally {

@@ -36,9 +36,9 @@ class SlurmHandlerIT {
   /** How often a wait asks Slurm again. */
   static final Duration POLL = Duration.ofMillis(200);
 
-  static SlurmHandler.Config config(Instance slurm) {
+  static SlurmConfig config(Instance slurm) {
     SlurmCredentials credentials = SlurmCredentials.key(slurm.path("jwt.key.file"), Duration.ofMinutes(10), Clock.systemUTC());
-    return SlurmHandler.Config.of(slurm.get("rest.url"), credentials, slurm.get("rest.user"));
+    return SlurmConfig.of(slurm.get("rest.url"), credentials, slurm.get("rest.user"));
   }
 
   /** The cluster of a test target: {@code slurm24-c1}, or {@code slurm24-c1@v0.0.40} for one REST version. */
@@ -51,7 +51,7 @@ class SlurmHandlerIT {
     return SlurmHandler.connect(pinned(target, config(instance(target))));
   }
 
-  static SlurmHandler.Config pinned(String target, SlurmHandler.Config config) {
+  static SlurmConfig pinned(String target, SlurmConfig config) {
     return target.contains("@") ? config.withVersion(target.split("@")[1]) : config;
   }
 
@@ -271,7 +271,7 @@ class SlurmHandlerIT {
       assertTrue(rejected.getMessage().contains("Invalid partition name specified"), rejected.getMessage());
     }
     // Nobody listens on the cluster's slurmctld port over HTTP... pick a closed port instead.
-    SlurmHandler.Config down = new SlurmHandler.Config("http://127.0.0.1:9", config(slurm).credentials(), "root",
+    SlurmConfig down = new SlurmConfig("http://127.0.0.1:9", config(slurm).credentials(), "root",
         Optional.empty(), Duration.ofSeconds(2), 86_400, Duration.ofMinutes(10), Clock.systemUTC(), Optional.empty(), List.of("scontrol"));
     HandlerException unreachable = assertThrows(HandlerException.class, () -> SlurmHandler.connect(down));
     assertEquals(Category.UNAVAILABLE, unreachable.category(), unreachable.getMessage());
@@ -279,7 +279,7 @@ class SlurmHandlerIT {
     Path garbage = Files.createTempFile("token", ".jwt");
     try {
       Files.writeString(garbage, "not-a-token");
-      SlurmHandler.Config badToken = pinned(name, SlurmHandler.Config.of(slurm.get("rest.url"), SlurmCredentials.tokenFile("root", garbage), "root"));
+      SlurmConfig badToken = pinned(name, SlurmConfig.of(slurm.get("rest.url"), SlurmCredentials.tokenFile("root", garbage), "root"));
       // 24.11 answers a ping without asking slurmctld about the token: the first real call meets it.
       HandlerException refused = assertThrows(HandlerException.class, () -> SlurmHandler.connect(badToken).observe());
       assertEquals(Category.AUTHENTICATION, refused.category(), refused.getMessage());

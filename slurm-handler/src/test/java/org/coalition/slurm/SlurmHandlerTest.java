@@ -126,7 +126,7 @@ class SlurmHandlerTest {
   }
 
   private static SlurmHandler handler(FakeRest rest, Clock clock) {
-    SlurmHandler.Config config = new SlurmHandler.Config("http://unused", SlurmCredentials.tokenFile("root", Path.of("/none")),
+    SlurmConfig config = new SlurmConfig("http://unused", SlurmCredentials.tokenFile("root", Path.of("/none")),
         "root", Optional.empty(), Duration.ofSeconds(1), 3600, Duration.ofMinutes(10), clock, Optional.empty(), List.of("scontrol"));
     return new SlurmHandler(rest, config);
   }

@@ -55,9 +55,10 @@ class SlurmLayoutTest {
 
   @Test
   void aPilotFitsWhereEnoughUsableNodesHaveItsShareOfCoresMemoryAndGres() {
-    List<SlurmNode> nodes = List.of(new SlurmNode("g1", Set.of("IDLE"), 4, 0, 8000, Map.of("gpu", 2, "gpu:a100", 2)),
-        new SlurmNode("g2", Set.of("MIXED"), 4, 2, 8000, Map.of("gpu", 1)), new SlurmNode("c1", Set.of("IDLE"), 8, 0, 16000, Map.of()),
-        new SlurmNode("g3", Set.of("IDLE", "DRAIN"), 64, 0, 64000, Map.of("gpu", 8)));
+    List<SlurmNode> nodes = List.of(new SlurmNode("g1", Set.of("IDLE"), 4, 0, 8000, Map.of("gpu", 2, "gpu:a100", 2), Map.of()),
+        new SlurmNode("g2", Set.of("MIXED"), 4, 2, 8000, Map.of("gpu", 1), Map.of("gpu", 1)),
+        new SlurmNode("c1", Set.of("IDLE"), 8, 0, 16000, Map.of(), Map.of()),
+        new SlurmNode("g3", Set.of("IDLE", "DRAIN"), 64, 0, 64000, Map.of("gpu", 8), Map.of()));
     assertTrue(SlurmLayout.canHold(nodes, 8, 16000, JobLayout.ONE));
     assertTrue(SlurmLayout.canHold(nodes, 4, 0, JobLayout.oneNode(Map.of("gpu", 2))), "g1, busy or not");
     assertTrue(SlurmLayout.canHold(nodes, 4, 0, JobLayout.oneNode(Map.of("gpu:a100", 1))));
@@ -67,5 +68,16 @@ class SlurmLayoutTest {
     assertFalse(SlurmLayout.canHold(nodes, 8, 8000, new JobLayout(2, 2, Map.of("gpu", 2))), "one node has 2 GPUs");
     assertTrue(SlurmLayout.canHold(nodes, 6, 0, new JobLayout(3, 3, Map.of())), "three usable nodes of 2 cores");
     assertFalse(SlurmLayout.canHold(nodes, 4, 0, new JobLayout(4, 4, Map.of())), "the fourth is drained");
+  }
+
+  @Test
+  void aJobOfGresHasRoomOnlyWhereItsGresAreFreeNowNotWhereCoresAreFree() {
+    List<SlurmNode> nodes = List.of(new SlurmNode("g1", Set.of("MIXED"), 8, 1, 8000, Map.of("gpu", 1), SlurmLayout.nodeGres("gpu:1(IDX:0)")),
+        new SlurmNode("g2", Set.of("IDLE"), 4, 0, 8000, Map.of("gpu", 2), SlurmLayout.nodeGres("gpu:0(IDX:N/A)")),
+        new SlurmNode("c1", Set.of("IDLE"), 8, 0, 8000, Map.of(), Map.of()));
+    assertTrue(SlurmLayout.hasRoom(nodes, 4, JobLayout.oneNode(Map.of("gpu", 2))), "g2's two GPUs are free");
+    assertFalse(SlurmLayout.hasRoom(nodes, 8, JobLayout.oneNode(Map.of("gpu", 1))), "g1 has 7 cores free, its GPU is taken; g2 has 4 cores");
+    assertFalse(SlurmLayout.hasRoom(nodes, 2, new JobLayout(2, 2, Map.of("gpu", 1))), "one node has a GPU free");
+    assertTrue(SlurmLayout.hasRoom(nodes, 8, new JobLayout(2, 2, Map.of())), "g1 and c1 have 4 cores free each");
   }
 }
