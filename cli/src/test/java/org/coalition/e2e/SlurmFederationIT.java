@@ -1,6 +1,7 @@
 package org.coalition.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -474,21 +475,7 @@ class SlurmFederationIT {
    */
   @Test
   void anArraysTasksRunAcrossSitesAndEachEndsAtHomeAsItWouldThere() throws Exception {
-    Instance north = Testbed.require(SITES.get("north"));
-    SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
-    zk = Ensemble.start(1);
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()),
-        List.copyOf(SITES.keySet()), Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
-    Path jar = nodeVisibleJar();
-    for (String site : SITES.keySet()) {
-      ports.put(site, freePort());
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
-      startDaemon(site, jar);
-    }
-    for (String site : SITES.keySet()) {
-      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> liveSites(site) == SITES.size());
-    }
+    Instance north = threeSites();
     Path base = Files.createDirectories(north.path("jobs.dir").resolve("e2e-array-" + System.nanoTime()));
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path script = Files.writeString(base.resolve("array.sh"), ARRAY_JOB);
@@ -545,6 +532,86 @@ class SlurmFederationIT {
     }
     System.out.printf("[e2e] array: %d tasks of job %s ran at %s and ended at north each with its own state, exit code, output and file,"
         + " as at home; %.1f s from submission to the last run's return%n", TASKS, away, where, seconds);
+  }
+
+  private static final String GPU_JOB = """
+      #!/bin/bash
+      echo "tasks $SLURM_NTASKS, GPUs on its node $SLURM_GPUS_ON_NODE, visible $CUDA_VISIBLE_DEVICES"
+      srun bash -c 'echo "task $SLURM_PROCID of $SLURM_NTASKS"' | sort
+      exit 3
+      """;
+
+  /**
+   * A job of two tasks and a GPU, run once at home and once through the federation while north's
+   * GPU is taken (its cores are free: the job waits for the GPU, and is published for it): it runs
+   * at south, whose node has a GPU free, never at west, which has none, sees its GPU and its two
+   * tasks there as it did at home, and ends at north with the same state, exit code and output.
+   */
+  @Test
+  void aGpuJobRunsOnlyWhereAGpuIsFreeAndEndsAtHomeAsItWouldThere() throws Exception {
+    Instance north = threeSites();
+    Instance west = clusters.get("west");
+    Path base = Files.createDirectories(north.path("jobs.dir").resolve("e2e-gpu-" + System.nanoTime()));
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path script = Files.writeString(base.resolve("gpu.sh"), GPU_JOB);
+    UserPrincipal user = base.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(north.get("user"));
+    Map<String, Path> dirs = new LinkedHashMap<>();
+    for (String run : List.of("home", "away")) {
+      dirs.put(run, Files.setOwner(Files.createDirectories(base.resolve(run)), user));
+    }
+    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "--gres=gpu:1", "-n", "2", "--mem=100M", "-t", "5",
+        "-D", dirs.get("home").toString(), "-o", dirs.get("home") + "/gpu.out", script.toString());
+    Eventually.waitFor(() -> "the job at home to end", Duration.ofMinutes(2), Duration.ofSeconds(1),
+        () -> Command.of(north.tool("squeue"), "-h", "-j", atHome).run().stdout().isBlank());
+
+    String taker = sbatch(north, "--parsable", "-p", north.get("partition"), "--gres=gpu:1", "-c", "1", "--mem=100M", "-t", "15",
+        "-o", "/dev/null", "--wrap", "sleep 900");
+    Eventually.waitFor("north's GPU is taken", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, taker).get("JobState")));
+    long submitted = System.nanoTime();
+    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "--gres=gpu:1", "-n", "2", "--mem=100M", "-t", "5",
+        "-D", dirs.get("away").toString(), "-o", dirs.get("away") + "/gpu.out", script.toString());
+    Eventually.waitFor(() -> "job " + away + " to run elsewhere and come back: " + job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(1), () -> "replayed".equals(job("north", away).path("state").asText()));
+    double seconds = (System.nanoTime() - submitted) / 1e9;
+    // Its replay waits for a GPU at home: Slurm keeps a pending job's GRES when they are taken off
+    // (docs/decisions/0012-jobs-keep-their-meaning.md), so north's users get their GPU back first.
+    Command.of(north.tool("scancel"), taker).run().requireSuccess();
+    Eventually.waitFor(() -> "job " + away + " to end at north", Duration.ofMinutes(2), Duration.ofSeconds(1),
+        () -> Command.of(north.tool("squeue"), "-h", "-j", away).run().stdout().isBlank());
+
+    JsonNode view = job("north", away);
+    assertEquals("replayed", view.path("state").asText(), view.toString());
+    assertEquals("south", view.path("executor").asText(), "only south has a GPU free: " + view);
+    String westJobs = Command.of(west.tool("scontrol"), "-o", "show", "jobs").run().stdout();
+    assertFalse(westJobs.contains("JobName=coalition-pilot"), "west, which has no GPU, submitted no pilot for it: " + westJobs);
+    List<String> expected = sacct(north, List.of(atHome)).get(atHome);
+    assertEquals(List.of("FAILED|3:0"), expected, "at home");
+    assertEquals(expected, sacct(north, List.of(away)).get(away), "the same state and exit code, one record");
+    String output = Files.readString(dirs.get("home").resolve("gpu.out"));
+    assertEquals("tasks 2, GPUs on its node 1, visible 0\ntask 0 of 2\ntask 1 of 2\n", output, "at home");
+    assertEquals(output, Files.readString(dirs.get("away").resolve("gpu.out")), "the run at south saw its GPU and its two tasks");
+    System.out.printf("[e2e] gpu: job %s of a GPU and 2 tasks ran at %s (west has no GPU) and ended at north as at home; %.1f s from"
+        + " submission to its run's return%n", away, view.path("executor").asText(), seconds);
+  }
+
+  /** Starts the three sites' daemons on one ZooKeeper server, every site live at each; returns north's cluster. */
+  private Instance threeSites() throws Exception {
+    Instance north = Testbed.require(SITES.get("north"));
+    SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
+    zk = Ensemble.start(1);
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()),
+        List.copyOf(SITES.keySet()), Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    Path jar = nodeVisibleJar();
+    for (String site : SITES.keySet()) {
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+      startDaemon(site, jar);
+    }
+    for (String site : SITES.keySet()) {
+      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> liveSites(site) == SITES.size());
+    }
+    return north;
   }
 
   /**
