@@ -128,7 +128,7 @@ final class DaemonCommand implements Callable<Integer> {
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
-          pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()));
+          pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()), c.pilots().multiNode());
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
           ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());

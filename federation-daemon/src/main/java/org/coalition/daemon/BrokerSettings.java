@@ -27,6 +27,8 @@ import org.coalition.staging.StagingLimits;
  * @param pilotGrace how long a pilot rides out this daemon's absence (a restart) before it gives
  *     its run up: the session timeout and the homes' restart grace, and a margin
  * @param staging how many bytes of files a job takes with it or brings back, and this site keeps at once
+ * @param multiNode whether this site runs jobs of several nodes: their pilots' scratch folder is on a
+ *     file system every node sees, where the job's {@code srun} steps find their working folder
  */
 public record BrokerSettings(
     String site,
@@ -43,7 +45,8 @@ public record BrokerSettings(
     int maxPendingPilots,
     List<String> pilotCommand,
     Duration pilotGrace,
-    StagingLimits staging) {
+    StagingLimits staging,
+    boolean multiNode) {
   /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
   public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
 
@@ -61,6 +64,14 @@ public record BrokerSettings(
       List<String> pilotCommand, Duration pilotGrace) {
     this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
         heartbeat, maxPendingPilots, pilotCommand, pilotGrace, StagingLimits.DEFAULT);
+  }
+
+  /** Settings of a site that runs no job of several nodes. */
+  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
+      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
+      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging) {
+    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
+        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, false);
   }
 
   public BrokerSettings {

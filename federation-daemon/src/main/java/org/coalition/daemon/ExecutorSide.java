@@ -158,7 +158,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
     waiting.forEach(p -> targeted.add(p.target));
     double room = budget.receiveLeft(Pilots.coreSeconds(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
-        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores() && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
+        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores() && (j.layout().nodes() == 1 || settings.multiNode())
+        && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
     int pending = waiting.size();
     long now = clock.millis();
     refusedUntil.values().removeIf(until -> until <= now);

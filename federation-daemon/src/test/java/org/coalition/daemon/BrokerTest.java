@@ -58,6 +58,7 @@ class BrokerTest {
   /** Where exec's daemon would serve large outputs: nothing listens there until a test starts a server. */
   private final int execPort = freePort();
   private RunOutputs execOutputs;
+  private InMemoryFederation federation;
 
   private static int freePort() {
     try (ServerSocket s = new ServerSocket(0)) {
@@ -75,6 +76,7 @@ class BrokerTest {
     execBatch = new FakeBatch(8);
     InMemoryCoordination hc = fed.connect("home");
     InMemoryCoordination ec = fed.connect("exec");
+    federation = fed;
     home = new Broker(settings("home", "local:home"), hc, homeBatch, Optional.of(homeBatch), new RunOutputs(tmp.resolve("home")), clock);
     String execEndpoint = "http://127.0.0.1:" + execPort + "/";
     execOutputs = new RunOutputs(tmp.resolve("exec"), execEndpoint);
@@ -222,6 +224,30 @@ class BrokerTest {
     assertEquals(1, execBatch.submitted.size(), "a node of exec has two: " + execBatch.submitted);
     assertEquals(gpu, execBatch.submitted.get(0).layout());
     assertEquals(1, execBatch.submitted.get(0).coresPerTask());
+  }
+
+  @Test
+  void aJobOfSeveralNodesIsOfferedOnlyByASiteWhoseFileSaysItRunsThem() {
+    BrokerSettings s = settings("wide", "local:wide");
+    FakeBatch wideBatch = new FakeBatch(8);
+    Broker wide = new Broker(new BrokerSettings(s.site(), s.endpoint(), s.exposureThreshold(), s.participation(), s.utility(), s.accounts(),
+        s.defaultAccount(), s.pilotPartition(), s.publishAfter(), s.pilotPendingLimit(), s.heartbeat(), s.maxPendingPilots(), s.pilotCommand(),
+        s.pilotGrace(), s.staging(), true), federation.connect("wide"), wideBatch, Optional.empty(),
+        new RunOutputs(tmp.resolve("wide"), "http://127.0.0.1:" + execPort + "/"), clock);
+    wide.start();
+    execBatch.nodes = 2;
+    wideBatch.nodes = 2;
+    JobLayout twoNodes = new JobLayout(2, 2, Map.of());
+    homeBatch.userJob("7", 2, twoNodes);
+    for (int i = 0; i < 3; i++) {
+      round();
+      wide.tick();
+      clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    }
+    assertTrue(homeBatch.jobs.get("7").held(), "published");
+    assertEquals(List.of(), execBatch.submitted, "exec's nodes hold it, but its file does not say its pilots' scratch is shared");
+    assertEquals(1, wideBatch.submitted.size(), "pilots.multi-node: true");
+    assertEquals(twoNodes, wideBatch.submitted.get(0).layout());
   }
 
   @Test

@@ -70,7 +70,7 @@ public record SiteConfig(
     public static final Staging DEFAULT = new Staging(1L << 30, 10L << 30);
   }
 
-  public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command) {}
+  public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command, boolean multiNode) {}
 
   /**
    * The daemon's HTTP API. Without {@code tls} it serves plain HTTP, which the reader allows only

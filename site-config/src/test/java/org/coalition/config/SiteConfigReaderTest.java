@@ -1,6 +1,7 @@
 package org.coalition.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,7 +48,7 @@ class SiteConfigReaderTest {
     assertEquals(Map.of(), c.accounts());
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
         Duration.ofSeconds(30)), c.sharing());
-    assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16, List.of("coalition", "pilot")), c.pilots());
+    assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16, List.of("coalition", "pilot"), false), c.pilots());
     assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token"), "http://127.0.0.1:8443/"),
         c.http());
     assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
@@ -59,6 +60,15 @@ class SiteConfigReaderTest {
     assertEquals(Optional.of(List.of("unmunge", "--socket", "/run/munge/munge.socket.2")), SiteConfigReader.parse("east.yaml",
         MINIMAL + "  unmunge: [unmunge, --socket, /run/munge/munge.socket.2]\n").http().unmunge());
     assertEquals(Optional.empty(), SiteConfigReader.parse("east.yaml", MINIMAL).http().unmunge());
+  }
+
+  @Test
+  void aSiteRunsJobsOfSeveralNodesOnlyWhereItsFileSaysSo() {
+    assertTrue(SiteConfigReader.parse("east.yaml", MINIMAL.replace("http:\n", "pilots:\n  multi-node: true\nhttp:\n")).pilots().multiNode());
+    assertFalse(SiteConfigReader.parse("east.yaml", MINIMAL).pilots().multiNode());
+    List<String> problems = problems(MINIMAL.replace("http:\n", "pilots:\n  multi-node: sometimes\nhttp:\n"));
+    assertEquals(1, problems.size(), problems.toString());
+    assertTrue(problems.get(0).endsWith("pilots.multi-node: must be true or false, was 'sometimes'"), problems.toString());
   }
 
   @Test

@@ -82,6 +82,19 @@ public final class ConfigSection {
     return s;
   }
 
+  /** {@code true} or {@code false}; {@code fallback} when missing or wrong (the problem is recorded). */
+  public boolean flag(String k, boolean fallback) {
+    String s = string(k, null, false);
+    if (s == null) {
+      return fallback;
+    }
+    if (!s.equals("true") && !s.equals("false")) {
+      problem(k, "must be true or false, was '" + (s.length() <= 40 ? s : s.substring(0, 40) + "...") + "'");
+      return fallback;
+    }
+    return Boolean.parseBoolean(s);
+  }
+
   /**
    * A command: a list of words, or one word; the first must be an absolute path or a name to look
    * up on the PATH. {@code fallback} when missing.
