@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -160,6 +161,50 @@ class FederationInContainersIT {
 
   @Test
   @Order(2)
+  void aJobOfTwoNodesRunsItsSrunStepsOnBothNodesOfAnotherSiteAndEndsAtHomeAsItWouldThere() {
+    SlurmSite north = sites.get("north");
+    SiteApi api = apis.get("north");
+    String script = "echo \"$SLURM_NNODES nodes, $SLURM_NTASKS tasks\"; srun bash -c 'echo task $SLURM_PROCID on node $SLURM_NODEID' | sort;"
+        + " srun hostname | sort -u | wc -l; exit 4";
+    Map<String, String> ids = new LinkedHashMap<>();
+    for (String run : List.of("home", "away")) {
+      if (run.equals("away")) {
+        fillNorth(10);
+      }
+      ids.put(run, north.run("alice", "sbatch", "--parsable", "-p", run.equals("home") ? "batch" : "federated", "-N", "2",
+          "--ntasks-per-node=1", "--mem=100M", "-t", "5", "-o", "/home/alice/two-nodes-" + run + ".out", "--wrap", script).trim());
+      if (run.equals("away")) {
+        Eventually.waitFor(() -> "job " + ids.get(run) + " to run elsewhere and come back: " + api.job(ids.get(run)), Duration.ofMinutes(4),
+            Duration.ofSeconds(2), () -> "replayed".equals(api.job(ids.get(run)).path("state").asText()));
+        releaseHome();
+      }
+      Eventually.waitFor(() -> "job " + ids.get(run) + " to end at north", Duration.ofMinutes(3), Duration.ofSeconds(2),
+          () -> north.run("root", "squeue", "-h", "-j", ids.get(run)).isBlank());
+    }
+    String executor = api.job(ids.get("away")).path("executor").asText();
+    assertTrue(Set.of("south", "west").contains(executor), "it ran at another site: " + api.job(ids.get("away")));
+    String output = north.run("root", "cat", "/home/alice/two-nodes-home.out");
+    assertEquals("2 nodes, 2 tasks\ntask 0 on node 0\ntask 1 on node 1\n2\n", output, "at home: a step on each of north's nodes");
+    assertEquals(output, north.run("root", "cat", "/home/alice/two-nodes-away.out"), "at " + executor + ": a step on each of its nodes");
+    Map<String, String> accounted = new TreeMap<>();
+    Eventually.waitFor(() -> "both jobs in north's accounting: " + accounted, Duration.ofMinutes(1), Duration.ofSeconds(2), () -> {
+      for (String line : north.run("root", "sacct", "--duplicates", "-X", "-n", "-P", "--format=JobID,State,ExitCode", "-j",
+          String.join(",", ids.values())).split("\n")) {
+        String[] f = line.trim().split("\\|");
+        if (f.length == 3) {
+          accounted.merge(f[0], f[1] + "|" + f[2], (a, b) -> a + ", " + b);
+        }
+      }
+      return accounted.size() == 2;
+    });
+    assertEquals("FAILED|4:0", accounted.get(ids.get("home")), "at home");
+    assertEquals(accounted.get(ids.get("home")), accounted.get(ids.get("away")), "the same state and exit code, one record");
+    System.out.printf("[containers] two nodes: job %s ran its srun steps on both nodes of %s and ended at north as at home%n", ids.get("away"),
+        executor);
+  }
+
+  @Test
+  @Order(3)
   void aSiteCutFromZooKeeperPastHalfTheRestartGraceLosesItsClaimsAndItsRunsAndTheJobsRunOnceElsewhere() throws Exception {
     SlurmSite west = sites.get("west");
     Jobs jobs = submit(6, 45, "");
@@ -194,7 +239,7 @@ class FederationInContainersIT {
   }
 
   @Test
-  @Order(3)
+  @Order(4)
   void aSiteCutFromOnePeerKeepsItsOutputsUntilTheLinkHeals() throws Exception {
     SlurmSite west = sites.get("west");
     // West is full, so south runs north's jobs; their outputs are too large to travel in ZooKeeper: north fetches them from south.
@@ -218,7 +263,7 @@ class FederationInContainersIT {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void aPartitionThatHealsLosesNoJobAndRunsNoneTwice() throws Exception {
     Jobs jobs = submit(6, 30, "");
     Eventually.waitFor(() -> "north's jobs running elsewhere", Duration.ofMinutes(3), Duration.ofSeconds(1), () -> jobs.running() >= 2);
@@ -246,7 +291,7 @@ class FederationInContainersIT {
    * the load; the seed is printed, and replays the same jobs and the same faults in the same order.
    */
   @Test
-  @Order(5)
+  @Order(6)
   void aSoakUnderRandomFaultsRunsEveryJobOnceKeepsEveryOutputAndLosesNoRunToARestart() throws Exception {
     int count = Integer.getInteger("soak.jobs", 300);
     Duration over = Duration.ofMinutes(Long.getLong("soak.minutes", 10));
