@@ -51,6 +51,18 @@ public record JobLayout(int nodes, int tasks, Map<String, Integer> gres) {
     return nodes == 1 && gres.isEmpty();
   }
 
+  /** As people write it: {@code 2 nodes, 4 tasks, gpu:1 per node}. */
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder().append(nodes).append(nodes == 1 ? " node, " : " nodes, ").append(tasks).append(tasks == 1 ? " task" : " tasks");
+    if (!gres.isEmpty()) {
+      s.append(", ");
+      gres.forEach((name, count) -> s.append(name).append(':').append(count).append(' '));
+      s.append("per node");
+    }
+    return s.toString();
+  }
+
   private static Map<String, Integer> checkGres(Map<String, Integer> gres) {
     if (gres == null || gres.isEmpty()) {
       return Map.of();

@@ -309,8 +309,8 @@ final class HomeSide {
       fire(j.jobId(), Event.PUBLISHED, j);
       notes.queued(h, j.jobId());
       decisions.record("publish", job(j.jobId()), "no-local-room", String.format(
-          "needs %d cores, %d of %d free, waited %s s", j.cores(), obs.totalCores() - obs.allocatedCores(), obs.totalCores(),
-          Numbers.format((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));
+          "needs %d cores%s, %d of %d free, waited %s s", j.cores(), j.layout().coresAlone() ? "" : " and " + j.layout(),
+          obs.totalCores() - obs.allocatedCores(), obs.totalCores(), Numbers.format((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));
     }
   }
 

@@ -155,14 +155,14 @@ class BrokerTest {
 
   @Test
   void aJobThatCannotRunElsewhereAsItAsksStaysHomeAndItsUserIsToldWhy() {
-    homeBatch.userJob("7", 2, 0, "it asks for 2 nodes, and jobs run elsewhere on one node");
+    homeBatch.userJob("7", 2, 0, "it asks for gpu:1 per task; ask for it per node (--gres) to run elsewhere");
     round();
     clock.advance(PUBLISH_AFTER.plusSeconds(1));
     round();
     round();
     assertFalse(homeBatch.jobs.get("7").held(), "never parked");
     assertEquals(List.of(), execBatch.submitted, "never published: no pilot anywhere");
-    assertEquals(List.of("stays here: it asks for 2 nodes, and jobs run elsewhere on one node"), homeBatch.notes.get("7"),
+    assertEquals(List.of("stays here: it asks for gpu:1 per task; ask for it per node (--gres) to run elsewhere"), homeBatch.notes.get("7"),
         "told once, in its comment");
   }
 
