@@ -76,7 +76,7 @@ local function interpreter(script)
 end
 
 -- Why a job's request cannot travel, or nil. Nodes, tasks and GRES per node travel (the daemon
--- reads them, docs/jobs.md "The whole request"); GRES per task or per socket do not, nor GRES per
+-- reads them, docs/jobs.md "Nodes, tasks and GPUs"); GRES per task or per socket do not, nor GRES per
 -- job over several nodes, nor anything but CPUs and GRES in a TRES request.
 local function cannot_travel(job_desc)
   local nodes = tonumber(job_desc.min_nodes)

@@ -129,7 +129,6 @@ public final class PilotAgent {
       return 1;
     }
     double start = clock.getAsDouble();
-    long since = System.currentTimeMillis() / 1000;
     ScriptRunner.Run run;
     try {
       run = runner.start(a.job().replace('/', '-'), a.account(), a.script(), a.environment(),
@@ -164,7 +163,7 @@ public final class PilotAgent {
         }
       }
       ExitStatus status = run.exit();
-      byte[] stderr = concat(run.stderr(), sendFiles(a, token, run, since));
+      byte[] stderr = concat(run.stderr(), sendFiles(a, token, run));
       RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), status.exitCode(), status.signal(), timedOut, run.stdout(),
           stderr);
       try {
@@ -222,11 +221,11 @@ public final class PilotAgent {
   }
 
   /**
-   * Hands the daemon the files the run created or changed in its sandbox (modified since
-   * {@code since}, epoch seconds), if the daemon takes files and there are any; a note for the
-   * job's standard error on what did not come back.
+   * Hands the daemon the files the run created or changed in its sandbox (since it was handed
+   * over: {@link ScriptRunner.Run#handedOver}), if the daemon takes files and there are any; a note
+   * for the job's standard error on what did not come back.
    */
-  private byte[] sendFiles(Assignment a, String token, ScriptRunner.Run run, long since) {
+  private byte[] sendFiles(Assignment a, String token, ScriptRunner.Run run) {
     if (a.maxFilesBytes() <= 0) {
       return new byte[0];
     }
@@ -235,7 +234,7 @@ public final class PilotAgent {
     try {
       tar = Files.createTempFile("coalition-files-", ".tar");
       Files.delete(tar);
-      AccountTar.Packed packed = OutputPacker.pack(run.account(), run.sandbox(), since, tar, a.maxFilesBytes());
+      AccountTar.Packed packed = OutputPacker.pack(run.account(), run.sandbox(), run.handedOver(), tar, a.maxFilesBytes());
       packed.checked().leftOut().forEach(l -> note.append("coalition: not brought back: ").append(l).append('\n'));
       if (packed.checked().files() > 0) {
         Path file = tar;

@@ -165,6 +165,21 @@ class PilotAgentTest {
   }
 
   @Test
+  void filesCopiedWithTheirOldTimesOrDatedInThePastComeBackAndInputsLeftAloneDoNot() throws Exception {
+    Daemon d = new Daemon();
+    d.inputs = tarOf("data/in.txt", "hello\n"); // dated 2020, before the run
+    d.declared = new Inputs(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(d.inputs)), d.inputs.length);
+    d.script = "cp -p data/in.txt copy.txt && echo old > old.txt && touch -d 2001-01-01 old.txt && cat data/in.txt > /dev/null && echo done\n";
+    assertEquals(0, run(d, 10_000));
+    assertEquals(0, d.outcome.exitCode(), new String(d.outcome.stderr(), StandardCharsets.UTF_8));
+    Path back = Files.createDirectory(tmp.resolve("back"));
+    TarBundle.unpack(new ByteArrayInputStream(d.files), back, 1 << 20);
+    assertEquals("hello\n", Files.readString(back.resolve("copy.txt")), "cp -p kept the input's time of 2020: the copy is the run's all the same");
+    assertEquals("old\n", Files.readString(back.resolve("old.txt")), "dated 2001 by touch -d, written by the run");
+    assertFalse(Files.exists(back.resolve("data/in.txt")), "an input the run only read does not travel back");
+  }
+
+  @Test
   void anArrayTaskRunsWithItsNumbersAsAtHome() throws Exception {
     Daemon d = new Daemon();
     d.environment = Map.of("SLURM_ARRAY_JOB_ID", "276", "SLURM_ARRAY_TASK_ID", "5", "SLURM_ARRAY_TASK_COUNT", "50");

@@ -18,13 +18,21 @@ import java.util.List;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Tars as a hostile peer could write them: only files and folders inside the target pass. */
 class TarBundleTest {
   @TempDir
+  Path tmp;
+  /** Where tars are unpacked: a folder of its own inside the test's, so that a name leaving it would land where only this test looks. */
   Path dir;
+
+  @BeforeEach
+  void folder() throws IOException {
+    dir = Files.createDirectory(tmp.resolve("sandbox"));
+  }
 
   /** A tar of entries: name, type flag, content. */
   private static byte[] tar(Object... entries) throws IOException {

@@ -9,10 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,6 +35,8 @@ public final class ScriptRunner {
   private static final boolean ROOT = AsAccount.root();
   /** Most bytes kept of each output stream. */
   public static final int MAX_STREAM = 8 << 20;
+  /** Longer than a tick of the kernel's coarse clock that stamps file times (HZ=100: 10 ms): see {@link #mark}. */
+  private static final long FILE_CLOCK_TICK_MILLIS = 25;
   /** How long reading a job's output may take (a pipe put in its place never ends). */
   static final int READ_TIMEOUT_SECONDS = 10;
 
@@ -71,12 +75,13 @@ public final class ScriptRunner {
   }
 
   /**
-   * A started script: its process, the folder holding its output, and the account it runs as.
-   * The folder is the account's: the job may have replaced its output files by links or pipes,
-   * so they are read as that account (under root) or never through a link, and the folder is
-   * deleted without following any.
+   * A started script: its process, the folder holding its output, the account it runs as, and
+   * when its sandbox became the job's ({@link #mark}: what changed there since, the job did). The
+   * folder is the account's: the job may have replaced its output files by links or pipes, so
+   * they are read as that account (under root) or never through a link, and the folder is deleted
+   * without following any.
    */
-  public record Run(Process process, Path folder, String account) {
+  public record Run(Process process, Path folder, String account, Instant handedOver) {
     /** Where the job works: the files it brought, and those it wrote. */
     public Path sandbox() {
       return folder.resolve(SANDBOX);
@@ -172,7 +177,7 @@ public final class ScriptRunner {
     try {
       return launch(folder, account, script, environment, prepare);
     } catch (IOException | RuntimeException e) {
-      new Run(null, folder, account).clean(); // nothing of the job ran: its folder goes
+      new Run(null, folder, account, Instant.EPOCH).clean(); // nothing of the job ran: its folder goes
       throw e instanceof IOException io ? new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + io.getMessage(), io)
           : (RuntimeException) e;
     }
@@ -195,6 +200,7 @@ public final class ScriptRunner {
         }
       }
     }
+    Instant handedOver = mark(folder);
     List<String> launcher = new ArrayList<>();
     if (Files.isExecutable(PERL)) {
       launcher.addAll(List.of(PERL.toString(), "-e", LAUNCHER, "--", folder.resolve(STATUS).toString()));
@@ -213,7 +219,27 @@ public final class ScriptRunner {
     // the pilot's own settings (its id, its void first token, its daemon) are none of the job's business
     pb.environment().keySet().removeIf(k -> k.startsWith("COALITION_"));
     pb.environment().putAll(environment);
-    return new Run(pb.start(), folder, account);
+    return new Run(pb.start(), folder, account, handedOver);
+  }
+
+  /**
+   * The instant from which what happens in the sandbox is the job's doing: the status-change time
+   * of a file made in {@code folder} once the sandbox is filled and handed over, and a tick of the
+   * kernel's file clock later. File times come from a coarse clock (a tick of 4 to 10 ms), so a
+   * file the preparation made or handed over at the same tick as the mark would look as new as
+   * the mark; after the pause, everything the preparation touched is strictly older, and
+   * everything the job makes, copies ({@code cp -p}) or changes is at least as new, whatever
+   * modification time it sets.
+   */
+  private static Instant mark(Path folder) throws IOException {
+    try {
+      Thread.sleep(FILE_CLOCK_TICK_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while starting the job", e);
+    }
+    Path marker = Files.write(folder.resolve("handed-over"), new byte[0]);
+    return ((FileTime) Files.getAttribute(marker, "unix:ctime", LinkOption.NOFOLLOW_LINKS)).toInstant();
   }
 
   /**

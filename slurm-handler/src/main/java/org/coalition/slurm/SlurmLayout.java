@@ -9,7 +9,7 @@ import org.coalition.coordination.JobLayout;
 
 /**
  * A Slurm job's nodes, tasks and GRES as slurmrestd reports them, read into the {@link JobLayout}
- * a pilot elsewhere asks for, or why they cannot travel (docs/jobs.md, "The whole request"). GRES
+ * a pilot elsewhere asks for, or why they cannot travel (docs/jobs.md, "Nodes, tasks and GPUs"). GRES
  * travel per node ({@code --gres}, and {@code --gpus} on one node, where per job and per node are
  * the same); per task, per socket, or per job over several nodes they stay home, as does anything
  * else in a TRES request but CPUs.

@@ -223,7 +223,7 @@ class SlurmFilterIT {
       SlurmHandlerIT.run(slurm, "scancel", marked);
     }
 
-    // Nodes, tasks and GRES per node travel (docs/jobs.md, "The whole request"): a two-node job and, where the cluster has a
+    // Nodes, tasks and GRES per node travel (docs/jobs.md, "Nodes, tasks and GPUs"): a two-node job and, where the cluster has a
     // GPU, a job of a GPU are opted in and listed with their layouts, which the daemon publishes and an executor offers for
     // only where its nodes hold them.
     int gpus = Integer.parseInt(slurm.get("gpus"));
