@@ -58,34 +58,24 @@ final class ZkRecords {
    * when absent.
    */
   private abstract static class JobSpecJson {
-    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = NoInputs.class)
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AsBefore.class)
     abstract Inputs inputs();
 
     @JsonInclude(JsonInclude.Include.NON_EMPTY)
     abstract Map<String, String> environment();
 
-    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = OneLayout.class)
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AsBefore.class)
     abstract JobLayout layout();
   }
 
-  /** Jackson's filter for {@link JobSpecJson}: true (left out) for {@link JobLayout#ONE}. */
-  static final class OneLayout {
+  /**
+   * Jackson's filter for {@link JobSpecJson}: true (left out) for what every job had before the
+   * field came, {@link Inputs#NONE} or {@link JobLayout#ONE}.
+   */
+  static final class AsBefore {
     @Override
     public boolean equals(Object other) {
-      return other == null || JobLayout.ONE.equals(other);
-    }
-
-    @Override
-    public int hashCode() {
-      return 0;
-    }
-  }
-
-  /** Jackson's filter for {@link JobSpecJson}: true (left out) for {@link Inputs#NONE}. */
-  static final class NoInputs {
-    @Override
-    public boolean equals(Object other) {
-      return other == null || Inputs.NONE.equals(other);
+      return other == null || Inputs.NONE.equals(other) || JobLayout.ONE.equals(other);
     }
 
     @Override
