@@ -46,6 +46,11 @@ public record JobLayout(int nodes, int tasks, Map<String, Integer> gres) {
     return equals(ONE);
   }
 
+  /** Each node's share of {@code cores}, rounded up: what a node must have for the job to fit on it. */
+  public int coresPerNode(int cores) {
+    return (cores + nodes - 1) / nodes;
+  }
+
   /** Whether its cores alone say where it fits: one node, no GRES (its tasks share the node's cores). */
   public boolean coresAlone() {
     return nodes == 1 && gres.isEmpty();

@@ -265,8 +265,9 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
    */
   @Override
   public synchronized Room room(HomeJob job, QueueObservation obs) {
+    Room cores = HomeQueue.super.room(job, obs);
     boolean free = job.layout().coresAlone() || nodes.isEmpty() || SlurmLayout.hasRoom(nodes, job.cpus(), job.layout());
-    return new Room("", obs.totalCores() - obs.allocatedCores(), free);
+    return new Room(cores.system(), cores.freeCores(), free);
   }
 
   /** Whether its nodes, as of the last observation, could hold such a pilot at all ({@link SlurmLayout#canHold}); before any, yes. */

@@ -118,7 +118,7 @@ record SlurmLayout(JobLayout layout, String staysHome) {
    * and every GRES it asks for, counted: busy or not.
    */
   static boolean canHold(List<SlurmNode> nodes, int cores, long memoryMb, JobLayout layout) {
-    return enough(nodes, layout, n -> n.cpus() >= (cores + layout.nodes() - 1) / layout.nodes()
+    return enough(nodes, layout, n -> n.cpus() >= layout.coresPerNode(cores)
         && (n.memoryMb() == 0 || n.memoryMb() >= memoryMb), SlurmNode::gres);
   }
 
@@ -127,7 +127,7 @@ record SlurmLayout(JobLayout layout, String staysHome) {
    * and every GRES it asks for free now (memory aside, which Slurm's node list does not count free).
    */
   static boolean hasRoom(List<SlurmNode> nodes, int cores, JobLayout layout) {
-    return enough(nodes, layout, n -> n.cpus() - n.allocatedCpus() >= (cores + layout.nodes() - 1) / layout.nodes(), n -> {
+    return enough(nodes, layout, n -> n.cpus() - n.allocatedCpus() >= layout.coresPerNode(cores), n -> {
       Map<String, Integer> free = new HashMap<>(n.gres());
       n.gresUsed().forEach((name, used) -> free.merge(name, -used, Integer::sum));
       return free;
