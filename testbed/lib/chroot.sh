@@ -20,7 +20,8 @@ ensure_chroot() {
   cp /etc/hosts "$TB_CHROOT/etc/hosts"
   cp /etc/resolv.conf "$TB_CHROOT/etc/resolv.conf" 2>/dev/null || true
   local u name uid home shell
-  for u in "$TB_REST_USER:$TB_REST_UID:/nonexistent:/usr/sbin/nologin" "$TB_USER:$TB_USER_UID:/home/$TB_USER:/bin/bash"; do
+  for u in "$TB_REST_USER:$TB_REST_UID:/nonexistent:/usr/sbin/nologin" "$TB_USER:$TB_USER_UID:/home/$TB_USER:/bin/bash" \
+      "$TB_POOL_USER:$TB_POOL_UID:/home/$TB_POOL_USER:/bin/bash"; do
     IFS=: read -r name uid home shell <<<"$u"
     chroot "$TB_CHROOT" getent passwd "$name" >/dev/null || {
       chroot "$TB_CHROOT" groupadd --gid "$uid" "$name"

@@ -18,6 +18,8 @@ TB_USER=coalition-user      # an ordinary user who submits test jobs
 TB_USER_UID=19002
 TB_REST_USER=coalition-rest # slurmrestd refuses to run as root or as SlurmUser
 TB_REST_UID=19001
+TB_POOL_USER=coalition-pool # a home site's pool account: runs foreign jobs no identity domain maps
+TB_POOL_UID=19003
 # How long a daemon may take to answer before "up" gives up on it.
 TB_WAIT=${COALITION_TESTBED_WAIT:-90}
 
@@ -96,6 +98,8 @@ ensure_accounts() {
     --no-create-home --shell /usr/sbin/nologin "$TB_REST_USER"
   getent passwd "$TB_USER" >/dev/null || useradd --uid "$TB_USER_UID" --user-group \
     --create-home --shell /bin/bash "$TB_USER"
+  getent passwd "$TB_POOL_USER" >/dev/null || useradd --uid "$TB_POOL_UID" --user-group \
+    --create-home --shell /bin/bash "$TB_POOL_USER"
 }
 
 # write_properties FILE KEY=VALUE...: the contract with the Java tests (org.coalition.testbed).

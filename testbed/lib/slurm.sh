@@ -203,7 +203,7 @@ EOF
     "kind=$kind" "cluster=$name" "slurm.version=$version" \
     "rest.url=http://127.0.0.1:$rest_port" "rest.versions=$versions" \
     "rest.user=root" "rest.token.file=$dir/jwt.root.token" \
-    "user=$TB_USER" "user.token.file=$dir/jwt.$TB_USER.token" \
+    "user=$TB_USER" "user.token.file=$dir/jwt.$TB_USER.token" "pool=$TB_POOL_USER" \
     "jwt.key.file=$dir/jwt.key" "slurm.conf=$conf" "bin=$dir/bin" "jobs.dir=$dir/jobs" \
     "partition=batch" "federated.partition=federated" "results.dir=$dir/results" "cpus=$SLURM_CPUS" "gpus=$gpus" \
     "slurmctld.port=$ctld_port" "slurmd.port=$slurmd_port" "rest.port=$rest_port" "accounting=$accounting"

@@ -29,6 +29,7 @@ import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.DaemonTls;
+import org.coalition.daemon.IdentityDomains;
 import org.coalition.daemon.ParkJournal;
 import org.coalition.daemon.PilotAgent;
 import org.coalition.daemon.PilotJournal;
@@ -128,7 +129,8 @@ final class DaemonCommand implements Callable<Integer> {
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
-          pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()), c.pilots().multiNode());
+          pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()), c.pilots().multiNode(),
+          IdentityDomains.of(c.site(), c.identityDomains()));
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
           ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());

@@ -408,12 +408,8 @@ class SlurmFederationIT {
       dirs.put(run, dir.getParent());
     }
 
-    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "-t", "5", "-D", dirs.get("home").toString(),
-        "-o", dirs.get("home") + "/slurm.out", script.toString());
-    assertEquals("COMPLETED", waitEnded(north, atHome, Duration.ofMinutes(3)).get("JobState"), "the run at home");
-
-    String filler = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
-    Eventually.waitFor("north's filler job runs", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, filler).get("JobState")));
+    String atHome = runAtHome(north, dirs.get("home"), script);
+    String filler = fill(north);
     long submitted = System.nanoTime();
     String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-D",
         dirs.get("away").toString(), "-o", dirs.get("away") + "/slurm.out", script.toString());
@@ -455,6 +451,115 @@ class SlurmFederationIT {
     System.out.printf("[e2e] files: job %s read its inputs at south and brought back %d files (%d bytes) byte-identical to the run at"
         + " home, %.1f s from submission to its replay; job %s with a missing input stayed home%n", away, outputs.size(), bytes, seconds,
         missing);
+  }
+
+  /** A job that says as whom and where it runs, reads a file it never declared, and writes two files in nested folders. */
+  private static final String DOMAIN_JOB = """
+      #!/bin/bash
+      echo "as $(id -un) in $(basename "$PWD")"
+      mkdir -p out/deep
+      tr a-z A-Z < undeclared.txt > out/deep/upper.txt
+      echo second > out/second.txt
+      """;
+
+  /**
+   * Identity domains (issue #24): north and west declare one that maps the testbed's user and
+   * shares north's jobs folder (both clusters run on this host: the same users, the same files).
+   * A job that reads a file it never declared and writes two runs at west as its own user, in its
+   * own folder at north, with nothing staged, and ends at north as the run at home did; west's
+   * pool account, which runs the jobs of users no domain maps, never touches it.
+   */
+  @Test
+  void aJobOfAnIdentityDomainRunsAsItsUserInItsOwnFolderWithNothingStaged() throws Exception {
+    Instance north = Testbed.require(SITES.get("north"));
+    Instance west = Testbed.require(SITES.get("west"));
+    clusters.put("north", north);
+    clusters.put("west", west);
+    zk = Ensemble.start(1);
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), List.of("north", "west"),
+        Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    Path jar = nodeVisibleJar(north); // neither cluster is in the chroot: north's jobs folder is seen by both
+    Path shared = north.path("jobs.dir");
+    poolAccount = west.get("pool");
+    for (String site : List.of("north", "west")) {
+      siteFileExtra.put(site, String.format("""
+          identity-domains:
+            - name: testbed
+              sites: [north, west]
+              users: [%s]
+              shared: [%s]
+          """, north.get("user"), shared));
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+      startDaemon(site, jar);
+    }
+    for (String site : List.of("north", "west")) {
+      Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
+    }
+    Path base = Files.createDirectories(shared.resolve("e2e-domain-" + System.nanoTime()));
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path script = Files.writeString(base.resolve("job.sh"), DOMAIN_JOB);
+    UserPrincipal user = base.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(north.get("user"));
+    Map<String, Path> dirs = new LinkedHashMap<>();
+    for (String run : List.of("home", "away")) {
+      Path dir = Files.createDirectories(base.resolve(run).resolve("run"));
+      Files.writeString(dir.resolve("undeclared.txt"), "the quick brown fox\n".repeat(100));
+      for (Path p : List.of(dir.getParent(), dir, dir.resolve("undeclared.txt"))) {
+        Files.setOwner(p, user);
+      }
+      dirs.put(run, dir);
+    }
+
+    String atHome = runAtHome(north, dirs.get("home"), script);
+    String filler = fill(north);
+    long submitted = System.nanoTime();
+    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-D",
+        dirs.get("away").toString(), "-o", dirs.get("away") + "/slurm.out", script.toString());
+    Eventually.waitFor(() -> "job " + away + " ran at west and came back; north says " + job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(2), () -> "replayed".equals(job("north", away).path("state").asText()));
+    double seconds = (System.nanoTime() - submitted) / 1e9;
+    assertEquals("west", job("north", away).path("executor").asText());
+    Command.of(north.tool("scancel"), filler).run().requireSuccess();
+    assertEquals("COMPLETED", waitEnded(north, away, Duration.ofMinutes(2)).get("JobState"), "the replay of the run at west");
+
+    assertEquals("as " + north.get("user") + " in run\n", Files.readString(dirs.get("away").resolve("slurm.out")),
+        "it ran as its own user (not west's pool account, " + poolAccount + ") in its own folder");
+    assertEquals(Files.readString(dirs.get("home").resolve("slurm.out")), Files.readString(dirs.get("away").resolve("slurm.out")));
+    Map<String, List<String>> accounted = sacct(north, List.of(atHome, away));
+    assertEquals(accounted.get(atHome), accounted.get(away), "sacct: the same state and exit code at home and through the federation");
+    for (String f : List.of("out/deep/upper.txt", "out/second.txt")) {
+      Path there = dirs.get("away").resolve(f);
+      assertEquals(-1, Files.mismatch(dirs.get("home").resolve(f), there), f + " is byte-identical to the run at home");
+      assertEquals(north.get("user"), Files.getOwner(there).getName(), f + " was written by its user");
+    }
+    try (var names = Files.list(dirs.get("away"))) {
+      assertEquals(List.of("out", "slurm.out", "undeclared.txt"), names.map(p -> p.getFileName().toString()).sorted().toList(),
+          "nothing beside what the job wrote: no conflict copies, nothing unpacked over it");
+    }
+    String claim;
+    try (var lines = Files.lines(Path.of("target", "e2e", "west.log"))) {
+      claim = lines.filter(l -> l.contains("north/" + away) && l.contains("in place in ")).findFirst().orElse("");
+    }
+    assertTrue(claim.contains("in place in " + dirs.get("away")), "west's decision says it ran in place: '" + claim + "'");
+    System.out.printf("[e2e] identity domain: job %s of %s ran at west as its user in its own folder at north, read a file it never"
+        + " declared and wrote 2 files byte-identical to the run at home, nothing staged; %.1f s from submission to its replay%n", away,
+        north.get("user"), seconds);
+  }
+
+  /** Runs {@code script} in {@code dir} in north's own partition, as a run through the federation is compared with; its id, ended. */
+  private static String runAtHome(Instance north, Path dir, Path script) {
+    String id = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "-t", "5", "-D", dir.toString(), "-o", dir + "/slurm.out",
+        script.toString());
+    assertEquals("COMPLETED", waitEnded(north, id, Duration.ofMinutes(3)).get("JobState"), "the run at home");
+    return id;
+  }
+
+  /** Fills north's 8 cores for five minutes, so that its opted-in jobs go elsewhere; the filler's id, once it runs. */
+  private static String fill(Instance north) {
+    String filler = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+    Eventually.waitFor("north's filler job runs", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, filler).get("JobState")));
+    return filler;
   }
 
   private static final int TASKS = 50;
@@ -765,7 +870,7 @@ class SlurmFederationIT {
     return nodeVisibleJar(clusters.get("south"));
   }
 
-  /** As {@link #nodeVisibleJar()}, in the jobs folder of {@code inChroot}, a testbed instance in the chroot. */
+  /** As {@link #nodeVisibleJar()}, in the jobs folder of {@code inChroot}, a testbed instance (seen by the chroot's too). */
   private static Path nodeVisibleJar(Instance inChroot) throws IOException {
     Path built = Path.of("target", "coalition.jar").toAbsolutePath();
     if (!Files.isRegularFile(built)) {
@@ -799,8 +904,13 @@ class SlurmFederationIT {
           """, slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
           slurm.tool("scontrol")));
     }
-    startDaemon(site, jar, handlers.toString(), first.get("user"), first.get("partition"), Map.of());
+    startDaemon(site, jar, handlers.toString(), poolAccount != null ? poolAccount : first.get("user"), first.get("partition"), Map.of());
   }
+
+  /** The account foreign jobs run as where no identity domain maps their user (null: the testbed's user, as in most tests). */
+  private String poolAccount;
+  /** What a site's file says besides the rest (its identity domains). */
+  private final Map<String, String> siteFileExtra = new HashMap<>();
 
   /** Where each job ran that was running when its executor's daemon restarted. */
   private final Map<String, String> executors = new TreeMap<>();
@@ -895,8 +1005,8 @@ class SlurmFederationIT {
           port: %d
           operator-token-file: %s
         spool: %s
-        """, site, FEDERATION, zk.connectString(), zk.identity(new Identity(FEDERATION, site)), zk.trustStore(), handlers, account, partition, java,
-        jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site)));
+        %s""", site, FEDERATION, zk.connectString(), zk.identity(new Identity(FEDERATION, site)), zk.trustStore(), handlers, account, partition,
+        java, jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site), siteFileExtra.getOrDefault(site, "")));
     Path log = Files.createDirectories(Path.of("target", "e2e")).resolve(site + ".log");
     ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
         "--config", file.toString(), "--tick", "500ms");

@@ -9,12 +9,13 @@ import java.util.Objects;
  * limit), its release time (seconds since the federation's epoch) and an opaque payload that
  * the executing site's pilot hands to its runner, the files it takes with it ({@link Inputs}) and
  * the variables of its home's batch system its run must see ({@link JobEnvironment}: an array task's numbers),
- * and how its cores are laid out over nodes and tasks with the GRES each node needs ({@link JobLayout}).
+ * how its cores are laid out over nodes and tasks with the GRES each node needs ({@link JobLayout}), and, for
+ * the members of an identity domain its home declares, whose job it is and where it works ({@link JobOwner}).
  * Validated on construction, so a record read back from a peer is either well formed or rejected
  * with the reason.
  */
 public record JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload,
-    Inputs inputs, Map<String, String> environment, JobLayout layout) {
+    Inputs inputs, Map<String, String> environment, JobLayout layout, JobOwner owner) {
   /** Largest payload accepted, in characters; larger work belongs in a file the payload names. */
   public static final int MAX_PAYLOAD = 16 * 1024;
 
@@ -44,6 +45,12 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
   public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs,
       Map<String, String> environment) {
     this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, environment, JobLayout.ONE);
+  }
+
+  /** A job whose home shares no identity with anyone: it runs as the home's pool account. */
+  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs,
+      Map<String, String> environment, JobLayout layout) {
+    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, environment, layout, JobOwner.NONE);
   }
 
   public JobSpec {
@@ -78,6 +85,8 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
       throw new IllegalArgumentException("job " + jobId + ": its " + layout.tasks() + " tasks must share its " + cores
           + " cores evenly");
     }
+    // and no owner before identity domains
+    owner = owner == null ? JobOwner.NONE : owner;
   }
 
   /** Checks a site or job identifier: letters, digits, '.', '_', '-', at most 128, not starting with punctuation. */
@@ -110,6 +119,6 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
 
   /** The same job released again at {@code release} (a run lost with its executor). */
   public JobSpec releasedAt(double newRelease) {
-    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs, environment, layout);
+    return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs, environment, layout, owner);
   }
 }

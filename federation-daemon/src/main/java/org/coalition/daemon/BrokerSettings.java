@@ -29,6 +29,8 @@ import org.coalition.staging.StagingLimits;
  * @param staging how many bytes of files a job takes with it or brings back, and this site keeps at once
  * @param multiNode whether this site runs jobs of several nodes: their pilots' scratch folder is on a
  *     file system every node sees, where the job's {@code srun} steps find their working folder
+ * @param identities the identity domains this site declares: which foreign jobs run as their own
+ *     user, and in their home's directory ({@link IdentityDomains#NONE}: none)
  */
 public record BrokerSettings(
     String site,
@@ -46,7 +48,8 @@ public record BrokerSettings(
     List<String> pilotCommand,
     Duration pilotGrace,
     StagingLimits staging,
-    boolean multiNode) {
+    boolean multiNode,
+    IdentityDomains identities) {
   /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
   public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
 
@@ -74,6 +77,14 @@ public record BrokerSettings(
         heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, false);
   }
 
+  /** Settings of a site in no identity domain. */
+  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
+      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
+      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode) {
+    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
+        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, IdentityDomains.NONE);
+  }
+
   public BrokerSettings {
     JobSpec.requireId("site", site);
     Objects.requireNonNull(endpoint, "endpoint");
@@ -99,12 +110,29 @@ public record BrokerSettings(
       throw new IllegalArgumentException("a pilot's grace must be between 100 ms and 11 days, was " + pilotGrace);
     }
     Objects.requireNonNull(staging, "staging");
+    Objects.requireNonNull(identities, "identities");
   }
 
   private static void requireAccount(String account) {
     if (!Accounts.isUnprivileged(account)) {
       throw new IllegalArgumentException("account '" + account + "' is not an unprivileged local user name (foreign jobs never run as root)");
     }
+  }
+
+  /**
+   * The local account that runs {@code job} here, if any: its own user when an identity domain of
+   * this site grants it ({@link IdentityDomains#userFor}), otherwise its home's pool account.
+   */
+  public Optional<String> accountFor(JobSpec job) {
+    return identities.userFor(job).or(() -> accountFor(job.home()));
+  }
+
+  /**
+   * Whether {@code job}'s nodes can all find its working folder here: it has one node, or this
+   * site's pilots work on a file system every node sees, or it runs in place in a shared directory.
+   */
+  public boolean spreads(JobSpec job) {
+    return job.layout().nodes() == 1 || multiNode || identities.placeFor(job).isPresent();
   }
 
   /** The local account that runs {@code home}'s jobs here, if any. */

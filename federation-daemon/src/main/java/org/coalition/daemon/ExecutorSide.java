@@ -158,7 +158,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     waiting.forEach(p -> targeted.add(p.target));
     double room = budget.receiveLeft(Pilots.coreSeconds(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
-        && settings.accountFor(j.home()).isPresent() && j.cores() <= obs.totalCores() && (j.layout().nodes() == 1 || settings.multiNode())
+        && settings.accountFor(j).isPresent() && j.cores() <= obs.totalCores() && settings.spreads(j)
         && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
     int pending = waiting.size();
     long now = clock.millis();
@@ -188,8 +188,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
       room -= cs;
       pending++;
       decisions.record("pilot", "pilot=" + pilot.get().id + " for=" + j.ref(), "free-capacity", String.format(
-          "ratio %.2f < %.2f, %d cores free, %s core-seconds of receive allowance left; %s", ratio, settings.exposureThreshold(),
-          free + j.cores(), Numbers.format(room + cs), pick.reason()));
+          "ratio %.2f < %.2f, %d cores free, %s core-seconds of receive allowance left; %s; runs as %s", ratio, settings.exposureThreshold(),
+          free + j.cores(), Numbers.format(room + cs), pick.reason(), pilot.get().account));
     }
   }
 
@@ -198,7 +198,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
    * pilot (its shape, its account), or throws when the batch system takes none now (unavailable).
    */
   private Optional<Pilot> submit(JobSpec j) {
-    String account = settings.accountFor(j.home()).orElseThrow();
+    String account = settings.accountFor(j).orElseThrow();
     Pilots.Issued issued = pilots.create(account, j, clock.millis());
     Pilot p = issued.pilot();
     try {
@@ -238,7 +238,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
       return Optional.empty();
     }
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site())
-        && settings.accountFor(j.home()).map(p.account::equals).orElse(false) && p.fits(j)).toList();
+        && settings.accountFor(j).map(p.account::equals).orElse(false) && p.fits(j) && settings.spreads(j)).toList();
     for (Candidates order = candidates(fitting); order.hasNext(); ) {
       Candidates.Pick pick = order.next();
       JobSpec j = pick.job();
@@ -258,11 +258,11 @@ final class ExecutorSide implements PilotService, PilotTokens {
       metrics.claimed((System.nanoTime() - claiming) / 1e9, p.startedAt - j.release());
       p.fire(Event.CLAIMED);
       budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
-      decisions.record("claim", job(j.ref()) + " pilot=" + p.id, "directcontr", pick.reason());
+      Optional<String> place = settings.identities().placeFor(j);
+      decisions.record("claim", job(j.ref()) + " pilot=" + p.id, "directcontr", pick.reason() + place.map(d -> "; in place in " + d).orElse(""));
       String fresh = pilots.renew(p);
       recovery.keep(p);
-      return Optional.of(new Assignment(j.ref().toString(), p.account, j.cores(), j.walltimeSeconds(), j.payload(), fresh, j.inputs(),
-          files.maxFilesBytes(), j.environment()));
+      return Optional.of(files.assignment(j, p.account, fresh, place));
     }
     p.fire(Event.NO_WORK);
     decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores, "

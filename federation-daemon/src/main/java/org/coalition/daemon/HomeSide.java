@@ -253,7 +253,7 @@ final class HomeSide {
         Optional<Inputs> inputs = files.pack(h, j, script);
         if (inputs.isPresent()) {
           batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), script, inputs.get(),
-              j.environment(), j.layout()));
+              j.environment(), j.layout(), settings.identities().ownerOf(j.user(), j.workDir())));
         } else {
           budget.giveBack(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()));
         }

@@ -131,8 +131,9 @@ public final class PilotAgent {
     double start = clock.getAsDouble();
     ScriptRunner.Run run;
     try {
-      run = runner.start(a.job().replace('/', '-'), a.account(), a.script(), a.environment(),
-          sandbox -> unpack(inputs, sandbox, a.inputs().bytes()));
+      run = a.place().isEmpty() ? runner.start(a.job().replace('/', '-'), a.account(), a.script(), a.environment(),
+          sandbox -> unpack(inputs, sandbox, a.inputs().bytes()))
+          : runner.startIn(a.job().replace('/', '-'), a.account(), a.script(), a.environment(), Path.of(a.place()));
     } catch (RuntimeException e) {
       LOG.warn("pilot {}: job {} could not start: {}", pilotId, a.job(), e.getMessage());
       service.finish(pilotId, token, new RunOutcome(start, clock.getAsDouble(), 127, new byte[0],
@@ -222,12 +223,12 @@ public final class PilotAgent {
 
   /**
    * Hands the daemon the files the run created or changed in its sandbox (since it was handed
-   * over: {@link ScriptRunner.Run#handedOver}), if the daemon takes files and there are any; a note
+   * over: {@link ScriptRunner.Run#handedOver}), if the daemon takes files, the run had a sandbox and there are any; a note
    * for the job's standard error on what did not come back.
    */
   private byte[] sendFiles(Assignment a, String token, ScriptRunner.Run run) {
-    if (a.maxFilesBytes() <= 0) {
-      return new byte[0];
+    if (a.maxFilesBytes() <= 0 || !a.place().isEmpty()) {
+      return new byte[0]; // a run in place wrote where its home sees it
     }
     Path tar = null;
     StringBuilder note = new StringBuilder();

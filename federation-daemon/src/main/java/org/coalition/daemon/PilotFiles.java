@@ -10,6 +10,7 @@ import java.util.Optional;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.staging.TarBundle;
 
@@ -35,6 +36,16 @@ final class PilotFiles {
   /** The most bytes of files a run here may send back (the site's {@code staging.max-job}; none without an API to serve them). */
   long maxFilesBytes() {
     return outputs.servesHttp() ? settings.staging().maxJobBytes() : 0;
+  }
+
+  /**
+   * What pilot {@code account}'s run of {@code job} is handed, with the pilot's token from now on
+   * ({@code token}): in place, in its home's directory {@code place} (an identity domain shares
+   * it), it takes and brings no files; otherwise its inputs come with it and its files go back.
+   */
+  PilotService.Assignment assignment(JobSpec job, String account, String token, Optional<String> place) {
+    return new PilotService.Assignment(job.ref().toString(), account, job.cores(), job.walltimeSeconds(), job.payload(), token,
+        place.isPresent() ? Inputs.NONE : job.inputs(), place.isPresent() ? 0 : maxFilesBytes(), job.environment(), place.orElse(""));
   }
 
   /**

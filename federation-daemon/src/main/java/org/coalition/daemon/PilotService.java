@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobEnvironment;
+import org.coalition.coordination.JobOwner;
 import org.coalition.handler.ExitStatus;
 
 /**
@@ -41,18 +42,23 @@ public interface PilotService {
    * (the one it started with is void: the job's account can read the pilot's environment); the
    * files it takes with it, and how many bytes of files its run may send back (0: none, a daemon
    * from before files travelled); the variables its home's batch system would set for its run (an
-   * array task's numbers, {@link JobEnvironment}).
+   * array task's numbers, {@link JobEnvironment}); and the directory it runs in, its home's own,
+   * when an identity domain shares it ({@code place}; empty: a fresh sandbox).
    */
   record Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token, Inputs inputs,
-      long maxFilesBytes, Map<String, String> environment) {
+      long maxFilesBytes, Map<String, String> environment, String place) {
     /** A job that takes and brings no files. */
     public Assignment(String job, String account, int cores, long walltimeSeconds, String script, String token) {
-      this(job, account, cores, walltimeSeconds, script, token, Inputs.NONE, 0, Map.of());
+      this(job, account, cores, walltimeSeconds, script, token, Inputs.NONE, 0, Map.of(), "");
     }
 
     public Assignment {
       inputs = inputs == null ? Inputs.NONE : inputs; // from a daemon from before files travelled
       environment = JobEnvironment.check(job, environment); // and before array tasks did
+      place = place == null ? "" : place; // and before identity domains
+      if (!place.isEmpty()) {
+        new JobOwner(account, place); // the same bounds as the record it comes from
+      }
     }
 
     @Override

@@ -24,6 +24,7 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Inputs;
+import org.coalition.handler.LocalUsers;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.staging.Checksums;
 import org.coalition.staging.TarBundle;
@@ -66,6 +67,8 @@ class PilotAgentTest {
     volatile byte[] inputs;
     volatile Inputs declared = Inputs.NONE;
     volatile Map<String, String> environment = Map.of();
+    /** The home's directory the run works in (an identity domain shares it), or "" for a sandbox. */
+    volatile String place = "";
     /** The files handed in. */
     volatile byte[] files;
 
@@ -75,7 +78,7 @@ class PilotAgentTest {
         throw workFailure;
       }
       return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds, script, "t2", declared, 1 << 20,
-          environment));
+          environment, place));
     }
 
     @Override
@@ -177,6 +180,36 @@ class PilotAgentTest {
     assertEquals("hello\n", Files.readString(back.resolve("copy.txt")), "cp -p kept the input's time of 2020: the copy is the run's all the same");
     assertEquals("old\n", Files.readString(back.resolve("old.txt")), "dated 2001 by touch -d, written by the run");
     assertFalse(Files.exists(back.resolve("data/in.txt")), "an input the run only read does not travel back");
+  }
+
+  @Test
+  void aRunInPlaceWorksInItsHomesDirectoryAsItsUserAndSendsNoFiles() throws Exception {
+    Path place = Files.createDirectory(tmp.resolve("home-dir"));
+    Files.writeString(place.resolve("undeclared.txt"), "read where it lies\n");
+    Files.setPosixFilePermissions(place, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(place.resolve("undeclared.txt"), PosixFilePermissions.fromString("rw-r--r--"));
+    Daemon d = new Daemon();
+    d.place = place.toString();
+    d.script = "pwd\ncat undeclared.txt\necho \"$HOME\"\nmkdir -p out && echo made > out/made.txt\n";
+    assertEquals(0, run(d, 10_000));
+    assertEquals(0, d.outcome.exitCode(), new String(d.outcome.stderr(), StandardCharsets.UTF_8));
+    String home = LocalUsers.find(ScriptRunner.unprivilegedAccount()).orElseThrow().home();
+    assertEquals(place + "\nread where it lies\n" + home + "\n", new String(d.outcome.stdout(), StandardCharsets.UTF_8),
+        "it ran in its home's directory, read a file it never declared, with its account's own HOME");
+    assertEquals("made\n", Files.readString(place.resolve("out/made.txt")), "what it wrote is where its home sees it");
+    assertEquals(ScriptRunner.unprivilegedAccount(), Files.getOwner(place.resolve("out/made.txt")).getName(), "written as its account");
+    assertEquals(null, d.files, "nothing is handed in: the files are home already");
+    assertEquals("", new String(d.outcome.stderr(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aRunInADirectoryThatIsNotThereSaysSo() throws Exception {
+    Daemon d = new Daemon();
+    d.place = tmp.resolve("gone").toString();
+    assertEquals(0, run(d, 10_000));
+    assertEquals(125, d.outcome.exitCode(), "env's own code for a directory it cannot enter");
+    assertTrue(new String(d.outcome.stderr(), StandardCharsets.UTF_8).contains("cannot change directory to '" + d.place + "'"),
+        new String(d.outcome.stderr(), StandardCharsets.UTF_8));
   }
 
   @Test

@@ -45,6 +45,8 @@ public final class ScriptRunner {
   /** The job's working folder, inside its run's folder. */
   public static final String SANDBOX = "sandbox";
   private static final Path PERL = Path.of("/usr/bin/perl");
+  /** Changes into a job's own directory as its account (coreutils' {@code env -C}). */
+  private static final Path ENV = Path.of("/usr/bin/env");
   /**
    * Runs the job in a process group of its own, passes on to that group the termination signals
    * it gets (a pilot stopping the job at its time limit), waits, writes how the job ended to
@@ -159,6 +161,20 @@ public final class ScriptRunner {
    * system would set them; the caller bounds them).
    */
   public Run start(String name, String account, String script, Map<String, String> environment, Preparation prepare) {
+    return start(name, account, script, environment, prepare, null);
+  }
+
+  /**
+   * Starts {@code script} as {@code account} in {@code place}, the job's own directory at its home
+   * (an identity domain shares it, docs/jobs.md): the job works there rather than in a sandbox,
+   * and its {@code HOME} is the account's own. The account changes into it ({@code env -C}), never
+   * this process. The run's folder keeps its script, output and status as for any run.
+   */
+  public Run startIn(String name, String account, String script, Map<String, String> environment, Path place) {
+    return start(name, account, script, environment, sandbox -> { }, place);
+  }
+
+  private Run start(String name, String account, String script, Map<String, String> environment, Preparation prepare, Path place) {
     if (account.equals("root")) {
       throw new IllegalArgumentException("job " + name + ": foreign jobs never run as root");
     }
@@ -175,7 +191,7 @@ public final class ScriptRunner {
       throw new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + e.getMessage(), e);
     }
     try {
-      return launch(folder, account, script, environment, prepare);
+      return launch(folder, account, script, environment, prepare, place);
     } catch (IOException | RuntimeException e) {
       new Run(null, folder, account, Instant.EPOCH).clean(); // nothing of the job ran: its folder goes
       throw e instanceof IOException io ? new UncheckedIOException("job " + name + ": cannot start as " + account + ": " + io.getMessage(), io)
@@ -183,7 +199,8 @@ public final class ScriptRunner {
     }
   }
 
-  private Run launch(Path folder, String account, String script, Map<String, String> environment, Preparation prepare) throws IOException {
+  private Run launch(Path folder, String account, String script, Map<String, String> environment, Preparation prepare, Path place)
+      throws IOException {
     Path file = folder.resolve("job");
     Files.writeString(file, script, StandardCharsets.UTF_8);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
@@ -202,6 +219,9 @@ public final class ScriptRunner {
     }
     Instant handedOver = mark(folder);
     List<String> launcher = new ArrayList<>();
+    if (place != null) {
+      launcher.addAll(List.of(ENV.toString(), "-C", place.toString()));
+    }
     if (Files.isExecutable(PERL)) {
       launcher.addAll(List.of(PERL.toString(), "-e", LAUNCHER, "--", folder.resolve(STATUS).toString()));
     }
@@ -211,11 +231,11 @@ public final class ScriptRunner {
     } else {
       command.addAll(List.of("/bin/sh", file.toString()));
     }
-    ProcessBuilder pb = new ProcessBuilder(command).directory(sandbox.toFile())
+    ProcessBuilder pb = new ProcessBuilder(command).directory((place == null ? sandbox : folder).toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(folder.resolve("stdout").toFile())
         .redirectError(folder.resolve("stderr").toFile());
-    pb.environment().put("HOME", folder.toString());
+    pb.environment().put("HOME", place == null ? folder.toString() : LocalUsers.find(account).map(LocalUsers.User::home).orElse(folder.toString()));
     // the pilot's own settings (its id, its void first token, its daemon) are none of the job's business
     pb.environment().keySet().removeIf(k -> k.startsWith("COALITION_"));
     pb.environment().putAll(environment);

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.IdentityDomain;
 import org.coalition.policy.fairness.Utility;
 
 /**
@@ -15,6 +16,8 @@ import org.coalition.policy.fairness.Utility;
  * value typed and checked. docs/site-file.md describes each key with its default. Each
  * {@code handlers:} entry is read by its batch system's {@link org.coalition.handler.HandlerFactory}
  * into that module's own settings record.
+ *
+ * @param identityDomains the identity domains this site declares ({@code identity-domains}; empty: none)
  */
 public record SiteConfig(
     String site,
@@ -25,7 +28,8 @@ public record SiteConfig(
     Pilots pilots,
     Http http,
     Staging staging,
-    Path spool) {
+    Path spool,
+    List<IdentityDomain> identityDomains) {
 
   /**
    * What is allowed but unwise, for {@code config check} and the daemon's start: an account that

@@ -29,6 +29,7 @@ import org.coalition.handler.Accounts;
 import org.coalition.handler.HandlerFactories;
 import org.coalition.handler.HandlerFactory;
 import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.IdentityDomain;
 import org.coalition.handler.SiteFacts;
 import org.coalition.handler.config.ConfigSection;
 import org.coalition.handler.config.Node;
@@ -169,13 +170,15 @@ public final class SiteConfigReader {
     st.rejectUnknown();
     Staging staging = new Staging(maxJob, maxSite);
 
+    List<IdentityDomain> domains = IdentityDomainsReader.read(name, site, top.node("identity-domains"), problems);
+
     Path spool = top.absolutePath("spool", false);
     top.rejectUnknown();
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
     return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
-        spool != null ? spool : Path.of("/var/spool/coalition", site));
+        spool != null ? spool : Path.of("/var/spool/coalition", site), domains);
   }
 
   private static Node orEmpty(Node n, ConfigSection parent, String required, List<String> problems) {

@@ -10,9 +10,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.coalition.condor.CondorSettings;
 import org.coalition.gridengine.GridEngineSettings;
 import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.IdentityDomain;
 import org.coalition.k8s.KubernetesConfig.Identity;
 import org.coalition.k8s.KubernetesSettings;
 import org.coalition.local.LocalSettings;
@@ -53,6 +55,49 @@ class SiteConfigReaderTest {
         c.http());
     assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
     assertEquals(new SiteConfig.Staging(1L << 30, 10L << 30), c.staging());
+    assertEquals(List.of(), c.identityDomains(), "in no identity domain");
+  }
+
+  @Test
+  void identityDomainsNameThisSiteAnotherUnprivilegedUsersAndAbsoluteSharedPaths() {
+    SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL + """
+        identity-domains:
+          - name: campus
+            sites: [east, west]
+            users: [alice, bob]
+            shared: [/home, /scratch/projects]
+          - name: lab
+            sites: [east, north]
+            users: alice
+        """);
+    assertEquals(List.of(new IdentityDomain("campus", Set.of("east", "west"), Set.of("alice", "bob"),
+        List.of(Path.of("/home"), Path.of("/scratch/projects"))), new IdentityDomain("lab", Set.of("east", "north"), Set.of("alice"), List.of())),
+        c.identityDomains());
+    assertEquals(List.of(
+        "east.yaml:13: identity-domains[0].sites: must list this site, east, and the others it shares users with: each member declares the"
+            + " domain in its own file, and a site trusts only its own",
+        "east.yaml:14: identity-domains[0].users: 'root' is not an unprivileged account name; root is never mapped",
+        "east.yaml:15: identity-domains[0].shared: 'scratch' must be an absolute path other than /, without '.', '..' or a trailing '/', e.g. /home",
+        "east.yaml:15: identity-domains[0].shared: '/' must be an absolute path other than /, without '.', '..' or a trailing '/', e.g. /home",
+        "east.yaml:15: identity-domains[0].shared: '/home/../etc' must be an absolute path other than /, without '.', '..' or a trailing '/',"
+            + " e.g. /home",
+        "east.yaml:16: identity-domains[0].uzers: unknown key (did you mean 'users'?)",
+        "east.yaml:18: identity-domains[1].sites: must list at least one other site besides east",
+        "east.yaml:17: identity-domains[1].users: is required: a list, e.g. [alice, bob]",
+        "east.yaml:19: identity-domains[2].name: 'campus' names two domains; give each its own name"),
+        problems(MINIMAL + """
+            identity-domains:
+              - name: campus
+                sites: [west, north]
+                users: [alice, root]
+                shared: [scratch, /, /home/../etc]
+                uzers: [bob]
+              - name: solo
+                sites: [east]
+              - name: campus
+                sites: [east, west]
+                users: [alice]
+            """));
   }
 
   @Test
@@ -180,7 +225,7 @@ class SiteConfigReaderTest {
     assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
     List<String> top = problems(MINIMAL + "partcipation: 5\n");
     assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http,"
-        + " staging, spool"), top);
+        + " staging, identity-domains, spool"), top);
   }
 
   @Test

@@ -13,6 +13,7 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobLayout;
+import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 
@@ -53,9 +54,9 @@ final class ZkRecords {
 
   /**
    * A job's {@link Inputs} and environment are written only when it has some, and its layout only
-   * when it is not one node and one task without GRES (a daemon from before staging, arrays or
-   * layouts, which refuses unknown fields, reads every other job as it did); each is read as none
-   * when absent.
+   * when it is not one node and one task without GRES, and its owner only when its home names one
+   * (a daemon from before staging, arrays, layouts or identity domains, which refuses unknown
+   * fields, reads every other job as it did); each is read as none when absent.
    */
   private abstract static class JobSpecJson {
     @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AsBefore.class)
@@ -66,16 +67,19 @@ final class ZkRecords {
 
     @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AsBefore.class)
     abstract JobLayout layout();
+
+    @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AsBefore.class)
+    abstract JobOwner owner();
   }
 
   /**
    * Jackson's filter for {@link JobSpecJson}: true (left out) for what every job had before the
-   * field came, {@link Inputs#NONE} or {@link JobLayout#ONE}.
+   * field came, {@link Inputs#NONE}, {@link JobLayout#ONE} or {@link JobOwner#NONE}.
    */
   static final class AsBefore {
     @Override
     public boolean equals(Object other) {
-      return other == null || Inputs.NONE.equals(other) || JobLayout.ONE.equals(other);
+      return other == null || Inputs.NONE.equals(other) || JobLayout.ONE.equals(other) || JobOwner.NONE.equals(other);
     }
 
     @Override

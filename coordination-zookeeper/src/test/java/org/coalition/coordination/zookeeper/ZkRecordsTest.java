@@ -10,6 +10,7 @@ import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobLayout;
+import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
@@ -102,6 +103,28 @@ class ZkRecordsTest {
         "{\"nodes\":1,\"tasks\":1,\"gres\":{\"gpu\":1},\"cores\":9}"}) {
       CoordinationException e = assertThrows(CoordinationException.class,
           () -> ZkRecords.read(PATH, (job + layout + "}").getBytes(StandardCharsets.UTF_8), JobSpec.class), layout);
+      assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());
+    }
+  }
+
+  @Test
+  void anOwnerTravelsOnlyWhenNamedAndAPeersOwnerIsBounded() {
+    JobSpec mine = new JobSpec("280", "north", 1, 0, 60, 3, "", Inputs.NONE, Map.of(), JobLayout.ONE,
+        new JobOwner("alice", "/home/alice/run"));
+    assertEquals(mine, ZkRecords.read(PATH, ZkRecords.write(mine), JobSpec.class));
+    String json = new String(ZkRecords.write(new JobSpec("281", "north", 1, 0, 60, 3, "")), StandardCharsets.UTF_8);
+    assertFalse(json.contains("owner"), "a daemon from before identity domains, which refuses unknown fields, reads it: " + json);
+    assertEquals(JobOwner.NONE, ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), JobSpec.class).owner());
+    String job = "{\"jobId\":\"9\",\"home\":\"north\",\"cores\":1,\"memoryMb\":0,\"walltimeSeconds\":60,\"release\":0,\"payload\":\"\","
+        + "\"owner\":";
+    for (String owner : new String[] {"{\"user\":\"root\",\"workDir\":\"\"}", "{\"user\":\"Alice\",\"workDir\":\"\"}",
+        "{\"user\":\"alice; rm\",\"workDir\":\"\"}", "{\"user\":\"" + "a".repeat(33) + "\",\"workDir\":\"\"}",
+        "{\"user\":\"\",\"workDir\":\"/home/alice\"}", "{\"user\":\"alice\",\"workDir\":\"home/alice\"}",
+        "{\"user\":\"alice\",\"workDir\":\"/home/../etc\"}", "{\"user\":\"alice\",\"workDir\":\"/home//alice\"}",
+        "{\"user\":\"alice\",\"workDir\":\"/\"}", "{\"user\":\"alice\",\"workDir\":\"/home/a\\nb\"}",
+        "{\"user\":\"alice\",\"workDir\":\"/" + "a".repeat(4096) + "\"}"}) {
+      CoordinationException e = assertThrows(CoordinationException.class,
+          () -> ZkRecords.read(PATH, (job + owner + "}").getBytes(StandardCharsets.UTF_8), JobSpec.class), owner);
       assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());
     }
   }
