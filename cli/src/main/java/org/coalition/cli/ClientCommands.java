@@ -188,6 +188,9 @@ final class ClientCommands {
         if (Boolean.TRUE.equals(j.timedOut())) {
           rows.add(List.of("stopped", "at its time limit (replays as TIMEOUT)"));
         }
+        if (Boolean.TRUE.equals(j.outOfMemory())) {
+          rows.add(List.of("killed", "for memory there (replays as OUT_OF_MEMORY where this site enforces memory)"));
+        }
         rows.add(List.of("waited", Output.number(j.start() - j.release(), 1) + " s"));
         rows.add(List.of("ran", Output.number(j.end() - j.start(), 1) + " s"));
       }

@@ -376,22 +376,7 @@ class SlurmFederationIT {
    */
   @Test
   void aJobsFilesTravelWithItAndComeBackAsTheyWouldAtHome() throws Exception {
-    Instance north = Testbed.require(SITES.get("north"));
-    clusters.put("north", north);
-    clusters.put("south", Testbed.require(SITES.get("south")));
-    zk = Ensemble.start(1);
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), List.of("north", "south"),
-        Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
-    Path jar = nodeVisibleJar();
-    for (String site : List.of("north", "south")) {
-      ports.put(site, freePort());
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
-      startDaemon(site, jar);
-    }
-    for (String site : List.of("north", "south")) {
-      Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
-    }
+    Instance north = sites(List.of("north", "south"));
     Path base = Files.createDirectories(north.path("jobs.dir").resolve("e2e-files-" + System.nanoTime()));
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path script = Files.writeString(base.resolve("job.sh"), FILES_JOB);
@@ -471,17 +456,9 @@ class SlurmFederationIT {
    */
   @Test
   void aJobOfAnIdentityDomainRunsAsItsUserInItsOwnFolderWithNothingStaged() throws Exception {
-    Instance north = Testbed.require(SITES.get("north"));
-    Instance west = Testbed.require(SITES.get("west"));
-    clusters.put("north", north);
-    clusters.put("west", west);
-    zk = Ensemble.start(1);
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), List.of("north", "west"),
-        Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
-    Path jar = nodeVisibleJar(north); // neither cluster is in the chroot: north's jobs folder is seen by both
-    Path shared = north.path("jobs.dir");
-    poolAccount = west.get("pool");
+    Path shared = Testbed.require(SITES.get("north")).path("jobs.dir");
+    poolAccount = Testbed.require(SITES.get("west")).get("pool");
+    String account = Testbed.require(SITES.get("north")).get("user");
     for (String site : List.of("north", "west")) {
       siteFileExtra.put(site, String.format("""
           identity-domains:
@@ -489,14 +466,9 @@ class SlurmFederationIT {
               sites: [north, west]
               users: [%s]
               shared: [%s]
-          """, north.get("user"), shared));
-      ports.put(site, freePort());
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
-      startDaemon(site, jar);
+          """, account, shared));
     }
-    for (String site : List.of("north", "west")) {
-      Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
-    }
+    Instance north = sites(List.of("north", "west")); // neither is in the chroot: north's jobs folder holds the jar
     Path base = Files.createDirectories(shared.resolve("e2e-domain-" + System.nanoTime()));
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
     Path script = Files.writeString(base.resolve("job.sh"), DOMAIN_JOB);
@@ -545,6 +517,55 @@ class SlurmFederationIT {
     System.out.printf("[e2e] identity domain: job %s of %s ran at west as its user in its own folder at north, read a file it never"
         + " declared and wrote 2 files byte-identical to the run at home, nothing staged; %.1f s from submission to its replay%n", away,
         north.get("user"), seconds);
+  }
+
+  /** A job of 100 MB that takes a string of 600 MB, then says it went on. */
+  private static final String MEMORY_JOB = """
+      #!/bin/bash
+      echo start
+      perl -e '$x = "x" x (600 * 1024 * 1024); print "survived\\n";'
+      echo after
+      """;
+
+  /**
+   * Exit status as it was, for memory (issue #24): north and west, both Slurm 22.05 with memory
+   * enforced by cgroups (testbed/README.md), run a job that passes its {@code --mem}: at home
+   * Slurm kills it and records OUT_OF_MEMORY; through the federation it is killed at west, inside
+   * the pilot's memory, and ends at north as OUT_OF_MEMORY too, with the same {@code sacct} record.
+   */
+  @Test
+  void aJobPastItsMemoryIsKilledWhereItRunsAndEndsAtHomeAsOutOfMemory() throws Exception {
+    for (String site : List.of("north", "west")) {
+      Instance i = Testbed.require(SITES.get(site));
+      assertEquals("true", i.get("memory.enforced"), site + " (" + SITES.get(site) + ") must enforce memory: cgroup v1's memory hierarchy at"
+          + " /sys/fs/cgroup/memory, testbed/README.md");
+    }
+    Instance north = sites(List.of("north", "west"));
+    Path base = Files.createDirectories(north.path("jobs.dir").resolve("e2e-memory-" + System.nanoTime()));
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path script = Files.writeString(base.resolve("job.sh"), MEMORY_JOB);
+    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "--mem=100M", "-t", "5", "-o", base + "/home.out",
+        script.toString());
+    assertEquals("OUT_OF_MEMORY", waitEnded(north, atHome, Duration.ofMinutes(3)).get("JobState"), "the run at home");
+    String filler = fill(north);
+    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
+        base + "/away.out", script.toString());
+    Eventually.waitFor(() -> "job " + away + " ran at west and came back; north says " + job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(2), () -> "replayed".equals(job("north", away).path("state").asText()));
+    JsonNode run = job("north", away);
+    assertEquals("west", run.path("executor").asText());
+    assertTrue(run.path("outOfMemory").asBoolean(), "west's pilot saw its run killed for memory: " + run);
+    Command.of(north.tool("scancel"), filler).run().requireSuccess();
+    assertEquals("OUT_OF_MEMORY", waitEnded(north, away, Duration.ofMinutes(2)).get("JobState"), "the replay of the run at west");
+    Map<String, List<String>> accounted = sacct(north, List.of(atHome, away));
+    assertEquals(accounted.get(atHome), accounted.get(away), "sacct: the same state and exit code at home and through the federation");
+    for (String out : List.of("home.out", "away.out")) {
+      String text = Files.readString(base.resolve(out));
+      assertTrue(text.startsWith("start\n") && text.contains("\nafter\n") && !text.contains("\nsurvived\n"), "killed, and the job went on: "
+          + out + ": " + text);
+    }
+    System.out.printf("[e2e] memory: job %s passed its 100 MB at west, was killed there and ends at north as %s, as the run at home%n",
+        away, accounted.get(away));
   }
 
   /** Runs {@code script} in {@code dir} in north's own partition, as a run through the federation is compared with; its id, ended. */
@@ -705,22 +726,31 @@ class SlurmFederationIT {
 
   /** Starts the three sites' daemons on one ZooKeeper server, every site live at each; returns north's cluster. */
   private Instance threeSites() throws Exception {
-    Instance north = Testbed.require(SITES.get("north"));
-    SITES.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
+    return sites(List.copyOf(SITES.keySet()));
+  }
+
+  /**
+   * A one-server ensemble with {@code names} (of {@link #SITES}) as members, and a daemon for each
+   * (its file with {@link #siteFileExtra}), once each answers with all of them live; north's cluster.
+   */
+  private Instance sites(List<String> names) throws Exception {
+    for (String site : names) {
+      clusters.put(site, Testbed.require(SITES.get(site)));
+    }
     zk = Ensemble.start(1);
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()),
-        List.copyOf(SITES.keySet()), Clock.systemUTC());
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), names,
+        Clock.systemUTC());
     secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
     Path jar = nodeVisibleJar();
-    for (String site : SITES.keySet()) {
+    for (String site : names) {
       ports.put(site, freePort());
       Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
       startDaemon(site, jar);
     }
-    for (String site : SITES.keySet()) {
-      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> liveSites(site) == SITES.size());
+    for (String site : names) {
+      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> liveSites(site) == names.size());
     }
-    return north;
+    return clusters.get("north");
   }
 
   /**
@@ -865,9 +895,9 @@ class SlurmFederationIT {
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
   }
 
-  /** The jar, copied where every cluster's node sees it at the same path (the chroot sees the testbed's run folder). */
+  /** The jar, copied where every cluster's node sees it at the same path (the chroot, south's, sees the testbed's run folder). */
   private Path nodeVisibleJar() throws IOException {
-    return nodeVisibleJar(clusters.get("south"));
+    return nodeVisibleJar(clusters.getOrDefault("south", clusters.get("north")));
   }
 
   /** As {@link #nodeVisibleJar()}, in the jobs folder of {@code inChroot}, a testbed instance (seen by the chroot's too). */
@@ -1172,7 +1202,7 @@ class SlurmFederationIT {
   /** A job's fields once it ended (the last seen if it has not within {@code wait}). */
   private static Map<String, String> waitEnded(Instance slurm, String id, Duration wait) {
     Eventually.waitFor(() -> "job " + id + " to end; last seen " + fields(slurm, id), wait, Duration.ofSeconds(2),
-        () -> Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(fields(slurm, id).get("JobState")));
+        () -> Arrays.asList("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "OUT_OF_MEMORY").contains(fields(slurm, id).get("JobState")));
     return fields(slurm, id);
   }
 

@@ -2,16 +2,24 @@ package org.coalition.coordination;
 
 /**
  * How a claimed job's run ended: start and end (seconds since the federation's epoch), the exit
- * code or the signal that ended it, whether it was stopped at its time limit, and where its output
- * can be fetched (a URI the executing daemon serves; may be empty).
+ * code or the signal that ended it, whether it was stopped at its time limit or killed for memory,
+ * and where its output can be fetched (a URI the executing daemon serves; may be empty).
  *
  * @param signal 0 when the run exited with {@code exitCode}; otherwise the signal (1-64) that ended it
  * @param timedOut the executor stopped the run at its time limit (then {@code signal} says how it ended)
  * @param outputSha256 the SHA-256 of the output the reference names when it is fetched (64 lower-case
  *     hex digits), checked by the home after the transfer; "" for an inline output or none
+ * @param outOfMemory the executor's batch system killed a process of the run for passing its memory
+ *     (the kernel's OOM killer in the run's memory cgroup, as Slurm's task/cgroup tells it)
  */
-public record RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256) {
+public record RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256,
+    boolean outOfMemory) {
   public static final int MAX_OUTPUT_REF = 2048;
+
+  /** A run that no memory limit cut short. */
+  public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256) {
+    this(start, end, exitCode, signal, timedOut, output, outputSha256, false);
+  }
 
   /** A run whose output travels inline, or is fetched without a checksum (a result from before checksums). */
   public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output) {
@@ -31,11 +39,13 @@ public record RunResult(double start, double end, int exitCode, int signal, bool
   /**
    * A run as a record holds it: one written before runs carried a signal has none ({@code null}),
    * and exited; one written before timeouts were told has no {@code timedOut}, and was not stopped; one
-   * written before checksums has no {@code outputSha256}.
+   * written before checksums has no {@code outputSha256}; one written before memory kills were told
+   * has no {@code outOfMemory}, and was not killed for memory.
    */
-  public static RunResult read(double start, double end, int exitCode, Integer signal, Boolean timedOut, String output, String outputSha256) {
+  public static RunResult read(double start, double end, int exitCode, Integer signal, Boolean timedOut, String output, String outputSha256,
+      Boolean outOfMemory) {
     return new RunResult(start, end, exitCode, signal == null ? 0 : signal, Boolean.TRUE.equals(timedOut), output,
-        outputSha256 == null ? "" : outputSha256);
+        outputSha256 == null ? "" : outputSha256, Boolean.TRUE.equals(outOfMemory));
   }
 
   public RunResult {

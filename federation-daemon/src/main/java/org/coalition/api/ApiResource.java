@@ -176,11 +176,11 @@ public final class ApiResource {
     if (done.isPresent()) {
       Broker.Finished d = done.get();
       return new JobView(site, id, d.outcome(), d.executor(), d.release(), d.start(), d.end(), d.exitCode(),
-          d.signal() == 0 ? null : d.signal(), d.timedOut() ? Boolean.TRUE : null);
+          d.signal() == 0 ? null : d.signal(), d.timedOut() ? Boolean.TRUE : null, null, d.outOfMemory() ? Boolean.TRUE : null);
     }
     Optional<String> home = broker.whyHome(id);
     if (home.isPresent()) {
-      return new JobView(site, id, "home", "", 0, null, null, null, null, null, home.get());
+      return new JobView(site, id, "home", "", 0, null, null, null, null, null, home.get(), null);
     }
     throw new ApiError(ApiError.Code.NOT_FOUND, "site " + site + " has no federated job " + id
         + " (never published, run at home, or finished before the daemon's last " + "10,000 jobs)");
@@ -235,7 +235,8 @@ public final class ApiResource {
     }
     PilotService.RunOutcome run;
     try {
-      run = new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), outcome.signal(), outcome.timedOut(), out, err);
+      run = new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), outcome.signal(), outcome.timedOut(), out, err,
+          outcome.outOfMemory());
     } catch (IllegalArgumentException e) {
       throw new ApiError(ApiError.Code.INVALID, "the run's outcome: " + e.getMessage());
     }

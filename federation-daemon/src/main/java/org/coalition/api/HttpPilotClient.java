@@ -60,7 +60,7 @@ public final class HttpPilotClient implements PilotService {
     Base64.Encoder b = Base64.getEncoder();
     try {
       post(pilotId, "finish", token, JSON.writeValueAsString(new Outcome(o.start(), o.end(), o.exitCode(), o.signal(), o.timedOut(),
-          b.encodeToString(o.stdout()), b.encodeToString(o.stderr()))));
+          b.encodeToString(o.stdout()), b.encodeToString(o.stderr()), o.outOfMemory())));
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -73,7 +73,7 @@ public final class Broker implements PilotService, PilotTokens {
 
   /** How one of this site's jobs ended elsewhere, kept for lookups. */
   public record Finished(String jobId, String executor, double release, double start, double end, int exitCode, int signal,
-      boolean timedOut, String outcome) {}
+      boolean timedOut, String outcome, boolean outOfMemory) {}
 
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs) {
     this(settings, coordination, handler, home, outputs, Clock.systemUTC());

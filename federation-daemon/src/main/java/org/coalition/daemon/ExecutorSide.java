@@ -13,11 +13,9 @@ import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
-import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.daemon.PilotLifecycle.Effect;
 import org.coalition.daemon.PilotLifecycle.Event;
-import org.coalition.handler.ExitStatus;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
@@ -343,12 +341,11 @@ final class ExecutorSide implements PilotService, PilotTokens {
     recovery.keep(p);
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
     double end = Math.max(p.startedAt, coordination.now());
-    coordination.finish(c, new RunResult(p.startedAt, end, outcome.exitCode(), outcome.signal(), outcome.timedOut(), ref, stored.sha256()));
+    coordination.finish(c, outcome.result(p.startedAt, end, ref, stored.sha256()));
     p.reported = true;
     p.fire(Event.REPORTED);
     recovery.keep(p);
-    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", String.format("%s%s after %s s",
-        new ExitStatus(outcome.exitCode(), outcome.signal()), outcome.timedOut() ? " at its time limit" : "", Numbers.format(end - p.startedAt)));
+    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", outcome.ended() + " after " + Numbers.format(end - p.startedAt) + " s");
   }
 
   /**

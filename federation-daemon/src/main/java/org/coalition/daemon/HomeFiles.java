@@ -78,7 +78,7 @@ final class HomeFiles {
   static RemoteRun run(RunResult r, RunOutputs.Captured out, Instant left) {
     RemoteRun plain = RemoteRuns.of(r, out.stdout(), notedStderr(out));
     return new RemoteRun(plain.stdout(), plain.stderr(), plain.exitCode(), plain.signal(), plain.timedOut(),
-        out.files().map(tar -> new RemoteRun.Files(tar, left)));
+        out.files().map(tar -> new RemoteRun.Files(tar, left)), plain.outOfMemory());
   }
 
   /** Standard error, and a line for each file the run made that does not come back (a link, a device). */

@@ -158,7 +158,8 @@ final class HomeResults {
       HomeFiles.replayed(run);
     }
     synchronized (this) {
-      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), r.timedOut(), outcome));
+      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), r.timedOut(), outcome,
+          r.outOfMemory()));
     }
     return true;
   }

@@ -13,12 +13,14 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.daemon.PilotService.Assignment;
 import org.coalition.daemon.PilotService.RunOutcome;
 import org.coalition.handler.ExitStatus;
+import org.coalition.handler.OomKills;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.staging.AccountTar;
 import org.coalition.staging.Checksums;
@@ -129,6 +131,7 @@ public final class PilotAgent {
       return 1;
     }
     double start = clock.getAsDouble();
+    OptionalLong oomKills = OomKills.count(); // the memory cgroup the batch system put the pilot in, if any
     ScriptRunner.Run run;
     try {
       run = a.place().isEmpty() ? runner.start(a.job().replace('/', '-'), a.account(), a.script(), a.environment(),
@@ -164,9 +167,11 @@ public final class PilotAgent {
         }
       }
       ExitStatus status = run.exit();
+      // a process of the run died for memory: the batch system's limit, as Slurm tells OUT_OF_MEMORY at home
+      boolean outOfMemory = oomKills.isPresent() && OomKills.count().orElse(0) > oomKills.getAsLong();
       byte[] stderr = concat(run.stderr(), sendFiles(a, token, run));
       RunOutcome outcome = new RunOutcome(start, Math.max(start, clock.getAsDouble()), status.exitCode(), status.signal(), timedOut, run.stdout(),
-          stderr);
+          stderr, outOfMemory);
       try {
         patiently("the report of job " + a.job(), () -> {
           service.finish(pilotId, token, outcome);

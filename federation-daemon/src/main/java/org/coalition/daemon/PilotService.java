@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobEnvironment;
 import org.coalition.coordination.JobOwner;
+import org.coalition.coordination.RunResult;
 import org.coalition.handler.ExitStatus;
 
 /**
@@ -74,11 +75,29 @@ public interface PilotService {
    * @param exitCode 0-255 as the process exited (0 when a signal ended it)
    * @param signal 0 when the process exited; otherwise the signal (1-64) that ended it
    * @param timedOut the pilot stopped the run at its time limit
+   * @param outOfMemory the kernel killed a process of the run for passing the memory its batch system
+   *     gave the pilot ({@code OomKills}: the OOM kills counted in the pilot's memory cgroup grew)
    */
-  record RunOutcome(double start, double end, int exitCode, int signal, boolean timedOut, byte[] stdout, byte[] stderr) {
+  record RunOutcome(double start, double end, int exitCode, int signal, boolean timedOut, byte[] stdout, byte[] stderr,
+      boolean outOfMemory) {
     /** A run that exited with {@code exitCode}. */
     RunOutcome(double start, double end, int exitCode, byte[] stdout, byte[] stderr) {
       this(start, end, exitCode, 0, false, stdout, stderr);
+    }
+
+    /** A run that no memory limit cut short. */
+    public RunOutcome(double start, double end, int exitCode, int signal, boolean timedOut, byte[] stdout, byte[] stderr) {
+      this(start, end, exitCode, signal, timedOut, stdout, stderr, false);
+    }
+
+    /** The result this run gives its job, on the federation's clock ({@code start}, {@code end}), its output stored under {@code ref}. */
+    public RunResult result(double start, double end, String ref, String sha256) {
+      return new RunResult(start, end, exitCode, signal, timedOut, ref, sha256, outOfMemory);
+    }
+
+    /** How it ended, in words: {@code exit 0}, {@code signal 9 killed for memory}, {@code signal 15 at its time limit}. */
+    public String ended() {
+      return new ExitStatus(exitCode, signal) + (timedOut ? " at its time limit" : outOfMemory ? " killed for memory" : "");
     }
 
     public RunOutcome {

@@ -1,6 +1,7 @@
 package org.coalition.daemon;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.coalition.coordination.RunResult;
 import org.coalition.handler.RemoteRun;
 
@@ -10,7 +11,7 @@ final class RemoteRuns {
 
   /** How {@code r} ended, with its output. */
   static RemoteRun of(RunResult r, byte[] stdout, byte[] stderr) {
-    return new RemoteRun(stdout, stderr, clampExit(r.exitCode()), r.signal(), r.timedOut());
+    return new RemoteRun(stdout, stderr, clampExit(r.exitCode()), r.signal(), r.timedOut(), Optional.empty(), r.outOfMemory());
   }
 
   /** How {@code r} ended, with only a note on standard error for output. */

@@ -9,14 +9,17 @@ import java.util.Optional;
 /**
  * How a user's job ended at another site, for its home job to replay: what it wrote to standard
  * output and to standard error, its exit code or the signal that ended it, and whether it was
- * stopped at its time limit.
+ * stopped at its time limit or killed for memory.
  *
  * @param signal 0 when the job exited; otherwise the signal that killed it, and {@code exitCode} is ignored
  * @param timedOut the run reached its time limit and was stopped there (its status says how it then ended)
  * @param files the files the run created or changed in its working folder, to put back into the
  *     job's working directory at home, if it wrote any
+ * @param outOfMemory the executor's batch system killed a process of the run for passing its
+ *     memory (its status still says how the run itself then ended)
  */
-public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, boolean timedOut, Optional<Files> files) {
+public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, boolean timedOut, Optional<Files> files,
+    boolean outOfMemory) {
   /**
    * Files a run wrote: a tar of regular files and folders only, under relative names inside the
    * working directory (checked by the daemon that fetched it), and the moment the job left home:
@@ -27,6 +30,11 @@ public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, 
       Objects.requireNonNull(tar, "tar");
       Objects.requireNonNull(since, "since");
     }
+  }
+
+  /** A run that no memory limit cut short. */
+  public RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, boolean timedOut, Optional<Files> files) {
+    this(stdout, stderr, exitCode, signal, timedOut, files, false);
   }
 
   /** A run that brought no files back. */
@@ -76,9 +84,15 @@ public record RemoteRun(byte[] stdout, byte[] stderr, int exitCode, int signal, 
 
   /**
    * The line coalition-replay reads: {@code exit N} or {@code signal N}, or {@code timeout N} for a
-   * run stopped at its time limit (N: the signal that then ended it, 0 when it exited).
+   * run stopped at its time limit (N: the signal that then ended it, 0 when it exited); followed by
+   * {@code oom} for a run killed for memory, which the replay is too, where its home enforces memory.
    */
   public String statusLine() {
-    return (timedOut ? "timeout " + signal : status().toString()) + "\n";
+    return (timedOut ? "timeout " + signal : status().toString()) + (outOfMemory ? " oom" : "") + "\n";
+  }
+
+  /** The same run, told as neither stopped at its time limit nor killed for memory (a replay that cannot show either). */
+  public RemoteRun plain() {
+    return new RemoteRun(stdout, stderr, exitCode, signal, false, files, false);
   }
 }

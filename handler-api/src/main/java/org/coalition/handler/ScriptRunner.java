@@ -49,7 +49,9 @@ public final class ScriptRunner {
   private static final Path ENV = Path.of("/usr/bin/env");
   /**
    * Runs the job in a process group of its own, passes on to that group the termination signals
-   * it gets (a pilot stopping the job at its time limit), waits, writes how the job ended to
+   * it gets (a pilot stopping the job at its time limit), makes the job the first the kernel's OOM
+   * killer takes (oom_score_adj 1000: a job past its memory dies, not the pilot that reports it),
+   * waits, writes how the job ended to
    * {@value #STATUS} ("exit N" or "signal N") and exits as a shell would (128 + N for signal N).
    * Perl, because every Debian system has it (perl-base is essential) and a shell cannot tell
    * "signal 15" from "exit 143" either. Runs as the job's account, in the job's folder.
@@ -58,7 +60,8 @@ public final class ScriptRunner {
       "my $status = shift @ARGV;",
       "my $pid = fork();",
       "die \"coalition: cannot start the job: $!\\n\" unless defined $pid;",
-      "if ($pid == 0) { setpgrp(0, 0); exec { $ARGV[0] } @ARGV; print STDERR \"coalition: cannot run the job: $!\\n\"; exit 127; }",
+      "if ($pid == 0) { setpgrp(0, 0); if (open(my $o, '>', '/proc/self/oom_score_adj')) { print $o \"1000\\n\"; close($o); }",
+      "  exec { $ARGV[0] } @ARGV; print STDERR \"coalition: cannot run the job: $!\\n\"; exit 127; }",
       "for my $s (qw(TERM INT HUP QUIT USR1 USR2)) { $SIG{$s} = sub { kill $s, -$pid; }; }",
       "my $r; do { $r = waitpid($pid, 0); } while ($r == -1 && $!{EINTR});",
       "my $st = $?; my $sig = $st & 127;",

@@ -95,9 +95,10 @@ final class FederableJobs {
     RemoteRun replayed = run;
     int minutes = SlurmRest.replayMinutes(run.files().map(f -> f.tar().toFile().length()).orElse(0L));
     boolean shrunk = optionalUpdate(jobId, () -> updates.shrink(minutes), "replays at the size it asked for, waiting for its cores");
-    if (!shrunk && run.timedOut()) {
-      // a timeout replays by waiting for the job's limit, which may be a day or none: it ends by the signal instead
-      replayed = new RemoteRun(run.stdout(), run.stderr(), run.exitCode(), run.signal(), false, run.files());
+    if (!shrunk && (run.timedOut() || run.outOfMemory())) {
+      // a timeout replays by waiting for the job's limit, which may be a day or none, and a memory kill by passing the job's memory,
+      // which may be a node's: it ends by the signal instead
+      replayed = run.plain();
     }
     folder.write(job.id(), job.user(), replayed); // the hook looks for $SLURM_JOB_ID: a task split off has an id of its own
     updates.hold(false);

@@ -68,4 +68,26 @@ class ReplayFilesTest {
       assertTrue(left2.noneMatch(p -> p.getFileName().toString().startsWith(".coalition-files")), "the unpacking folder is gone");
     }
   }
+
+  @Test
+  void aRunKilledForMemoryReplaysItsOutputAndEndsAsItEndedWhereNoMemoryIsEnforced() throws Exception {
+    Path work = Files.createDirectory(dir.resolve("work"));
+    Path results = Files.createDirectory(dir.resolve("results"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+    RemoteRun killed = new RemoteRun("start\n".getBytes(StandardCharsets.UTF_8), "Killed\n".getBytes(StandardCharsets.UTF_8), 0, 9, false,
+        Optional.empty(), true);
+    assertEquals("signal 9 oom\n", killed.statusLine());
+    new Results(results).write("6", ME, killed);
+    Process replay = new ProcessBuilder("sh", SCRIPT.toString(), results.resolve("6").toString()).directory(work.toFile()).start();
+    String stdout = new String(replay.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String stderr = new String(replay.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(128 + 9, replay.waitFor(), "the memory asked for here passed (no limit on this process), then the run's signal: " + stderr);
+    assertEquals("start\n", stdout);
+    assertEquals("Killed\n", stderr);
+
+    Files.writeString(results.resolve("6/status"), "exit 0 later\n");
+    Process refused = new ProcessBuilder("sh", SCRIPT.toString(), results.resolve("6").toString()).directory(work.toFile()).start();
+    String why = new String(refused.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(1, refused.waitFor());
+    assertTrue(why.contains("status says 'exit 0 later', not 'oom' after the status"), why);
+  }
 }

@@ -35,17 +35,22 @@ final class ZkRecords {
       .build();
 
   /**
-   * How a {@link RunResult} is read: {@code signal} and {@code timedOut} came later (issue #24), and
-   * a result written by a daemon from before says nothing of them; absent, the run exited by itself.
+   * How a {@link RunResult} is read: {@code signal}, {@code timedOut} and {@code outOfMemory} came
+   * later (issue #24), and a result written by a daemon from before says nothing of them; absent,
+   * the run exited by itself.
    * Every other field stays required, as the strict mapper wants.
    */
   private abstract static class RunResultJson {
     @JsonCreator
     static RunResult read(@JsonProperty("start") double start, @JsonProperty("end") double end, @JsonProperty("exitCode") int exitCode,
         @JsonProperty("signal") Integer signal, @JsonProperty("timedOut") Boolean timedOut, @JsonProperty("output") String output,
-        @JsonProperty("outputSha256") String outputSha256) {
+        @JsonProperty("outputSha256") String outputSha256, @JsonProperty("outOfMemory") Boolean outOfMemory) {
       throw new AssertionError("a mix-in: Jackson calls RunResult.read");
     }
+
+    /** Written only when true: a daemon from before memory kills were told reads every other result as it did. */
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    abstract boolean outOfMemory();
 
     /** Written only when there is one: a daemon from before checksums reads the others as it always did. */
     @JsonInclude(JsonInclude.Include.NON_EMPTY)

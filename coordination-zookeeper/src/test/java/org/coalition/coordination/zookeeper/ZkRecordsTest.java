@@ -128,4 +128,13 @@ class ZkRecordsTest {
       assertEquals(CoordinationException.Kind.INVALID, e.kind(), e.getMessage());
     }
   }
+
+  @Test
+  void aMemoryKillTravelsAndAResultWithoutOneIsWrittenAsBefore() {
+    RunResult killed = new RunResult(1, 2, 0, 9, false, "https://exec:8443/v1/outputs/x", "", true);
+    assertEquals(killed, ZkRecords.read(PATH, ZkRecords.write(killed), RunResult.class));
+    String json = new String(ZkRecords.write(new RunResult(1, 2, 0, 9, "")), StandardCharsets.UTF_8);
+    assertFalse(json.contains("outOfMemory"), "a daemon from before memory kills were told, which refuses unknown fields, reads it: " + json);
+    assertFalse(ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), RunResult.class).outOfMemory());
+  }
 }

@@ -5,5 +5,7 @@ package org.coalition.api.model;
  *
  * @param signal 0 (or absent) when the run exited with {@code exitCode}; otherwise the signal (1-64) that ended it
  * @param timedOut the pilot stopped the run at its time limit (absent: it did not)
+ * @param outOfMemory the kernel killed a process of the run for passing its memory (absent: it did not)
  */
-public record Outcome(double start, double end, int exitCode, int signal, boolean timedOut, String stdout, String stderr) {}
+public record Outcome(double start, double end, int exitCode, int signal, boolean timedOut, String stdout, String stderr,
+    boolean outOfMemory) {}
