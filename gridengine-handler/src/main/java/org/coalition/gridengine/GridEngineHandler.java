@@ -55,9 +55,11 @@ public final class GridEngineHandler implements ResourceHandler {
    * @param parallelEnvironment the parallel environment of pilots of more than one core
    * @param defaultTimeLimit the time limit counted for a pending job without {@code h_rt}
    * @param runuser the command that starts a pilot as its account when the daemon is root
+   * @param memoryComplex the complex a pilot asks its memory by ({@code -l mem_free=356M}), compared
+   *     with its whole memory; empty to ask none
    */
   public record Config(Optional<Path> library, Tool qstat, List<String> queues, String parallelEnvironment, Duration defaultTimeLimit,
-      String runuser) {
+      String runuser, String memoryComplex) {
     public Config {
       Objects.requireNonNull(library, "library");
       Objects.requireNonNull(qstat, "qstat");
@@ -65,15 +67,17 @@ public final class GridEngineHandler implements ResourceHandler {
       Objects.requireNonNull(parallelEnvironment, "parallelEnvironment");
       Objects.requireNonNull(defaultTimeLimit, "defaultTimeLimit");
       Objects.requireNonNull(runuser, "runuser");
+      Objects.requireNonNull(memoryComplex, "memoryComplex");
     }
 
-    /** Defaults: {@code qstat} on the PATH (30 s), all queues, {@code -pe smp}, 1 h for jobs without {@code h_rt}. */
+    /** Defaults: {@code qstat} on the PATH (30 s), all queues, {@code -pe smp}, 1 h for jobs without {@code h_rt}, memory by {@code mem_free}. */
     public static Config of(Optional<Path> library) {
-      return new Config(library, Tool.of("qstat", Duration.ofSeconds(30)), List.of(), "smp", Duration.ofHours(1), "/usr/sbin/runuser");
+      return new Config(library, Tool.of("qstat", Duration.ofSeconds(30)), List.of(), "smp", Duration.ofHours(1), "/usr/sbin/runuser",
+          "mem_free");
     }
 
     public Config withQstat(Tool tool) {
-      return new Config(library, tool, queues, parallelEnvironment, defaultTimeLimit, runuser);
+      return new Config(library, tool, queues, parallelEnvironment, defaultTimeLimit, runuser, memoryComplex);
     }
   }
 
@@ -159,6 +163,11 @@ public final class GridEngineHandler implements ResourceHandler {
     }
     if (!spec.partition().isEmpty()) {
       nativeSpec.append(" -q ").append(spec.partition());
+    }
+    if (spec.memoryMb() > 0 && !config.memoryComplex().isEmpty()) {
+      // -w w: DRMAA's verification ignores load values, so a load-value complex (mem_free) looks unknown to it and every queue
+      // unsuitable; the scheduler compares it with each host's load as usual
+      nativeSpec.append(" -w w -l ").append(config.memoryComplex()).append('=').append(spec.memoryMb()).append('M');
     }
     JobTemplate t = new JobTemplate().setRemoteCommand(command.get(0)).setArgs(command.subList(1, command.size()))
         .setJobName(spec.name()).setWorkingDirectory(spec.workingDirectory()).setJobEnvironment(spec.environment())

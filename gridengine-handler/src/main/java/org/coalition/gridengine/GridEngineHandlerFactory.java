@@ -50,8 +50,12 @@ public final class GridEngineHandlerFactory implements HandlerFactory {
     if (!QUEUE.matcher(pe).matches()) {
       h.problem("parallel-environment", "'" + pe + "' is not a parallel environment's name");
     }
+    String memory = h.string("memory-complex", "mem_free", false);
+    if (!memory.isEmpty() && !QUEUE.matcher(memory).matches()) {
+      h.problem("memory-complex", "'" + memory + "' is not a complex's name (mem_free, h_vmem, or \"\" to ask no memory)");
+    }
     return new GridEngineSettings(name, library, h.command("qstat", List.of("qstat")), queues, pe,
-        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)));
+        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)), memory);
   }
 
   @Override
@@ -59,6 +63,6 @@ public final class GridEngineHandlerFactory implements HandlerFactory {
     GridEngineSettings ge = (GridEngineSettings) settings;
     GridEngineHandler.Config defaults = GridEngineHandler.Config.of(ge.library());
     return GridEngineHandler.connect(new GridEngineHandler.Config(ge.library(), new Tool(ge.qstat(), Map.of(),
-        defaults.qstat().timeout()), ge.queues(), ge.parallelEnvironment(), ge.defaultTimeLimit(), defaults.runuser()));
+        defaults.qstat().timeout()), ge.queues(), ge.parallelEnvironment(), ge.defaultTimeLimit(), defaults.runuser(), ge.memoryComplex()));
   }
 }

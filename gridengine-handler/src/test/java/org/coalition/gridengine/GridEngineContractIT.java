@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.coalition.handler.HandlerException;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotState;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ResourceHandlerContract;
@@ -72,6 +74,15 @@ class GridEngineContractIT extends ResourceHandlerContract {
     QueueObservation o = observeUntil("4 pending tasks", x -> x.pendingJobs() == 4);
     // 3 tasks x 2 slots x 600 s, and one job without h_rt at the default hour.
     assertEquals(3 * 2 * 600.0 + 3600.0, o.pendingCoreSeconds(), 1e-9, o.toString());
+  }
+
+  @Test
+  void aPilotAsksItsMemoryThroughTheSitesMemoryComplexAndRunsWhereAHostHasIt() {
+    PilotHandle p = handler().submit(pilot("coalition-pilot-mem", 1, "true", true)); // 100 MB
+    String job = Command.of(sge.tool("qstat"), "-j", p.nativeId()).run().requireSuccess().stdout();
+    assertTrue(job.lines().anyMatch(l -> l.startsWith("hard resource_list:") && l.contains("mem_free=100M")), job);
+    handler().release(p);
+    waitFor(p, "ran on a host with 100 MB free and ended", s -> s.state() == PilotState.COMPLETED);
   }
 
   @Test

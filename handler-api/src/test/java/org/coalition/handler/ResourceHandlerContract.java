@@ -92,6 +92,11 @@ public abstract class ResourceHandlerContract {
         Map.of("COALITION_TEST", "yes"), dir.toString(), held);
   }
 
+  /** The handler under test, connected for this test. */
+  protected ResourceHandler handler() {
+    return handler;
+  }
+
   protected PilotStatus waitFor(PilotHandle pilot, String what, Predicate<PilotStatus> wanted) {
     AtomicReference<PilotStatus> status = new AtomicReference<>();
     Eventually.waitFor(() -> pilot + " " + what + "; last seen " + status.get(), WAIT, Duration.ofMillis(250),

@@ -151,7 +151,7 @@ class SiteConfigReaderTest {
         "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new Identity(20001, 20001), "fed-west", new Identity(20002, 20002)),
         Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.of("coalition-pilots")), west.handlers().get(0));
     assertEquals(new GridEngineSettings("gridengine", Optional.of(Path.of("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0")),
-        List.of("/usr/bin/qstat"), List.of("all.q"), "smp", Duration.ofHours(1)),
+        List.of("/usr/bin/qstat"), List.of("all.q"), "smp", Duration.ofHours(1), "mem_free"),
         SiteConfigReader.read(docs.resolve("site-gridengine.yaml")).handlers().get(0));
     assertEquals(new CondorSettings("condor", Optional.of(Path.of("/usr/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
         Duration.ofHours(1)), SiteConfigReader.read(docs.resolve("site-condor.yaml")).handlers().get(0));
@@ -199,7 +199,7 @@ class SiteConfigReaderTest {
             bin: /opt/condor/bin""");
     SiteConfig c = SiteConfigReader.parse("east.yaml", two);
     assertEquals(List.of(
-        new GridEngineSettings("gridengine", Optional.empty(), List.of("qstat"), List.of(), "smp", Duration.ofHours(1)),
+        new GridEngineSettings("gridengine", Optional.empty(), List.of("qstat"), List.of(), "smp", Duration.ofHours(1), "mem_free"),
         new CondorSettings("condor-1", Optional.of(Path.of("/opt/condor/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
             Duration.ofHours(1))), c.handlers(), "aliases and the defaults of the optional keys");
     List<String> p = problems(MINIMAL.replace("- type: local", """
