@@ -25,6 +25,9 @@ NETWORK_INTERFACE = 127.0.0.1
 BIND_ALL_INTERFACES = False
 ENABLE_IPV6 = False
 NUM_CPUS = $CONDOR_CPUS
+# One GPU, a stand-in as the Slurm clusters' (no device behind it): HTCondor counts it and gives it
+# to a job that asks request_GPUs as any GPU (AssignedGPUs, CUDA_VISIBLE_DEVICES).
+MACHINE_RESOURCE_GPUs = CUDA0
 START = TRUE
 SUSPEND = FALSE
 PREEMPT = FALSE

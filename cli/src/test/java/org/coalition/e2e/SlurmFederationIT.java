@@ -33,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.handler.ExitStatus;
@@ -757,10 +758,11 @@ class SlurmFederationIT {
    * A Slurm site's users' jobs run at a Grid Engine site (through DRMAA) and an HTCondor site
    * (through its tools), each daemon started from its site file: the pilots run as the mapped
    * account, never root, and every job ends at home with the remote run's exit code and output.
+   * A job of a GPU runs at the HTCondor site, whose slot has one, never at the Grid Engine site.
    */
   @Test
   void gridEngineAndHtcondorSitesRunASlurmSitesJobs() throws Exception {
-    Instance home = Testbed.require("slurm22-c1");
+    Instance home = Testbed.require("slurm22-c2"); // a cluster of a GPU
     Instance sge = Testbed.require("sge");
     Instance condor = Testbed.require("condor");
     clusters.put("north", home);
@@ -808,14 +810,19 @@ class SlurmFederationIT {
         ids.add(sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
             jobs + "/%j.out", script.toString()));
       }
-      // A replay at home waits for the cores the job asked for (federation-daemon/README.md, "Known
-      // gaps"): the filler goes once every job has run elsewhere and come back.
+      // A job of a GPU: Grid Engine's pilots ask for none, HTCondor's ask request_GPUs (its slot has one: testbed/lib/condor.sh).
+      Path gpuScript = Files.writeString(jobs.resolve("gpu.sh"), "#!/bin/bash\necho \"ran with GPU $CUDA_VISIBLE_DEVICES\"\n");
+      gpuScript.toFile().setReadable(true, false);
+      String gpuJob = sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "--gres=gpu:1", "-t", "5",
+          "-o", jobs + "/%j.out", gpuScript.toString());
+      // The replays wait for a core at home: the filler goes once every job has run elsewhere and come back.
       Map<String, String> states = new TreeMap<>();
-      Eventually.waitFor(() -> "all " + count + " jobs ran elsewhere and came back to north; states: " + states, Duration.ofMinutes(4),
+      Eventually.waitFor(() -> "all " + (count + 1) + " jobs ran elsewhere and came back to north; states: " + states, Duration.ofMinutes(4),
           Duration.ofSeconds(2), () -> {
-            ids.forEach(id -> states.put(id, job("north", id).path("state").asText("not published")));
+            Stream.concat(ids.stream(), Stream.of(gpuJob)).forEach(id -> states.put(id, job("north", id).path("state").asText("not published")));
             return states.values().stream().allMatch("replayed"::equals);
           });
+      assertEquals("central", job("north", gpuJob).path("executor").asText(), "the job of a GPU ran where a slot has one");
       Command.of(home.tool("scancel"), filler).run().requireSuccess();
       Map<String, Map<String, String>> ended = new LinkedHashMap<>();
       Eventually.waitFor(() -> "all " + count + " jobs ended at north; ended: " + ended.keySet(), Duration.ofMinutes(2), Duration.ofSeconds(2),
@@ -851,6 +858,9 @@ class SlurmFederationIT {
           percentile(latencies, 0.50), latencies.isEmpty() ? 0 : latencies.get(latencies.size() - 1));
       assertEquals(count, ranAt.getOrDefault("east", 0) + ranAt.getOrDefault("central", 0), "every job ran at east or central: " + ranAt);
       assertTrue(ranAt.getOrDefault("east", 0) > 0 && ranAt.getOrDefault("central", 0) > 0, "both sites ran jobs: " + ranAt);
+      assertEquals("COMPLETED", waitEnded(home, gpuJob, Duration.ofMinutes(2)).get("JobState"));
+      assertEquals("ran with GPU CUDA0\n", Files.readString(jobs.resolve(gpuJob + ".out")), "it saw the HTCondor slot's GPU");
+      System.out.println("[e2e] job " + gpuJob + " of a GPU ran at central (HTCondor, request_GPUs) and ended at north as it would there");
     } finally {
       Command.of(sge.tool("qdel"), "-u", sge.get("user")).run();
       Command.of(condor.tool("condor_rm"), "-all").run();

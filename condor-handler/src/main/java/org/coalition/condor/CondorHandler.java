@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PartitionLoad;
@@ -37,6 +38,8 @@ import org.coalition.handler.Tool;
 public final class CondorHandler implements ResourceHandler {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "condor";
+  /** The one GRES HTCondor's submit language asks for by name: {@code request_GPUs}. */
+  private static final String GPU = "gpu";
   /** The idle jobs, and the held ones that wait for a release (held by the user, or by Coalition's park). */
   private static final String PENDING = "JobStatus == 1 || (JobStatus == 5 && (HoldReasonCode == 1 || HoldReasonCode == 15))";
 
@@ -52,6 +55,8 @@ public final class CondorHandler implements ResourceHandler {
   private final CondorJobs jobs;
   private final Clock clock;
   private final String description;
+  /** The most GPUs one slot of the pool had at the last observation: the most a pilot asks for here. */
+  private volatile long gpus;
 
   private CondorHandler(Config config, String version, Clock clock) {
     this.config = config;
@@ -88,17 +93,33 @@ public final class CondorHandler implements ResourceHandler {
     Tool.Result q = config.tools().run("condor_q", List.of("-allusers", "-json", "-attributes", "ClusterId,ProcId,RequestCpus,AllowedJobDuration",
         "-constraint", PENDING), null);
     List<JsonNode> pending = CondorTools.parse(q.requireSuccess("observe HTCondor's idle jobs", Category.UNAVAILABLE), "condor_q -json");
-    Tool.Result s = config.tools().run("condor_status", List.of("-json", "-attributes", "Name,SlotType,Cpus,TotalSlotCpus,State,Activity"), null);
+    Tool.Result s = config.tools().run("condor_status", List.of("-json", "-attributes",
+        "Name,SlotType,Cpus,TotalSlotCpus,GPUs,TotalSlotGPUs,State,Activity"), null);
     List<JsonNode> slots = CondorTools.parse(s.requireSuccess("observe HTCondor's slots", Category.UNAVAILABLE), "condor_status -json");
     double coreSeconds = CondorLoad.pendingCoreSeconds(pending, config.defaultTimeLimit());
     CondorLoad.Cores cores = CondorLoad.cores(slots);
+    gpus = CondorLoad.gpus(slots);
     List<PartitionLoad> partitions = pending.isEmpty() ? List.of() : List.of(new PartitionLoad("", pending.size(), coreSeconds));
     return new QueueObservation(at, pending.size(), coreSeconds, partitions, cores.claimed(), cores.total(),
         new RequestCost(2, q.stdout().length() + s.stdout().length()));
   }
 
+  /**
+   * A job of one slot, without GRES or with GPUs by count alone ({@code gpu:N}, no type: HTCondor's
+   * {@code request_GPUs}), as many as one slot of the pool had at the last observation.
+   */
+  @Override
+  public boolean canHold(int cores, long memoryMb, JobLayout layout) {
+    return layout.nodes() == 1 && layout.tasks() == 1 && layout.gres().keySet().stream().allMatch(GPU::equals)
+        && layout.gres().getOrDefault(GPU, 0) <= gpus;
+  }
+
   @Override
   public PilotHandle submit(PilotSpec spec) {
+    if (!canAsk(spec.layout())) {
+      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": HTCondor runs a pilot in one slot, with GPUs by count only;"
+          + " it cannot ask for " + spec.layout());
+    }
     if (!spec.partition().isEmpty()) {
       throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": HTCondor has no partitions, but '" + spec.partition()
           + "' was asked for (leave the pilots' partition empty in the site file)");
@@ -114,12 +135,21 @@ public final class CondorHandler implements ResourceHandler {
       if (spec.memoryMb() > 0) {
         d.set("request_memory", Long.toString(spec.memoryMb()));
       }
+      int gpusAsked = spec.layout().gres().getOrDefault(GPU, 0);
+      if (gpusAsked > 0) {
+        d.set("request_GPUs", Integer.toString(gpusAsked));
+      }
     } catch (IllegalArgumentException e) {
       throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": " + e.getMessage());
     }
     String what = "submit pilot " + spec.name() + " as " + spec.account();
     Tool.Result r = config.tools().runAs(Optional.of(spec.account()), "condor_submit", List.of("-terse"), d.queue());
     return new PilotHandle(KIND, firstId(r.requireSuccess(what, Category.REJECTED), what));
+  }
+
+  /** Whether a pilot of {@code layout} is one HTCondor can ask for: one slot, one task, GPUs by count alone. */
+  private static boolean canAsk(JobLayout layout) {
+    return layout.nodes() == 1 && layout.tasks() == 1 && layout.gres().keySet().stream().allMatch(GPU::equals);
   }
 
   /** The first job id of {@code condor_submit -terse}'s {@code 12.0 - 12.2}. */

@@ -58,6 +58,22 @@ final class CondorLoad {
     return new Cores(t, (int) Math.min(claimed, t));
   }
 
+  /**
+   * The most GPUs one usable slot has ({@code TotalSlotGPUs} of a partitionable slot, {@code GPUs}
+   * of a static one; none where the pool declares none): the most a pilot can ask for.
+   */
+  static long gpus(List<JsonNode> slots) {
+    long most = 0;
+    for (JsonNode slot : slots) {
+      String type = slot.path("SlotType").asText("Static");
+      String state = slot.path("State").asText("");
+      if (!type.equals("Dynamic") && !state.equals("Owner") && !state.equals("Drained")) {
+        most = Math.max(most, cpus(slot, type.equals("Partitionable") ? "TotalSlotGPUs" : "GPUs"));
+      }
+    }
+    return most;
+  }
+
   private static long cpus(JsonNode slot, String attribute) {
     JsonNode n = slot.path(attribute);
     return n.isMissingNode() || n.isNull() ? 0 : n.canConvertToLong() ? bounded(slot, attribute, n.asLong(), MAX_CPUS) : protocol(slot, attribute);

@@ -1,16 +1,21 @@
 package org.coalition.condor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
+import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ResourceHandlerContract;
@@ -75,6 +80,27 @@ class CondorContractIT extends ResourceHandlerContract {
     Command.of(condor.tool("condor_submit"), "-terse", "-").asUser(account()).stdin(noLimit).run().requireSuccess();
     QueueObservation o = observeUntil("4 pending jobs", x -> x.pendingJobs() == 4);
     assertEquals(3 * 2 * 600.0 + 3600.0, o.pendingCoreSeconds(), 1e-9, o.toString());
+  }
+
+  @Test
+  void aPilotOfAGpuGetsTheSlotsGpuAndOnlyGpusByCountUpToASlotsAreOffered() throws Exception {
+    ResourceHandler h = handler();
+    h.observe();
+    assertTrue(h.canHold(1, 100, JobLayout.oneNode(Map.of("gpu", 1))), "the pool's slot has one GPU (testbed/lib/condor.sh)");
+    assertFalse(h.canHold(1, 100, JobLayout.oneNode(Map.of("gpu", 2))), "more than a slot has");
+    assertFalse(h.canHold(1, 100, JobLayout.oneNode(Map.of("gpu:a100", 1))), "HTCondor's submit language asks GPUs by count, not by type");
+    assertFalse(h.canHold(1, 100, JobLayout.oneNode(Map.of("mps", 1))), "no other GRES");
+    assertFalse(h.canHold(2, 100, new JobLayout(2, 2, Map.of())), "one slot, not two nodes");
+    assertTrue(h.canHold(1, 100, JobLayout.ONE));
+    Path out = jobsFolder().resolve("gpu-" + System.nanoTime() + ".out");
+    PilotHandle p = h.submit(new PilotSpec("coalition-gpu", account(), 1, 100, 120, "", List.of("/bin/sh", "-c",
+        "echo \"$_CONDOR_AssignedGPUs $CUDA_VISIBLE_DEVICES\" > " + out), Map.of(), jobsFolder().toString(), false,
+        JobLayout.oneNode(Map.of("gpu", 1))));
+    waitFor(p, "ran with the slot's GPU", st -> st.state() == PilotState.COMPLETED);
+    assertEquals("CUDA0 CUDA0\n", Files.readString(out), "HTCondor gave the pilot its GPU (request_GPUs = 1)");
+    HandlerException e = assertThrows(HandlerException.class, () -> h.submit(new PilotSpec("coalition-gpu-typed", account(), 1, 100, 120, "",
+        List.of("/bin/true"), Map.of(), "/tmp", false, JobLayout.oneNode(Map.of("gpu:a100", 1)))));
+    assertEquals(HandlerException.Category.REJECTED, e.category(), e.getMessage());
   }
 
   @Test

@@ -41,17 +41,29 @@ final class ClusterLoad {
   private static final Set<String> NO_SCHEDULE = Set.of("NoSchedule", "NoExecute");
   private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
 
-  /** The observation, and the most cores one usable node has (a pilot larger than that can never start). */
-  record Load(QueueObservation observation, int largestNodeCores) {}
+  /** The GPUs a node offers, as the NVIDIA device plugin names them: the extended resource a pilot asks for. */
+  static final String GPU = "nvidia.com/gpu";
+
+  /**
+   * The observation, the most cores one usable node has (a pilot larger than that can never
+   * start), and the most GPUs one usable node has ({@value #GPU} allocatable).
+   */
+  record Load(QueueObservation observation, int largestNodeCores, int largestNodeGpus) {}
 
   private ClusterLoad() {}
 
   static Load of(double at, List<Node> nodes, List<Pod> pods, List<Job> jobs, long defaultTimeLimitSeconds, RequestCost cost) {
     Map<String, Integer> cores = new HashMap<>();
+    int gpus = 0;
     for (Node n : nodes) {
       if (usable(n)) {
-        Quantity cpu = n.getStatus() == null || n.getStatus().getAllocatable() == null ? null : n.getStatus().getAllocatable().get("cpu");
+        Map<String, Quantity> allocatable = n.getStatus() == null || n.getStatus().getAllocatable() == null ? Map.of()
+            : n.getStatus().getAllocatable();
+        Quantity cpu = allocatable.get("cpu");
         cores.put(n.getMetadata().getName(), cpu == null ? 0 : millis(cpu, n).divide(THOUSAND, 0, RoundingMode.FLOOR).intValueExact());
+        Quantity gpu = allocatable.get(GPU);
+        gpus = Math.max(gpus, gpu == null ? 0 : millis(gpu, n).divide(THOUSAND, 0, RoundingMode.FLOOR).min(BigDecimal.valueOf(1 << 20))
+            .intValueExact());
       }
     }
     Map<String, Long> requested = new HashMap<>();
@@ -91,7 +103,7 @@ final class ClusterLoad {
       allocated += (int) Math.min(e.getValue(), (m + 999) / 1000);
     }
     List<PartitionLoad> partitions = pendingJobs == 0 ? List.of() : List.of(new PartitionLoad("", pendingJobs, pendingCoreSeconds));
-    return new Load(new QueueObservation(at, pendingJobs, pendingCoreSeconds, partitions, allocated, total, cost), largest);
+    return new Load(new QueueObservation(at, pendingJobs, pendingCoreSeconds, partitions, allocated, total, cost), largest, gpus);
   }
 
   static boolean usable(Node n) {

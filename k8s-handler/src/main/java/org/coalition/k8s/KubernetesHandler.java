@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotHandle;
@@ -63,6 +64,8 @@ public final class KubernetesHandler implements ResourceHandler {
   private final SharedIndexInformer<Pod> pods;
   /** Cores of the largest usable node at the last observation; unknown (no limit) before the first. */
   private volatile int largestNodeCores = Integer.MAX_VALUE;
+  /** The most GPUs one usable node had at the last observation: the most a pilot asks for here. */
+  private volatile int largestNodeGpus;
 
   private KubernetesHandler(KubernetesConfig config, KubernetesClient client, Clock clock) {
     this.config = config;
@@ -146,8 +149,15 @@ public final class KubernetesHandler implements ResourceHandler {
     ClusterLoad.Load load = ClusterLoad.of(at, nodes, all, allJobs, config.defaultTimeLimit().toSeconds(),
         new RequestCost((int) cost[0], cost[1]));
     largestNodeCores = load.largestNodeCores();
+    largestNodeGpus = load.largestNodeGpus();
     sweep();
     return load.observation();
+  }
+
+  /** A job of one pod ({@link PilotJobs#canAsk}), of as many GPUs as one usable node had at the last observation. */
+  @Override
+  public boolean canHold(int cores, long memoryMb, JobLayout layout) {
+    return PilotJobs.canAsk(layout) && layout.gres().getOrDefault(PilotJobs.GPU, 0) <= largestNodeGpus;
   }
 
   @Override
@@ -161,11 +171,7 @@ public final class KubernetesHandler implements ResourceHandler {
       throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": account " + spec.account()
           + " has no uid in the kubernetes handler's accounts; map it there (accounts: " + spec.account() + ": {uid: ..., gid: ...})");
     }
-    int largest = largestNodeCores;
-    if (spec.cores() > largest) {
-      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": " + spec.cores() + " cores, but the largest usable node has "
-          + largest + "; Kubernetes would leave it Pending for ever");
-    }
+    PilotJobs.requirePlaceable(spec, largestNodeCores);
     String name = PilotJobs.jobName(spec);
     String what = "submit pilot " + spec.name() + " as Job " + config.namespace() + "/" + name;
     try {

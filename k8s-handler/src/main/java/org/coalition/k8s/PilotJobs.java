@@ -10,6 +10,9 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.coalition.coordination.JobLayout;
+import org.coalition.handler.HandlerException;
+import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotSpec;
 
 /**
@@ -55,6 +58,29 @@ final class PilotJobs {
     return labels;
   }
 
+  /** The GRES a pilot asks for by count: GPUs, as {@value ClusterLoad#GPU}. */
+  static final String GPU = "gpu";
+
+  /** Whether a pilot of {@code layout} is one pod can be: one node, one task, GPUs by count alone ({@value ClusterLoad#GPU}). */
+  static boolean canAsk(JobLayout layout) {
+    return layout.nodes() == 1 && layout.tasks() == 1 && layout.gres().keySet().stream().allMatch(GPU::equals);
+  }
+
+  /**
+   * Refuses a pilot Kubernetes would never place: one that is no single pod ({@link #canAsk}), or
+   * of more cores than the largest usable node has (Kubernetes would leave it Pending for ever).
+   */
+  static void requirePlaceable(PilotSpec spec, int largestNodeCores) {
+    if (!canAsk(spec.layout())) {
+      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": a pilot is one pod, with GPUs by count only; Kubernetes"
+          + " cannot run " + spec.layout());
+    }
+    if (spec.cores() > largestNodeCores) {
+      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": " + spec.cores() + " cores, but the largest usable node has "
+          + largestNodeCores + "; Kubernetes would leave it Pending for ever");
+    }
+  }
+
   /** The Secret of the pilot's environment, named as its Job. */
   static Secret secret(KubernetesConfig config, String jobName, PilotSpec spec) {
     return new SecretBuilder().withNewMetadata().withName(jobName).withNamespace(config.namespace())
@@ -71,6 +97,10 @@ final class PilotJobs {
     if (spec.memoryMb() > 0) {
       requests.put("memory", new Quantity(spec.memoryMb() + "Mi"));
       limits.put("memory", new Quantity(spec.memoryMb() + "Mi"));
+    }
+    int gpus = spec.layout().gres().getOrDefault(GPU, 0);
+    if (gpus > 0) {
+      limits.put(ClusterLoad.GPU, new Quantity(Integer.toString(gpus))); // an extended resource: its request is its limit
     }
     return new JobBuilder()
         .withNewMetadata().withName(jobName).withNamespace(config.namespace()).withLabels(labels)

@@ -50,6 +50,17 @@ class ClusterLoadTest {
   }
 
   @Test
+  void theMostGpusOfOneUsableNodeAreWhatAPilotMayAskFor() {
+    Node gpus2 = node("g2", "8", true, false, null);
+    gpus2.getStatus().getAllocatable().put(ClusterLoad.GPU, new Quantity("2"));
+    Node cordoned = node("g8", "8", true, true, null);
+    cordoned.getStatus().getAllocatable().put(ClusterLoad.GPU, new Quantity("8"));
+    var load = ClusterLoad.of(0, List.of(node("a", "4", true, false, null), gpus2, cordoned), List.of(), List.of(), 3600, RequestCost.NONE);
+    assertEquals(2, load.largestNodeGpus(), "the cordoned node's 8 do not count");
+    assertEquals(0, ClusterLoad.of(0, List.of(node("a", "4", true, false, null)), List.of(), List.of(), 3600, RequestCost.NONE).largestNodeGpus());
+  }
+
+  @Test
   void requestsOfLivePodsOnUsableNodesRoundUpPerNodeAndEndedPodsAreFree() {
     QueueObservation o = observe(List.of(node("a", "4", true, false, null), node("b", "4", true, false, null), node("cordoned", "8", true, true, null)),
         List.of(pod("p1", "a", "Running", "250m", null), pod("p2", "a", "Running", "1", null), pod("p3", "b", "Running", "100m", null),

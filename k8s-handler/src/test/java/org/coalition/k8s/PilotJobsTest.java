@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import org.coalition.coordination.JobLayout;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
@@ -65,6 +66,21 @@ class PilotJobsTest {
     assertTrue(c.getEnv() == null || c.getEnv().isEmpty(), "the environment is in the Secret only");
     assertEquals("p", job.getSpec().getTemplate().getMetadata().getLabels().get(PilotJobs.PILOT));
     assertEquals(Map.of("COALITION_PILOT_TOKEN", "secret"), PilotJobs.secret(CONFIG, "p", SPEC).getStringData());
+  }
+
+  @Test
+  void aPilotOfGpusAsksForThemAsAnExtendedResourceAndOnlyOnePodOfGpusByCountCanBeAsked() {
+    PilotSpec gpu = new PilotSpec("coalition-pilot-gpu", "alice", 1, 0, 60, "", List.of("/opt/pilot"), Map.of(), "/", false,
+        JobLayout.oneNode(Map.of("gpu", 2)));
+    var c = PilotJobs.job(CONFIG, "p", gpu, CONFIG.accounts().get("alice")).getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertEquals("2", c.getResources().getLimits().get("nvidia.com/gpu").toString(), "its request is its limit, as for any extended resource");
+    assertFalse(PilotJobs.job(CONFIG, "p", SPEC, CONFIG.accounts().get("alice")).getSpec().getTemplate().getSpec().getContainers().get(0)
+        .getResources().getLimits().containsKey("nvidia.com/gpu"), "a pilot of no GPU asks for none");
+    assertTrue(PilotJobs.canAsk(JobLayout.oneNode(Map.of("gpu", 2))));
+    assertTrue(PilotJobs.canAsk(JobLayout.ONE));
+    assertFalse(PilotJobs.canAsk(JobLayout.oneNode(Map.of("gpu:a100", 1))), "by count, not by type");
+    assertFalse(PilotJobs.canAsk(new JobLayout(2, 2, Map.of())), "one pod, not two nodes");
+    assertFalse(PilotJobs.canAsk(new JobLayout(1, 2, Map.of())), "one task: no srun in a pod");
   }
 
   @Test
