@@ -38,8 +38,6 @@ import org.coalition.handler.Tool;
 public final class CondorHandler implements ResourceHandler {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "condor";
-  /** The one GRES HTCondor's submit language asks for by name: {@code request_GPUs}. */
-  private static final String GPU = "gpu";
   /** The idle jobs, and the held ones that wait for a release (held by the user, or by Coalition's park). */
   private static final String PENDING = "JobStatus == 1 || (JobStatus == 5 && (HoldReasonCode == 1 || HoldReasonCode == 15))";
 
@@ -110,13 +108,12 @@ public final class CondorHandler implements ResourceHandler {
    */
   @Override
   public boolean canHold(int cores, long memoryMb, JobLayout layout) {
-    return layout.nodes() == 1 && layout.tasks() == 1 && layout.gres().keySet().stream().allMatch(GPU::equals)
-        && layout.gres().getOrDefault(GPU, 0) <= gpus;
+    return layout.oneTaskOfGpusByCount() && layout.gpus() <= gpus;
   }
 
   @Override
   public PilotHandle submit(PilotSpec spec) {
-    if (!canAsk(spec.layout())) {
+    if (!spec.layout().oneTaskOfGpusByCount()) {
       throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": HTCondor runs a pilot in one slot, with GPUs by count only;"
           + " it cannot ask for " + spec.layout());
     }
@@ -135,9 +132,8 @@ public final class CondorHandler implements ResourceHandler {
       if (spec.memoryMb() > 0) {
         d.set("request_memory", Long.toString(spec.memoryMb()));
       }
-      int gpusAsked = spec.layout().gres().getOrDefault(GPU, 0);
-      if (gpusAsked > 0) {
-        d.set("request_GPUs", Integer.toString(gpusAsked));
+      if (spec.layout().gpus() > 0) {
+        d.set("request_GPUs", Integer.toString(spec.layout().gpus()));
       }
     } catch (IllegalArgumentException e) {
       throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": " + e.getMessage());
@@ -145,11 +141,6 @@ public final class CondorHandler implements ResourceHandler {
     String what = "submit pilot " + spec.name() + " as " + spec.account();
     Tool.Result r = config.tools().runAs(Optional.of(spec.account()), "condor_submit", List.of("-terse"), d.queue());
     return new PilotHandle(KIND, firstId(r.requireSuccess(what, Category.REJECTED), what));
-  }
-
-  /** Whether a pilot of {@code layout} is one HTCondor can ask for: one slot, one task, GPUs by count alone. */
-  private static boolean canAsk(JobLayout layout) {
-    return layout.nodes() == 1 && layout.tasks() == 1 && layout.gres().keySet().stream().allMatch(GPU::equals);
   }
 
   /** The first job id of {@code condor_submit -terse}'s {@code 12.0 - 12.2}. */

@@ -51,6 +51,19 @@ public record JobLayout(int nodes, int tasks, Map<String, Integer> gres) {
     return (cores + nodes - 1) / nodes;
   }
 
+  /** The GPUs it asks for on each node by count alone ({@code gpu:N}, no type); 0 for none. */
+  public int gpus() {
+    return gres.getOrDefault("gpu", 0);
+  }
+
+  /**
+   * Whether one slot or pod of one task can hold it: one node, one task, and no GRES but GPUs by
+   * count ({@link #gpus}), what HTCondor's {@code request_GPUs} and a pod's GPU limit can ask.
+   */
+  public boolean oneTaskOfGpusByCount() {
+    return nodes == 1 && tasks == 1 && gres.keySet().stream().allMatch("gpu"::equals);
+  }
+
   /** Whether its cores alone say where it fits: one node, no GRES (its tasks share the node's cores). */
   public boolean coresAlone() {
     return nodes == 1 && gres.isEmpty();

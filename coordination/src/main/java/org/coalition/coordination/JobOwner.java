@@ -27,7 +27,7 @@ public record JobOwner(String user, String workDir) {
       throw new IllegalArgumentException("owner '" + abbreviate(user) + "' is not an unprivileged account name (lower case letters, digits,"
           + " '_', '-'; at most 32; never root)");
     }
-    if (!workDir.isEmpty() && (user.isEmpty() || !isPath(workDir))) {
+    if (!workDir.isEmpty() && (user.isEmpty() || !isWorkDir(workDir))) {
       throw new IllegalArgumentException("working directory '" + abbreviate(workDir) + "' must be an absolute, normalised path of at most "
           + MAX_PATH + " characters (no '.', '..' or empty parts), given with its user");
     }
@@ -53,7 +53,8 @@ public record JobOwner(String user, String workDir) {
     return true;
   }
 
-  private static boolean isPath(String path) {
+  /** Whether {@code path} is a working directory the record carries: absolute, normalised (no '.', '..' or empty parts), not '/', at most {@link #MAX_PATH}. */
+  public static boolean isWorkDir(String path) {
     if (path.length() > MAX_PATH || !path.startsWith("/") || path.equals("/") || path.endsWith("/")) {
       return false;
     }

@@ -1,5 +1,6 @@
 package org.coalition.daemon;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -110,9 +111,10 @@ public final class IdentityDomains {
     }
     try {
       Path p = Path.of(workDir).normalize();
-      return Optional.of(Path.of(new JobOwner("x", p.toString()).workDir()));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty(); // a path the record cannot carry (too long, control characters): the job is staged instead
+      // a path the record cannot carry (too long, control characters) is none: the job is staged instead
+      return JobOwner.isWorkDir(p.toString()) ? Optional.of(p) : Optional.empty();
+    } catch (InvalidPathException e) {
+      return Optional.empty();
     }
   }
 }

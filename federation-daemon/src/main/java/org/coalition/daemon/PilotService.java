@@ -57,8 +57,8 @@ public interface PilotService {
       inputs = inputs == null ? Inputs.NONE : inputs; // from a daemon from before files travelled
       environment = JobEnvironment.check(job, environment); // and before array tasks did
       place = place == null ? "" : place; // and before identity domains
-      if (!place.isEmpty()) {
-        new JobOwner(account, place); // the same bounds as the record it comes from
+      if (!place.isEmpty() && !JobOwner.isWorkDir(place)) {
+        throw new IllegalArgumentException("job " + job + ": the directory to run in must be an absolute, normalised path, as its record's");
       }
     }
 

@@ -22,7 +22,7 @@ public record IdentityDomain(String name, Set<String> sites, Set<String> users, 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
   public IdentityDomain {
-    if (name == null || !NAME.matcher(name).matches()) {
+    if (!isName(name)) {
       throw new IllegalArgumentException("identity domain name '" + name + "' must be 1-64 letters, digits, '.', '_', '-'");
     }
     sites = Set.copyOf(sites);
@@ -37,10 +37,21 @@ public record IdentityDomain(String name, Set<String> sites, Set<String> users, 
       }
     }
     for (Path p : shared) {
-      if (!p.isAbsolute() || !p.equals(p.normalize()) || p.getNameCount() == 0) {
+      if (!isSharedPath(p.toString())) {
         throw new IllegalArgumentException("identity domain " + name + ": shared path '" + p + "' must be absolute, normalised and not /");
       }
     }
+  }
+
+  /** Whether {@code name} is a domain's name: 1-64 letters, digits, '.', '_', '-', starting with a letter or digit. */
+  public static boolean isName(String name) {
+    return name != null && NAME.matcher(name).matches();
+  }
+
+  /** Whether {@code path} may be shared: absolute and other than /, without '.', '..' or a trailing '/'. */
+  public static boolean isSharedPath(String path) {
+    Path p = Path.of(path);
+    return p.isAbsolute() && p.equals(p.normalize()) && p.getNameCount() > 0 && !path.endsWith("/");
   }
 
   /** Whether both sites are members. */

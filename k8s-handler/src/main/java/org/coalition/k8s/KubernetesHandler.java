@@ -154,10 +154,10 @@ public final class KubernetesHandler implements ResourceHandler {
     return load.observation();
   }
 
-  /** A job of one pod ({@link PilotJobs#canAsk}), of as many GPUs as one usable node had at the last observation. */
+  /** A job of one pod ({@link JobLayout#oneTaskOfGpusByCount}), of as many GPUs as one usable node had at the last observation. */
   @Override
   public boolean canHold(int cores, long memoryMb, JobLayout layout) {
-    return PilotJobs.canAsk(layout) && layout.gres().getOrDefault(PilotJobs.GPU, 0) <= largestNodeGpus;
+    return layout.oneTaskOfGpusByCount() && layout.gpus() <= largestNodeGpus;
   }
 
   @Override

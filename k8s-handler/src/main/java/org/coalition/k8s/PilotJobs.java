@@ -58,20 +58,13 @@ final class PilotJobs {
     return labels;
   }
 
-  /** The GRES a pilot asks for by count: GPUs, as {@value ClusterLoad#GPU}. */
-  static final String GPU = "gpu";
-
-  /** Whether a pilot of {@code layout} is one pod can be: one node, one task, GPUs by count alone ({@value ClusterLoad#GPU}). */
-  static boolean canAsk(JobLayout layout) {
-    return layout.nodes() == 1 && layout.tasks() == 1 && layout.gres().keySet().stream().allMatch(GPU::equals);
-  }
-
   /**
-   * Refuses a pilot Kubernetes would never place: one that is no single pod ({@link #canAsk}), or
+   * Refuses a pilot Kubernetes would never place: one that is no single pod
+   * ({@link JobLayout#oneTaskOfGpusByCount}; its GPUs are {@value ClusterLoad#GPU}), or
    * of more cores than the largest usable node has (Kubernetes would leave it Pending for ever).
    */
   static void requirePlaceable(PilotSpec spec, int largestNodeCores) {
-    if (!canAsk(spec.layout())) {
+    if (!spec.layout().oneTaskOfGpusByCount()) {
       throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": a pilot is one pod, with GPUs by count only; Kubernetes"
           + " cannot run " + spec.layout());
     }
@@ -98,9 +91,8 @@ final class PilotJobs {
       requests.put("memory", new Quantity(spec.memoryMb() + "Mi"));
       limits.put("memory", new Quantity(spec.memoryMb() + "Mi"));
     }
-    int gpus = spec.layout().gres().getOrDefault(GPU, 0);
-    if (gpus > 0) {
-      limits.put(ClusterLoad.GPU, new Quantity(Integer.toString(gpus))); // an extended resource: its request is its limit
+    if (spec.layout().gpus() > 0) {
+      limits.put(ClusterLoad.GPU, new Quantity(Integer.toString(spec.layout().gpus()))); // an extended resource: its request is its limit
     }
     return new JobBuilder()
         .withNewMetadata().withName(jobName).withNamespace(config.namespace()).withLabels(labels)

@@ -76,11 +76,11 @@ class PilotJobsTest {
     assertEquals("2", c.getResources().getLimits().get("nvidia.com/gpu").toString(), "its request is its limit, as for any extended resource");
     assertFalse(PilotJobs.job(CONFIG, "p", SPEC, CONFIG.accounts().get("alice")).getSpec().getTemplate().getSpec().getContainers().get(0)
         .getResources().getLimits().containsKey("nvidia.com/gpu"), "a pilot of no GPU asks for none");
-    assertTrue(PilotJobs.canAsk(JobLayout.oneNode(Map.of("gpu", 2))));
-    assertTrue(PilotJobs.canAsk(JobLayout.ONE));
-    assertFalse(PilotJobs.canAsk(JobLayout.oneNode(Map.of("gpu:a100", 1))), "by count, not by type");
-    assertFalse(PilotJobs.canAsk(new JobLayout(2, 2, Map.of())), "one pod, not two nodes");
-    assertFalse(PilotJobs.canAsk(new JobLayout(1, 2, Map.of())), "one task: no srun in a pod");
+    assertTrue(JobLayout.oneNode(Map.of("gpu", 2)).oneTaskOfGpusByCount());
+    assertTrue(JobLayout.ONE.oneTaskOfGpusByCount());
+    assertFalse(JobLayout.oneNode(Map.of("gpu:a100", 1)).oneTaskOfGpusByCount(), "by count, not by type");
+    assertFalse(new JobLayout(2, 2, Map.of()).oneTaskOfGpusByCount(), "one pod, not two nodes");
+    assertFalse(new JobLayout(1, 2, Map.of()).oneTaskOfGpusByCount(), "one task: no srun in a pod");
   }
 
   @Test

@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.coalition.handler.Accounts;
 import org.coalition.handler.IdentityDomain;
 import org.coalition.handler.config.ConfigSection;
@@ -18,8 +17,6 @@ import org.coalition.handler.config.Node;
  * problem reported with its line.
  */
 final class IdentityDomainsReader {
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final String EXAMPLE = "identity-domains: [{name: campus, sites: [north, west], users: [alice, bob], shared: [/home]}]";
 
   private IdentityDomainsReader() {}
@@ -39,14 +36,14 @@ final class IdentityDomainsReader {
       ConfigSection d = ConfigSection.of(file, "identity-domains[" + i + "]", (Node) list.get(i), problems);
       int before = problems.size();
       String name = d.string("name", "", true);
-      if (!name.isEmpty() && !NAME.matcher(name).matches()) {
+      if (!name.isEmpty() && !IdentityDomain.isName(name)) {
         d.problem("name", "'" + name + "' must be 1-64 letters, digits, '.', '_', '-'");
       } else if (!name.isEmpty() && !names.add(name)) {
         d.problem("name", "'" + name + "' names two domains; give each its own name");
       }
       Set<String> sites = new LinkedHashSet<>(list(d, "sites", "[" + site + ", west]"));
       for (String s : sites) {
-        if (!ID.matcher(s).matches()) {
+        if (!SiteConfigReader.ID.matcher(s).matches()) {
           d.problem("sites", "'" + s + "' is not a site id");
         }
       }
@@ -64,11 +61,10 @@ final class IdentityDomainsReader {
       }
       List<Path> shared = new ArrayList<>();
       for (String s : d.words("shared", List.of(), "a list of absolute paths", "[/home, /scratch]")) {
-        Path p = Path.of(s);
-        if (!p.isAbsolute() || !p.equals(p.normalize()) || p.getNameCount() == 0 || s.endsWith("/")) {
-          d.problem("shared", "'" + s + "' must be an absolute path other than /, without '.', '..' or a trailing '/', e.g. /home");
+        if (IdentityDomain.isSharedPath(s)) {
+          shared.add(Path.of(s));
         } else {
-          shared.add(p);
+          d.problem("shared", "'" + s + "' must be an absolute path other than /, without '.', '..' or a trailing '/', e.g. /home");
         }
       }
       d.rejectUnknown();

@@ -42,7 +42,8 @@ import org.coalition.policy.fairness.Utility;
  * checked to exist; their contents are read by the daemon when it starts.
  */
 public final class SiteConfigReader {
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
+  /** A site's id, as the federation's records check it. */
+  static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
 
   private final HandlerFactories factories;
