@@ -135,6 +135,9 @@ $accounting_conf
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
 SchedulerType=sched/backfill
+# Schedule a batch job when it is submitted or released, not up to 3 s later (Slurm's default
+# batch_sched_delay): a site that lends and borrows short jobs tunes it so (docs/operations.md).
+SchedulerParameters=batch_sched_delay=0
 SlurmdParameters=config_overrides
 ReturnToService=2
 MpiDefault=none

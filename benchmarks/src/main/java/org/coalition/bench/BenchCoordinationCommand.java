@@ -49,20 +49,16 @@ final class BenchCoordinationCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the fault schedule and the workers' choices (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--json", description = "Print the result as JSON on stdout (for scripts).")
-  boolean json;
-
-  @Option(names = "--no-progress", description = "Do not show the progress bar on stderr.")
-  boolean noProgress;
+  @CommandLine.Mixin BenchOutput output = new BenchOutput();
 
   @Override
   public Integer call() throws Exception {
     CoordinationBenchmark.Config config = new CoordinationBenchmark.Config(daemons, jobs, ensemble, faults, workers, inFlight, seed, timeout);
     PrintWriter err = spec.commandLine().getErr();
-    ProgressBar progress = new ProgressBar(err, "lifecycles", !noProgress);
+    ProgressBar progress = new ProgressBar(err, "lifecycles", !output.noProgress);
     CoordinationBenchmark.Result r = new CoordinationBenchmark(config, done -> progress.accept(done / (double) jobs)).run();
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (output.json) {
       Output.json(out, r);
     } else {
       out.printf("%d daemons, %d jobs, %d-server ensemble%s: %.1f s%n", r.daemons(), r.jobs(), r.ensemble(),

@@ -156,27 +156,19 @@ public final class CoordinationBenchmark {
         && Math.abs(contribution - work) < 1e-6 * Math.max(1, work) && Math.abs(utility - work) < 1e-6 * Math.max(1, work);
     String check = String.format("executed %d, submitted %d, accepted %d; contribution %.0f, utility %.0f, accepted work %.0f core-s",
         executed, submitted, observed.size(), contribution, utility, work);
-    long[] lat = claimLatencies.stream().mapToLong(Long::longValue).sorted().toArray();
+    double[] lat = claimLatencies.stream().mapToDouble(nanos -> nanos / 1e6).sorted().toArray();
     Map<String, Double> latency = new LinkedHashMap<>();
-    latency.put("p50", percentile(lat, 0.50));
-    latency.put("p99", percentile(lat, 0.99));
-    latency.put("max", lat.length == 0 ? 0 : round(lat[lat.length - 1] / 1e6));
+    latency.put("p50", Percentiles.of(lat, 0.50));
+    latency.put("p99", Percentiles.of(lat, 0.99));
+    latency.put("max", lat.length == 0 ? 0 : round(lat[lat.length - 1]));
     Map<String, Integer> faults = new LinkedHashMap<>();
     faultCounts.forEach((k, v) -> faults.put(k, v.get()));
     return new Result(config.jobs(), acceptedOnce, lost, duplicates, duplicateStarts, cancelled.get(), claimsLost.get(),
         round(observed.size() / seconds), round(raw), latency, consistent, check, faults, config.daemons(), config.ensemble(), round(seconds));
   }
 
-  private static double percentile(long[] sorted, double q) {
-    if (sorted.length == 0) {
-      return 0;
-    }
-    int i = (int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1);
-    return round(sorted[Math.max(0, i)] / 1e6);
-  }
-
   private static double round(double v) {
-    return Math.round(v * 10) / 10.0;
+    return Percentiles.round(v);
   }
 
   /**

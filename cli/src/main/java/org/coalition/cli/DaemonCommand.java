@@ -33,6 +33,7 @@ import org.coalition.daemon.IdentityDomains;
 import org.coalition.daemon.ParkJournal;
 import org.coalition.daemon.PilotAgent;
 import org.coalition.daemon.PilotJournal;
+import org.coalition.daemon.PilotReuse;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.handler.HandlerContext;
@@ -130,7 +131,7 @@ final class DaemonCommand implements Callable<Integer> {
           c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
           pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()), c.pilots().multiNode(),
-          IdentityDomains.of(c.site(), c.identityDomains()));
+          IdentityDomains.of(c.site(), c.identityDomains())).withReuse(new PilotReuse(c.pilots().idleExit(), c.pilots().extraTime()));
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
           ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());

@@ -31,6 +31,7 @@ import org.coalition.staging.StagingLimits;
  *     file system every node sees, where the job's {@code srun} steps find their working folder
  * @param identities the identity domains this site declares: which foreign jobs run as their own
  *     user, and in their home's directory ({@link IdentityDomains#NONE}: none)
+ * @param reuse how pilots run more than one job and wait for work ({@link PilotReuse#NONE}: one job each)
  */
 public record BrokerSettings(
     String site,
@@ -49,7 +50,8 @@ public record BrokerSettings(
     Duration pilotGrace,
     StagingLimits staging,
     boolean multiNode,
-    IdentityDomains identities) {
+    IdentityDomains identities,
+    PilotReuse reuse) {
   /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
   public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
 
@@ -85,6 +87,20 @@ public record BrokerSettings(
         heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, IdentityDomains.NONE);
   }
 
+  /** Settings whose pilots run one job each ({@link PilotReuse#NONE}). */
+  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
+      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
+      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode, IdentityDomains identities) {
+    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
+        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, PilotReuse.NONE);
+  }
+
+  /** These settings with pilots reused as {@code r} says. */
+  public BrokerSettings withReuse(PilotReuse r) {
+    return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
+        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, r);
+  }
+
   public BrokerSettings {
     JobSpec.requireId("site", site);
     Objects.requireNonNull(endpoint, "endpoint");
@@ -111,6 +127,7 @@ public record BrokerSettings(
     }
     Objects.requireNonNull(staging, "staging");
     Objects.requireNonNull(identities, "identities");
+    Objects.requireNonNull(reuse, "reuse");
   }
 
   private static void requireAccount(String account) {

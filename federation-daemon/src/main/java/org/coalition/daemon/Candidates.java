@@ -6,10 +6,13 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import org.coalition.coordination.Coordination;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.SiteLedger;
 import org.coalition.policy.fairness.DirectContrPolicy;
 import org.coalition.policy.fairness.QueuedJob;
 import org.coalition.policy.fairness.Selection;
+import org.coalition.policy.fairness.Utility;
 
 /**
  * Foreign jobs in the order DirectContr serves them (the home with the highest priority first,
@@ -35,6 +38,16 @@ final class Candidates implements Iterator<Candidates.Pick> {
       left.add(new QueuedJob(id, j.home(), j.release(), j.cores()));
       specs.put(id, j);
     }
+  }
+
+  /** {@code fitting} in DirectContr's order under {@code utility}, by the homes' priorities in {@code coordination}'s ledgers now. */
+  static Candidates of(List<JobSpec> fitting, Coordination coordination, Utility utility) {
+    double now = coordination.now();
+    Map<String, Double> priorities = new HashMap<>();
+    for (Map.Entry<String, SiteLedger> e : coordination.ledgers().entrySet()) {
+      priorities.put(e.getKey(), e.getValue().priority(utility, now));
+    }
+    return new Candidates(fitting, utility + "_DIRECT", priorities);
   }
 
   @Override

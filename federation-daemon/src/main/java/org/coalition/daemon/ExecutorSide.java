@@ -2,6 +2,7 @@ package org.coalition.daemon;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -13,7 +14,6 @@ import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
-import org.coalition.coordination.SiteLedger;
 import org.coalition.daemon.PilotLifecycle.Effect;
 import org.coalition.daemon.PilotLifecycle.Event;
 import org.coalition.handler.HandlerException;
@@ -48,6 +48,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private final PeriodBudget budget;
   private final Pilots pilots;
   private final PilotRecovery recovery;
+  private final LateBinding binding;
   private final BrokerMetrics metrics;
   private final Clock clock;
   /** Jobs whose pilot the batch system refused, and until when (clock millis) they are passed over. */
@@ -67,6 +68,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     this.budget = budget;
     this.pilots = new Pilots(settings.site());
     this.recovery = new PilotRecovery(settings.site(), coordination, pilots, journal, decisions);
+    this.binding = new LateBinding(settings, coordination, pilots, recovery, files, decisions, budget, metrics, clock);
     this.metrics = metrics;
     this.clock = clock;
   }
@@ -146,6 +148,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
 
   /** Submits pilots for foreign jobs while the site is under its exposure threshold and has cores and receive allowance. */
   void submitRound(QueueObservation obs) {
+    binding.observed(obs);
     double ratio = obs.reservationRatio();
     if (draining || ratio >= settings.exposureThreshold()) {
       return;
@@ -159,17 +162,19 @@ final class ExecutorSide implements PilotService, PilotTokens {
         && settings.accountFor(j).isPresent() && j.cores() <= obs.totalCores() && settings.spreads(j)
         && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
     int pending = waiting.size();
+    // pilots waiting for work take what fits them as soon as it is queued: no pilot is submitted for that
+    List<Pilot> asking = new ArrayList<>(pilots.all().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED && p.claim == null).toList());
     long now = clock.millis();
     refusedUntil.values().removeIf(until -> until <= now);
-    for (Candidates order = candidates(fitting); order.hasNext() && pending < settings.maxPendingPilots(); ) {
+    for (Candidates order = Candidates.of(fitting, coordination, settings.utility()); order.hasNext() && pending < settings.maxPendingPilots(); ) {
       Candidates.Pick pick = order.next();
       JobSpec j = pick.job();
       double cs = PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds());
       if (j.cores() > free || room <= 0) {
         continue; // jobs are not divisible: the last one may go past the allowance, by less than one job
       }
-      if (refusedUntil.getOrDefault(j.ref(), 0L) > clock.millis()) {
-        continue; // the batch system refused a pilot for it a moment ago: the others are tried
+      if (refusedUntil.getOrDefault(j.ref(), 0L) > clock.millis() || binding.takenByAsking(asking, j)) {
+        continue; // the batch system refused a pilot for it a moment ago, or a pilot asking now takes it: the others are tried
       }
       Optional<Pilot> pilot;
       try {
@@ -197,14 +202,12 @@ final class ExecutorSide implements PilotService, PilotTokens {
    */
   private Optional<Pilot> submit(JobSpec j) {
     String account = settings.accountFor(j).orElseThrow();
-    Pilots.Issued issued = pilots.create(account, j, clock.millis());
+    Pilots.Issued issued = pilots.create(account, j, settings.reuse().extraTime().toSeconds(), clock.millis());
     Pilot p = issued.pilot();
     try {
       p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), Pilots.memoryFor(j),
-          j.walltimeSeconds() + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(),
-          Map.of(PilotAgent.ID, p.id, PilotAgent.TOKEN, issued.token(), PilotAgent.DAEMON, settings.endpoint(),
-              PilotAgent.HEARTBEAT, Long.toString(settings.heartbeat().toMillis()), PilotAgent.GRACE,
-              Long.toString(settings.pilotGrace().toMillis())), "/tmp", false, j.layout()));
+          p.walltime + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(), PilotAgent.environment(p.id, issued.token(),
+              settings), "/tmp", false, j.layout()));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);
       if (e instanceof HandlerException h && h.category() == HandlerException.Category.UNAVAILABLE) {
@@ -228,6 +231,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
       // cut from ZooKeeper: no claim can be made now, and trying each job would hold the pilot for minutes; it exits, its batch job ends
       throw new CoordinationException(CoordinationException.Kind.UNAVAILABLE, "this daemon is not connected to ZooKeeper; no work now");
     }
+    p.asks(clock.millis());
     p.fire(Event.ASKED);
     if (draining || stopping) {
       p.fire(Event.NO_WORK);
@@ -235,37 +239,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
           ? "this daemon is stopping: a job handed out now might never reach the pilot" : "this site is draining: it takes no foreign work");
       return Optional.empty();
     }
-    List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site())
-        && settings.accountFor(j).map(p.account::equals).orElse(false) && p.fits(j) && settings.spreads(j)).toList();
-    for (Candidates order = candidates(fitting); order.hasNext(); ) {
-      Candidates.Pick pick = order.next();
-      JobSpec j = pick.job();
-      long claiming = System.nanoTime();
-      Optional<Claim> claim = coordination.claim(j.ref());
-      if (claim.isEmpty()) {
-        continue; // another site was faster, or the home withdrew it
-      }
-      try {
-        coordination.start(claim.get(), coordination.now());
-      } catch (CoordinationException e) {
-        decisions.record("skip", job(j.ref()), "claim-lost", e.getMessage());
-        continue;
-      }
-      p.startedAt = coordination.now();
-      p.claim = claim.get();
-      metrics.claimed((System.nanoTime() - claiming) / 1e9, p.startedAt - j.release());
-      p.fire(Event.CLAIMED);
-      budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
-      Optional<String> place = settings.identities().placeFor(j);
-      decisions.record("claim", job(j.ref()) + " pilot=" + p.id, "directcontr", pick.reason() + place.map(d -> "; in place in " + d).orElse(""));
-      String fresh = pilots.renew(p);
-      recovery.keep(p);
-      return Optional.of(files.assignment(j, p.account, fresh, place));
-    }
-    p.fire(Event.NO_WORK);
-    decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores, "
-        + (p.memoryMb == 0 ? "the site's default memory" : p.memoryMb + " MiB") + " and " + p.walltime + " s for account " + p.account);
-    return Optional.empty();
+    return binding.work(p, () -> !draining && !stopping);
   }
 
   @Override
@@ -371,24 +345,17 @@ final class ExecutorSide implements PilotService, PilotTokens {
    */
   void stopHandingOutWork() {
     stopping = true;
+    binding.wakeAll();
   }
 
   /** Takes no more foreign work: no pilot is submitted, and a pilot that asks gets none. Running ones go on. */
   void drain() {
     draining = true;
+    binding.wakeAll();
   }
 
   boolean draining() {
     return draining;
-  }
-
-  private Candidates candidates(List<JobSpec> fitting) {
-    double now = coordination.now();
-    Map<String, Double> priorities = new HashMap<>();
-    for (Map.Entry<String, SiteLedger> e : coordination.ledgers().entrySet()) {
-      priorities.put(e.getKey(), e.getValue().priority(settings.utility(), now));
-    }
-    return new Candidates(fitting, settings.utility() + "_DIRECT", priorities);
   }
 
   private static String job(JobRef ref) {

@@ -47,6 +47,10 @@ final class Pilot {
   volatile boolean confirmed;
   /** Restored from the journal with a claim not yet taken back under this daemon's session. */
   volatile boolean adopting;
+  /** When it first asked for work (the broker's clock's milliseconds; -1 before): its time limit counts from about then. */
+  volatile long askedMillis = -1;
+  /** How many jobs it was handed. */
+  volatile int runs;
 
   Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobLayout layout, JobRef target,
       long submittedMillis) {
@@ -86,11 +90,39 @@ final class Pilot {
   }
 
   /**
-   * Whether it can run {@code j}: as many cores, time and memory at most as it has (memory named
-   * only where it asked for some), laid out as it is (its tasks and nodes are what {@code srun} sees).
+   * Whether it can run {@code j} at {@code nowMillis}: as many cores and memory at most as it has
+   * (memory named only where it asked for some), laid out as it is (its tasks and nodes are what
+   * {@code srun} sees), and a time limit within its time left ({@link #secondsLeft}).
    */
-  boolean fits(JobSpec j) {
-    return j.layout().equals(layout) && j.cores() <= cores && j.walltimeSeconds() <= walltime && (j.memoryMb() == 0 || j.memoryMb() <= memoryMb);
+  boolean fits(JobSpec j, long nowMillis) {
+    return j.layout().equals(layout) && j.cores() <= cores && j.walltimeSeconds() <= secondsLeft(nowMillis)
+        && (j.memoryMb() == 0 || j.memoryMb() <= memoryMb);
+  }
+
+  /**
+   * The time it has left for jobs: all of it before its first job; after, what is left counted from
+   * its first call (from its submission for a pilot a restarted daemon took back: less, never more).
+   */
+  long secondsLeft(long nowMillis) {
+    if (runs == 0) {
+      return walltime;
+    }
+    long since = askedMillis >= 0 ? askedMillis : submittedMillis;
+    return walltime - Math.max(0, nowMillis - since) / 1000;
+  }
+
+  /** It asks for work at {@code nowMillis}: the claim, output and report of its last run are behind it. */
+  synchronized void asks(long nowMillis) {
+    if (askedMillis < 0) {
+      askedMillis = nowMillis;
+    }
+    if (phase == Phase.REPORTED || phase == Phase.IDLE) {
+      claim = null;
+      startedAt = 0;
+      output = null;
+      reported = false;
+      confirmed = false;
+    }
   }
 
   /** What the journal keeps of it now. */
@@ -120,7 +152,7 @@ final class Pilot {
   }
 
   private String outOfOrder(Event event) {
-    return event == Event.ASKED ? "pilot " + id + " already asked for work; a pilot runs one job"
+    return event == Event.ASKED ? "pilot " + id + " already asked for work and holds its job or is being given one"
         : "pilot " + id + " is " + phase.name().toLowerCase(Locale.ROOT) + ": " + event.name().toLowerCase(Locale.ROOT) + " is out of order";
   }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The inside of a pilot job: ask the daemon for work, run it as the mapped account, heartbeat,
- * report the end, exit. A pilot that gets no work exits at once; one whose claim is lost kills
- * its run (another site will run the job). A daemon that does not answer (restarting, a network
+ * report the end, and ask again; exit once the daemon has had no work for it for its idle time
+ * ({@link #IDLE_EXIT}; none: at the first answer without work). One whose claim is lost kills its
+ * run (another site will run the job) and exits. A daemon that does not answer (restarting, a network
  * blip, its disk full) is asked again, with backoff and jitter, for the grace time
  * ({@link #GRACE}); only a refusal, or the grace running out, costs the run.
  */
@@ -47,34 +49,58 @@ public final class PilotAgent {
   public static final String HEARTBEAT = "COALITION_HEARTBEAT_MS";
   /** How long the pilot rides out a daemon that does not answer, in milliseconds. */
   public static final String GRACE = "COALITION_GRACE_MS";
+  /** How long the pilot keeps asking for work without getting any before it exits, in milliseconds (absent: it exits at once). */
+  public static final String IDLE_EXIT = "COALITION_IDLE_EXIT_MS";
   public static final long DEFAULT_HEARTBEAT_MILLIS = 30_000;
+  /** A pilot waiting for work asks at most this often (a daemon that does not hold the call open answers at once). */
+  private static final long MIN_ASK_MILLIS = 100;
   /** A pilot whose environment names no grace rides out the settings' default ({@link BrokerSettings#PILOT_GRACE}). */
   public static final long DEFAULT_GRACE_MILLIS = BrokerSettings.PILOT_GRACE.toMillis();
 
   private final PilotService service;
   private final String pilotId;
-  private final String token;
+  /** The pilot's current capability: the one it started with, then the one handed over with its last job. */
+  private String token;
   private final ScriptRunner runner;
   private final long heartbeatMillis;
   private final long graceMillis;
+  private final long idleExitMillis;
   private final DoubleSupplier clock;
 
+  /** A pilot that exits at the first answer without work. */
   public PilotAgent(PilotService service, String pilotId, String token, ScriptRunner runner, long heartbeatMillis, long graceMillis,
       DoubleSupplier clock) {
+    this(service, pilotId, token, runner, heartbeatMillis, graceMillis, 0, clock);
+  }
+
+  public PilotAgent(PilotService service, String pilotId, String token, ScriptRunner runner, long heartbeatMillis, long graceMillis,
+      long idleExitMillis, DoubleSupplier clock) {
     this.service = service;
     this.pilotId = pilotId;
     this.token = token;
     this.runner = runner;
     this.heartbeatMillis = heartbeatMillis;
     this.graceMillis = graceMillis;
+    this.idleExitMillis = idleExitMillis;
     this.clock = clock;
   }
 
-  /** The agent of a pilot the daemon submitted with {@code environment} (its {@link #ID}, {@link #TOKEN} and {@link #GRACE}). */
+  /** The agent of a pilot the daemon submitted with {@code environment} (its {@link #ID}, {@link #TOKEN}, {@link #GRACE} and {@link #IDLE_EXIT}). */
   public static PilotAgent of(PilotService service, Map<String, String> environment, ScriptRunner runner, long heartbeatMillis,
       DoubleSupplier clock) {
     return new PilotAgent(service, environment.get(ID), environment.get(TOKEN), runner, heartbeatMillis,
-        millis(environment, GRACE, DEFAULT_GRACE_MILLIS), clock);
+        millis(environment, GRACE, DEFAULT_GRACE_MILLIS), millis(environment, IDLE_EXIT, 0), clock);
+  }
+
+  /** The environment of pilot {@code id}, submitted with {@code token} by a daemon with {@code settings}. */
+  static Map<String, String> environment(String id, String token, BrokerSettings settings) {
+    Map<String, String> env = new LinkedHashMap<>(Map.of(ID, id, TOKEN, token, DAEMON, settings.endpoint(), HEARTBEAT,
+        Long.toString(settings.heartbeat().toMillis()), GRACE, Long.toString(settings.pilotGrace().toMillis())));
+    long idle = settings.reuse().idleExit().toMillis();
+    if (idle > 0) {
+      env.put(IDLE_EXIT, Long.toString(Math.max(100, idle)));
+    }
+    return env;
   }
 
   /** A duration in milliseconds from the pilot's environment (100 ms to about 11 days), or {@code fallback}. */
@@ -103,25 +129,49 @@ public final class PilotAgent {
     return Failsafe.with(retry).get(call);
   }
 
-  /** Runs at most one job; returns the pilot's own exit code (0: done or no work; 1: the run was lost or refused). */
+  /**
+   * Runs jobs while the daemon hands them out; returns the pilot's own exit code (0: no more work;
+   * 1: a run was lost or refused).
+   */
   public int run() throws InterruptedException {
-    Optional<Assignment> work;
-    try {
-      work = service.work(pilotId, token);
-    } catch (RuntimeException e) {
-      if (!transientFailure(e)) {
-        throw e;
+    int runs = 0;
+    long idleSince = System.nanoTime();
+    while (true) {
+      Optional<Assignment> work;
+      long asking = System.nanoTime();
+      try {
+        work = service.work(pilotId, token);
+      } catch (RuntimeException e) {
+        if (!transientFailure(e)) {
+          throw e;
+        }
+        // no job is held now: waiting would only hold the cores; the daemon submits another pilot when it can hand out work
+        LOG.warn("pilot {}: the daemon cannot hand out work now ({}); exiting after {} jobs", pilotId, e.getMessage(), runs);
+        return 0;
       }
-      // no job is held yet: waiting would only hold the cores; the daemon submits another pilot when it can hand out work
-      LOG.warn("pilot {}: the daemon cannot hand out work now ({}); exiting", pilotId, e.getMessage());
-      return 0;
+      if (work.isEmpty()) {
+        long idle = (System.nanoTime() - idleSince) / 1_000_000;
+        if (idle >= idleExitMillis) {
+          LOG.info("pilot {}: no work, exiting after {} jobs", pilotId, runs);
+          return 0;
+        }
+        // the daemon held the call as long as it may: ask again until the idle time is over, at most ten times a second
+        long answered = (System.nanoTime() - asking) / 1_000_000;
+        Thread.sleep(Math.max(0, Math.min(MIN_ASK_MILLIS - answered, idleExitMillis - idle)));
+        continue;
+      }
+      token = work.get().token(); // the one it had is void now
+      runs++;
+      int code = runOne(work.get());
+      if (code != 0) {
+        return code;
+      }
+      idleSince = System.nanoTime();
     }
-    if (work.isEmpty()) {
-      LOG.info("pilot {}: no work, exiting", pilotId);
-      return 0;
-    }
-    Assignment a = work.get();
-    String token = a.token(); // the one in this process's environment is void now
+  }
+
+  /** Runs job {@code a} to its end and reports it; 0 when it was reported, 1 when the run was lost or refused. */
+  private int runOne(Assignment a) throws InterruptedException {
     Optional<Path> inputs;
     try {
       inputs = inputs(a, token);

@@ -26,9 +26,9 @@ public final class PilotLifecycle {
     ASKED,
     /** Holds a claim on a job and runs it. */
     RUNNING,
-    /** Reported its run's end; its batch job is finishing. */
+    /** Reported its run's end; it asks again or its batch job is finishing. */
     REPORTED,
-    /** Asked for work and got none; it exits. */
+    /** Asked for work and got none; it asks again or exits. */
     IDLE,
     /** Forgotten: its batch job ended or was never submitted. */
     GONE
@@ -82,6 +82,9 @@ public final class PilotLifecycle {
     on(Phase.PENDING, Event.BATCH_FAILED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RECORD_DIED_BEFORE_ASKING));
     on(Phase.ASKED, Event.CLAIMED, Transition.to(Phase.RUNNING));
     on(Phase.ASKED, Event.NO_WORK, Transition.to(Phase.IDLE));
+    // reuse: after its run or an answer without work, a pilot asks again (its daemon decides whether it gets a job)
+    on(Phase.REPORTED, Event.ASKED, Transition.to(Phase.ASKED));
+    on(Phase.IDLE, Event.ASKED, Transition.to(Phase.ASKED));
     on(Phase.RUNNING, Event.REPORTED, Transition.to(Phase.REPORTED));
     on(Phase.RUNNING, Event.BATCH_ENDED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RELEASE_CLAIM));
     on(Phase.RUNNING, Event.BATCH_FAILED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RELEASE_CLAIM));

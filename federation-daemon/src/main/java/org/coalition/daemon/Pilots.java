@@ -40,11 +40,14 @@ final class Pilots {
   /** A pilot and the token it was given, which only the pilot keeps. */
   record Issued(Pilot pilot, String token) {}
 
-  /** A new pilot shaped like {@code target}, to run as {@code account}, with its first token. */
-  synchronized Issued create(String account, JobSpec target, long nowMillis) {
+  /**
+   * A new pilot shaped like {@code target}, to run as {@code account}, with its first token; it has
+   * {@code target}'s time limit and {@code extraSeconds} more for further jobs ({@link PilotReuse}).
+   */
+  synchronized Issued create(String account, JobSpec target, long extraSeconds, long nowMillis) {
     String id = site + "-" + (++serial) + "-" + Long.toHexString(random.nextInt() & 0xffffffL);
     String token = newToken();
-    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds(), target.layout(),
+    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds() + extraSeconds, target.layout(),
         target.ref(), nowMillis);
     byId.put(p.id, p);
     return new Issued(p, token);

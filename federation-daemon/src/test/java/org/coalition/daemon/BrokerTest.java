@@ -187,10 +187,10 @@ class BrokerTest {
     JobSpec unnamed = new JobSpec("3", "home", 2, 0, 600, 0, "");
     Pilot sized = new Pilot("p1", new byte[32], "fed", 2, 2000, 600, JobLayout.ONE, small.ref(), 0);
     Pilot defaulted = new Pilot("p2", new byte[32], "fed", 2, 0, 600, JobLayout.ONE, unnamed.ref(), 0);
-    assertTrue(sized.fits(small) && sized.fits(unnamed));
-    assertFalse(sized.fits(big), "a pilot of 2000 MiB does not take a job of 3000");
-    assertTrue(defaulted.fits(unnamed));
-    assertFalse(defaulted.fits(small), "a pilot of the site's default memory takes no job that names memory");
+    assertTrue(sized.fits(small, 0) && sized.fits(unnamed, 0));
+    assertFalse(sized.fits(big, 0), "a pilot of 2000 MiB does not take a job of 3000");
+    assertTrue(defaulted.fits(unnamed, 0));
+    assertFalse(defaulted.fits(small, 0), "a pilot of the site's default memory takes no job that names memory");
   }
 
   @Test
@@ -203,11 +203,11 @@ class BrokerTest {
     JobSpec mpiJob = new JobSpec("1", "home", 2, 0, 600, 0, "", Inputs.NONE, Map.of(), twoNodes);
     JobSpec gpuJob = new JobSpec("2", "home", 2, 0, 600, 0, "", Inputs.NONE, Map.of(), gpu);
     JobSpec plainJob = new JobSpec("3", "home", 2, 0, 600, 0, "");
-    assertTrue(mpi.fits(mpiJob) && withGpu.fits(gpuJob) && plain.fits(plainJob));
-    assertFalse(plain.fits(gpuJob), "no GPU");
-    assertFalse(plain.fits(mpiJob), "one node");
-    assertFalse(withGpu.fits(plainJob), "its srun and CUDA_VISIBLE_DEVICES would not be the job's");
-    assertFalse(mpi.fits(plainJob), "its srun would start two tasks");
+    assertTrue(mpi.fits(mpiJob, 0) && withGpu.fits(gpuJob, 0) && plain.fits(plainJob, 0));
+    assertFalse(plain.fits(gpuJob, 0), "no GPU");
+    assertFalse(plain.fits(mpiJob, 0), "one node");
+    assertFalse(withGpu.fits(plainJob, 0), "its srun and CUDA_VISIBLE_DEVICES would not be the job's");
+    assertFalse(mpi.fits(plainJob, 0), "its srun would start two tasks");
   }
 
   @Test

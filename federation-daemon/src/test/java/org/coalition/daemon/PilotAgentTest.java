@@ -17,8 +17,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.util.Date;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -71,14 +73,20 @@ class PilotAgentTest {
     volatile String place = "";
     /** The files handed in. */
     volatile byte[] files;
+    /** How many jobs it hands out, one per call for work; then none. */
+    volatile int jobs = 1;
+    /** The tokens the pilot asked for work with, in order. */
+    final List<String> askedWith = new CopyOnWriteArrayList<>();
 
     @Override
     public Optional<Assignment> work(String pilotId, String token) {
       if (workFailure != null) {
         throw workFailure;
       }
-      return Optional.of(new Assignment("home/7", ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds, script, "t2", declared, 1 << 20,
-          environment, place));
+      askedWith.add(token);
+      int n = askedWith.size();
+      return n > jobs ? Optional.empty() : Optional.of(new Assignment("home/" + (6 + n), ScriptRunner.unprivilegedAccount(), 1, walltimeSeconds,
+          script, "t" + (n + 1), declared, 1 << 20, environment, place));
     }
 
     @Override
@@ -119,6 +127,26 @@ class PilotAgentTest {
 
   private int run(Daemon daemon, long graceMillis) throws InterruptedException {
     return new PilotAgent(daemon, "p1", "t1", runner, HEARTBEAT_MILLIS, graceMillis, () -> System.currentTimeMillis() / 1000.0).run();
+  }
+
+  @Test
+  void aPilotRunsTheJobsItIsHandedOneAfterAnotherEachWithItsNewTokenAndExitsWithoutWork() throws Exception {
+    Daemon daemon = new Daemon();
+    daemon.jobs = 2;
+    daemon.script = "echo run\n";
+    assertEquals(0, run(daemon, 60_000));
+    assertEquals(2, daemon.finishes.get(), "both jobs reported");
+    assertEquals(List.of("t1", "t2", "t3"), daemon.askedWith, "each ask with the token handed over with the last job; the third got none");
+  }
+
+  @Test
+  void aPilotWithAnIdleTimeAsksAgainUntilItIsOver() throws Exception {
+    Daemon daemon = new Daemon();
+    daemon.script = "echo run\n";
+    long started = System.nanoTime();
+    assertEquals(0, new PilotAgent(daemon, "p1", "t1", runner, HEARTBEAT_MILLIS, 60_000, 300, () -> System.currentTimeMillis() / 1000.0).run());
+    assertTrue(daemon.askedWith.size() > 2, "asked again while its idle time lasted: " + daemon.askedWith.size() + " calls");
+    assertTrue(System.nanoTime() - started >= 300_000_000L, "it exited once 300 ms had passed without work");
   }
 
   @Test

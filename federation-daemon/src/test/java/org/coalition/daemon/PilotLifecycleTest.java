@@ -29,6 +29,8 @@ class PilotLifecycleTest {
       new Row(Phase.PENDING, Event.BATCH_FAILED, Phase.GONE, List.of(Effect.FORGET, Effect.RECORD_DIED_BEFORE_ASKING)),
       new Row(Phase.ASKED, Event.CLAIMED, Phase.RUNNING, List.of()),
       new Row(Phase.ASKED, Event.NO_WORK, Phase.IDLE, List.of()),
+      new Row(Phase.REPORTED, Event.ASKED, Phase.ASKED, List.of()),
+      new Row(Phase.IDLE, Event.ASKED, Phase.ASKED, List.of()),
       new Row(Phase.ASKED, Event.BATCH_ENDED, Phase.GONE, List.of(Effect.FORGET, Effect.RELEASE_CLAIM)),
       new Row(Phase.ASKED, Event.BATCH_FAILED, Phase.GONE, List.of(Effect.FORGET, Effect.RELEASE_CLAIM)),
       new Row(Phase.RUNNING, Event.REPORTED, Phase.REPORTED, List.of()),
@@ -64,7 +66,7 @@ class PilotLifecycleTest {
     }
     assertEquals(List.of(), allowedButNotInTheTable);
     assertTrue(PilotLifecycle.on(Phase.GONE, Event.BATCH_ENDED).isEmpty(), "a forgotten pilot's batch job is not followed again");
-    assertTrue(PilotLifecycle.on(Phase.IDLE, Event.ASKED).isEmpty(), "a pilot runs one job");
+    assertTrue(PilotLifecycle.on(Phase.RUNNING, Event.ASKED).isEmpty(), "a pilot holding a job asks for no other");
   }
 
   @Test

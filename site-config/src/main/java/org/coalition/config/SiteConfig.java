@@ -74,7 +74,16 @@ public record SiteConfig(
     public static final Staging DEFAULT = new Staging(1L << 30, 10L << 30);
   }
 
-  public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command, boolean multiNode) {}
+  /**
+   * How pilots are submitted and kept: {@code idleExit}, how long a pilot waits for more work after
+   * its last job (0: it exits at once); {@code extraTime}, what it asks beyond its first job's time
+   * limit so that it can run more jobs one after another (docs/site-file.md, "pilots").
+   */
+  public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command, boolean multiNode,
+      Duration idleExit, Duration extraTime) {
+    public static final Duration IDLE_EXIT = Duration.ofSeconds(10);
+    public static final Duration EXTRA_TIME = Duration.ofMinutes(5);
+  }
 
   /**
    * The daemon's HTTP API. Without {@code tls} it serves plain HTTP, which the reader allows only

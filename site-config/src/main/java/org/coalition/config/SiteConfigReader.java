@@ -144,7 +144,9 @@ public final class SiteConfigReader {
     Pilots pilots = new Pilots(partition, pi.duration("pending-limit", Duration.ofMinutes(10), Duration.ofSeconds(10)),
         pi.duration("heartbeat", Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofMinutes(2),
             "heartbeats renew the claims of running jobs, which lapse after 5 min unrenewed"), pi.integer("max-pending", 16, 1, 10_000),
-        pi.command("command", List.of("coalition", "pilot")), pi.flag("multi-node", false));
+        pi.command("command", List.of("coalition", "pilot")), pi.flag("multi-node", false),
+        pi.duration("idle-exit", Pilots.IDLE_EXIT, Duration.ZERO, Duration.ofMinutes(10), "an idle pilot holds its cores while it waits"),
+        pi.duration("extra-time", Pilots.EXTRA_TIME, Duration.ZERO, Duration.ofDays(1), "a pilot's time limit is its first job's and this"));
     pi.rejectUnknown();
 
     ConfigSection ht = ConfigSection.of(name, "http", orEmpty(top.node("http"), top, null, problems), problems);

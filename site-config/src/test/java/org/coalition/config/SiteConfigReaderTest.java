@@ -50,7 +50,8 @@ class SiteConfigReaderTest {
     assertEquals(Map.of(), c.accounts());
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
         Duration.ofSeconds(30)), c.sharing());
-    assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16, List.of("coalition", "pilot"), false), c.pilots());
+    assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16, List.of("coalition", "pilot"), false,
+        Duration.ofSeconds(10), Duration.ofMinutes(5)), c.pilots());
     assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token"), "http://127.0.0.1:8443/"),
         c.http());
     assertEquals(Path.of("/var/spool/coalition/east"), c.spool());

@@ -1,0 +1,44 @@
+package org.coalition.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code coalition bench e2e} in CI, on the testbed's three Slurm clusters (a testbed that is not up
+ * fails the test, never skips it): every job is checked (COMPLETED at home with its own output,
+ * one sacct record); the figures are printed as JSON ({@code [bench] e2e} lines), not asserted.
+ */
+class E2eBenchIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void shortJobsThroughThreeSlurmClustersEachEndOnceAtHome() throws Exception {
+    E2eBenchmark.Result r = run("reuse", 120, 4, Duration.ofSeconds(10));
+    assertEquals(List.of(), r.problems());
+    assertEquals(120, r.ranAt().values().stream().mapToInt(Integer::intValue).sum(), "every job ran at south or west: " + r.ranAt());
+    assertTrue(r.jobsPerPilot() > 1, "pilots ran more than one job each: " + r.jobsPerPilot());
+  }
+
+  @Test
+  void withOneJobPerPilotAsBeforeReuse() throws Exception {
+    E2eBenchmark.Result r = run("one job per pilot", 30, 1, Duration.ZERO);
+    assertEquals(List.of(), r.problems());
+    assertEquals(1.0, r.jobsPerPilot(), "each pilot ran one job");
+  }
+
+  private static E2eBenchmark.Result run(String name, int jobs, double rate, Duration idleExit) throws Exception {
+    Path logs = Files.createDirectories(Path.of("target", "bench-e2e", name.replace(' ', '-')));
+    E2eBenchmark.Result r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, 4, 100, 1, 5, 100,
+        new TestbedFederation.Settings(0.7, Duration.ofSeconds(1), 4, idleExit, Duration.ofMinutes(5)), Duration.ofMinutes(10),
+        BenchJars.cliJar(), logs.toAbsolutePath())).run(done -> {});
+    System.out.println("[bench] e2e, " + name + ": " + JSON.writeValueAsString(r));
+    return r;
+  }
+}

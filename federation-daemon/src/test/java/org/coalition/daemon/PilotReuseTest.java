@@ -1,0 +1,161 @@
+package org.coalition.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.coalition.coordination.MutableClock;
+import org.coalition.coordination.memory.InMemoryCoordination;
+import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.PilotService.Assignment;
+import org.coalition.daemon.PilotService.RunOutcome;
+import org.coalition.periodic.BalancingPeriod;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pilots that run several jobs (docs/decisions/0013-fast-in-fast-out.md, step 2), on the in-memory
+ * coordination and hand-written batch systems: late binding at each ask, a wait for work woken by
+ * the queue, and the cores going back to local users.
+ */
+class PilotReuseTest {
+  private static final Duration IDLE_EXIT = Duration.ofMillis(300);
+
+  @TempDir Path tmp;
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private FakeBatch homeBatch;
+  private FakeBatch execBatch;
+  private Broker home;
+  private Broker exec;
+  private BalancingPeriod homePeriod;
+  private BalancingPeriod execPeriod;
+
+  @BeforeEach
+  void sites() {
+    sites(new PilotReuse(IDLE_EXIT, Duration.ofMinutes(10)));
+  }
+
+  /** Both sites, anew, their pilots reused as {@code reuse} says. */
+  private void sites(PilotReuse reuse) {
+    InMemoryFederation fed = new InMemoryFederation(clock);
+    homeBatch = new FakeBatch(4);
+    homeBatch.allocatedCores = 4;
+    execBatch = new FakeBatch(8);
+    InMemoryCoordination hc = fed.connect("home");
+    InMemoryCoordination ec = fed.connect("exec");
+    String run = Long.toString(System.nanoTime());
+    home = new Broker(BrokerTest.settings("home", "local:home").withReuse(reuse), hc, homeBatch, Optional.of(homeBatch),
+        new RunOutputs(tmp.resolve(run).resolve("home")), clock);
+    exec = new Broker(BrokerTest.settings("exec", "local:exec").withReuse(reuse), ec, execBatch, Optional.empty(),
+        new RunOutputs(tmp.resolve(run).resolve("exec")), clock);
+    home.start();
+    exec.start();
+    homePeriod = new BalancingPeriod(hc);
+    execPeriod = new BalancingPeriod(ec);
+  }
+
+  private void round() {
+    homePeriod.run();
+    execPeriod.run();
+    home.tick();
+    exec.tick();
+  }
+
+  /** Job {@code id} of {@code cores} waits at home past publish-after and is published. */
+  private void publish(String id, int cores) {
+    homeBatch.userJob(id, cores);
+    round();
+    clock.advance(Duration.ofSeconds(31));
+    homePeriod.run();
+    home.tick();
+  }
+
+  private static RunOutcome ran(String out) {
+    return new RunOutcome(0, 1, 0, out.getBytes(StandardCharsets.UTF_8), new byte[0]);
+  }
+
+  @Test
+  void aPilotRunsJobAfterJobEachBoundWhenItAsksAndExitsWhenNoneIsLeft() {
+    publish("1", 2);
+    exec.tick();
+    assertEquals(1, execBatch.submitted.size());
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    assertEquals(Long.toString(IDLE_EXIT.toMillis()), env.get(PilotAgent.IDLE_EXIT), "the pilot knows how long to wait for work");
+    assertEquals(3600 + 600 + 60, execBatch.submitted.get(0).walltimeSeconds(), "its first job's limit, the extra time and the margin");
+    String pilot = env.get(PilotAgent.ID);
+    Assignment first = exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
+    assertEquals("home/1", first.job());
+    publish("2", 2);
+    exec.finish(pilot, first.token(), ran("one\n"));
+    Assignment second = exec.work(pilot, first.token()).orElseThrow();
+    assertEquals("home/2", second.job(), "the same pilot takes the next job, bound as it asks");
+    assertEquals(1, execBatch.submitted.size(), "no pilot was submitted for the second job: the first one took it");
+    exec.finish(pilot, second.token(), ran("two\n"));
+    long asked = System.nanoTime();
+    assertEquals(Optional.empty(), exec.work(pilot, second.token()), "no job left");
+    assertTrue(System.nanoTime() - asked >= IDLE_EXIT.toNanos() * 9 / 10, "it waited its idle time for one");
+    home.tick();
+    assertEquals("one\n", new String(homeBatch.replayed.get("1").stdout(), StandardCharsets.UTF_8));
+    assertEquals("two\n", new String(homeBatch.replayed.get("2").stdout(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aPilotWaitingForWorkIsWokenByAJobPublishedMeanwhile() throws Exception {
+    PilotReuse patient = new PilotReuse(Duration.ofSeconds(4), Duration.ofMinutes(10));
+    sites(patient);
+    publish("1", 2);
+    exec.tick();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    String pilot = env.get(PilotAgent.ID);
+    Assignment first = exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
+    exec.finish(pilot, first.token(), ran("one\n"));
+    long asked = System.nanoTime();
+    CompletableFuture<Optional<Assignment>> waiting = CompletableFuture.supplyAsync(() -> exec.work(pilot, first.token()));
+    Thread.sleep(200);
+    publish("2", 2);
+    Optional<Assignment> second = waiting.get(10, TimeUnit.SECONDS);
+    double waited = (System.nanoTime() - asked) / 1e9;
+    assertEquals("home/2", second.orElseThrow().job(), "woken by the publication");
+    assertTrue(waited < 3, "woken at once, not at the end of its wait: " + waited + " s");
+  }
+
+  @Test
+  void aPilotThatRanAJobTakesNoOtherWhileLocalJobsWaitAndItsCoresGoBack() {
+    publish("1", 2);
+    exec.tick();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    String pilot = env.get(PilotAgent.ID);
+    Assignment first = exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
+    publish("2", 2);
+    execBatch.userJob("local", 4); // a local user's job now waits at exec
+    execBatch.allocatedCores = 2;
+    exec.tick();
+    exec.finish(pilot, first.token(), ran("one\n"));
+    assertEquals(Optional.empty(), exec.work(pilot, first.token()), "its cores go back to the local job");
+    assertEquals(1L, exec.decisions().counts().get("idle-pilot cores-back"));
+    assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals("home/2")), "the next job stays queued");
+  }
+
+  @Test
+  void aPilotTakesNoJobLongerThanTheTimeItHasLeft() {
+    sites(new PilotReuse(IDLE_EXIT, Duration.ZERO));
+    publish("1", 2);
+    exec.tick();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    String pilot = env.get(PilotAgent.ID);
+    Assignment first = exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
+    clock.advance(Duration.ofMinutes(10));
+    exec.finish(pilot, first.token(), ran("one\n"));
+    publish("2", 2); // an hour's limit, as the first, but the pilot has 50 min left
+    assertEquals(Optional.empty(), exec.work(pilot, first.token()));
+    assertEquals(1L, exec.decisions().counts().get("idle-pilot no-fitting-job"));
+  }
+}
