@@ -67,6 +67,9 @@ final class BenchE2eCommand implements Callable<Integer> {
   @Option(names = "--publish-after", defaultValue = "1s", paramLabel = "DURATION", description = "North's sharing.publish-after (default ${DEFAULT-VALUE}).")
   Duration publishAfter;
 
+  @Option(names = "--no-eviction", description = "Skip the eviction part (west full of north's runs, then its own users' jobs).")
+  boolean noEviction;
+
   @Option(names = "--jar", paramLabel = "FILE", description = "The coalition.jar the daemons and pilots run (default: cli/target/coalition.jar of this tree).")
   Path jar;
 
@@ -96,7 +99,7 @@ final class BenchE2eCommand implements Callable<Integer> {
     ProgressBar progress = new ProgressBar(err, "jobs", !output.noProgress);
     E2eBenchmark.Result r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, cores, memoryMb, run, fillerCores, fillerMemoryMb,
         new TestbedFederation.Settings(exposureThreshold, publishAfter, maxPending, idleExit, extraTime), timeout, jarFile.toAbsolutePath(),
-        dir.toAbsolutePath())).run(progress::accept);
+        dir.toAbsolutePath(), !noEviction)).run(progress::accept);
     PrintWriter out = spec.commandLine().getOut();
     if (output.json) {
       Output.json(out, r);
@@ -113,6 +116,13 @@ final class BenchE2eCommand implements Callable<Integer> {
       Output.table(out, List.of("seconds", "n", "p50", "p90", "p99", "max"), rows);
       out.printf("%.2f jobs/s end to end (first publication to last end at home); %d pilots submitted, %d ran jobs, %s jobs each%n",
           r.jobsPerSecond(), r.pilotsSubmitted(), r.pilotsThatRan(), Output.number(r.jobsPerPilot(), 1));
+      EvictionPhase.Result e = r.eviction();
+      Map<String, Double> w = e == null ? Map.of() : e.localStart();
+      if (e != null) {
+        out.printf("eviction: west full of north's runs; %s local jobs waited p50 %s s, p99 %s s, max %s s for their cores (Slurm's grace %s s);"
+            + " %d runs evicted %s, each ended once at north%n", Output.number(w.get("n"), 0), Output.number(w.get("p50"), 1),
+            Output.number(w.get("p99"), 1), Output.number(w.get("max"), 1), Output.number(e.grace(), 0), e.evictions(), e.evictedJobs());
+      }
       out.flush();
     }
     if (!r.problems().isEmpty()) {

@@ -47,10 +47,11 @@ final class E2eBenchmark {
    * @param memoryMb each job's memory (more than north leaves free, so that it goes out)
    * @param runSeconds how long each job runs
    * @param fillerCores north's cores its own long job holds
-   * @param fillerMemoryMb north's memory its own long job holds; what is left takes the replays
+   * @param fillerMemoryMb north's memory its own long job holds
+   * @param eviction whether the eviction part ({@link EvictionPhase}) follows
    */
   record Config(int jobs, double rate, int cores, int memoryMb, double runSeconds, int fillerCores, int fillerMemoryMb,
-      TestbedFederation.Settings settings, Duration timeout, Path jar, Path dir) {}
+      TestbedFederation.Settings settings, Duration timeout, Path jar, Path dir, boolean eviction) {}
 
   /**
    * What was measured, in seconds. {@code publishToStart}: from the home's publication to the claim
@@ -60,7 +61,16 @@ final class E2eBenchmark {
   record Result(int jobs, double submitRate, Map<String, Integer> ranAt, Map<String, Double> publishToStart,
       Map<String, Double> publishToReplayed, double jobsPerSecond, Map<String, Map<String, Double>> stages,
       Map<String, Double> startOnNewPilot, Map<String, Double> startOnWaitingPilot, Map<String, Double> pilotSubmissionToFirstClaim,
-      int pilotsSubmitted, int pilotsThatRan, double jobsPerPilot, List<String> problems, double seconds, Path logs) {}
+      int pilotsSubmitted, int pilotsThatRan, double jobsPerPilot, List<String> problems, double seconds, String logs,
+      EvictionPhase.Result eviction) {
+    /** This result and the eviction part's; its problems are the result's too. */
+    Result with(EvictionPhase.Result e) {
+      List<String> all = new ArrayList<>(problems);
+      e.problems().forEach(p -> all.add("eviction: " + p));
+      return new Result(jobs, submitRate, ranAt, publishToStart, publishToReplayed, jobsPerSecond, stages, startOnNewPilot, startOnWaitingPilot,
+          pilotSubmissionToFirstClaim, pilotsSubmitted, pilotsThatRan, jobsPerPilot, all, seconds, logs, e);
+    }
+  }
 
   private final Config config;
 
@@ -73,9 +83,9 @@ final class E2eBenchmark {
     Files.createDirectories(config.dir());
     try (TestbedFederation f = TestbedFederation.start(SITES, config.jar(), config.dir(), config.settings())) {
       Instance north = f.site("north").cluster();
-      String filler = sbatch(north, "-p", north.get("partition"), "-c", Integer.toString(config.fillerCores()),
+      String filler = SlurmJobs.sbatch(north, "-p", north.get("partition"), "-c", Integer.toString(config.fillerCores()),
           "--mem=" + config.fillerMemoryMb() + "M", "-t", "60", "-o", "/dev/null", "--wrap", "sleep 3600");
-      Eventually.waitFor("north's own long job runs", Duration.ofSeconds(60), () -> "RUNNING".equals(state(north, filler)));
+      Eventually.waitFor("north's own long job runs", Duration.ofSeconds(60), () -> "RUNNING".equals(SlurmJobs.state(north, filler)));
       Path jobs = Files.createDirectories(north.path("jobs.dir").resolve("bench-" + System.nanoTime()));
       Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
       Map<String, Integer> ids = new LinkedHashMap<>();
@@ -86,7 +96,8 @@ final class E2eBenchmark {
         if (wait > 0) {
           Thread.sleep(wait);
         }
-        ids.put(sbatch(north, "-p", north.get("federated.partition"), "-c", Integer.toString(config.cores()), "--mem=" + config.memoryMb() + "M", "-t", "1",
+        ids.put(SlurmJobs.sbatch(north, "-p", north.get("federated.partition"), "-c", Integer.toString(config.cores()),
+            "--mem=" + config.memoryMb() + "M", "-t", "1",
             "-o", jobs + "/%j.out", "--wrap", String.format("sleep %s; echo bench job %d", config.runSeconds(), i)), i);
         progress.accept(0.5 * (i + 1) / config.jobs());
       }
@@ -96,9 +107,15 @@ final class E2eBenchmark {
       if (ended.size() < ids.size()) {
         problems.add((ids.size() - ended.size()) + " of " + ids.size() + " jobs had not ended at north after " + config.timeout());
       }
-      check(north, jobs, ids, problems);
+      Map<String, String> outputs = new LinkedHashMap<>();
+      ids.forEach((id, i) -> outputs.put(id, "bench job " + i + "\n"));
+      SlurmJobs.checkEndedOnce(north, jobs, outputs, problems);
+      Result r = measure(f, ids, ended, submitRate, problems, (System.nanoTime() - began) / 1e9);
+      if (config.eviction()) {
+        r = r.with(new EvictionPhase(f, jobs).run(config.timeout()));
+      }
       Command.of(north.tool("scancel"), filler).run();
-      return measure(f, ids, ended, submitRate, problems, (System.nanoTime() - began) / 1e9);
+      return r;
     }
   }
 
@@ -119,39 +136,6 @@ final class E2eBenchmark {
       Thread.sleep(250);
     }
     return ended;
-  }
-
-  /** Each job ended COMPLETED with its own output, and north's accounting has one record of it. */
-  private static void check(Instance north, Path jobs, Map<String, Integer> ids, List<String> problems) throws IOException {
-    for (Map.Entry<String, Integer> e : ids.entrySet()) {
-      Path out = jobs.resolve(e.getKey() + ".out");
-      String text = Files.isRegularFile(out) ? Files.readString(out) : "(no output file)";
-      if (!text.equals("bench job " + e.getValue() + "\n")) {
-        problems.add("job " + e.getKey() + " wrote " + text.strip() + ", not bench job " + e.getValue());
-      }
-    }
-    Map<String, List<String>> records = new TreeMap<>();
-    try {
-      Eventually.waitFor("north's slurmdbd to record the end of every job", Duration.ofSeconds(60), () -> {
-        records.clear();
-        Command.Result r = Command.of(north.tool("sacct"), "-n", "-P", "-X", "-j", String.join(",", ids.keySet()), "-o", "JobID,State,ExitCode").run();
-        for (String line : r.stdout().split("\n")) {
-          String[] f = line.trim().split("\\|");
-          if (f.length == 3) {
-            records.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f[1] + "|" + f[2]);
-          }
-        }
-        return ids.keySet().stream().allMatch(id -> records.containsKey(id) && !records.get(id).contains("RUNNING|0:0")
-            && !records.get(id).contains("PENDING|0:0"));
-      });
-    } catch (AssertionError | RuntimeException e) {
-      problems.add(e.getMessage());
-    }
-    for (String id : ids.keySet()) {
-      if (records.containsKey(id) && !records.get(id).equals(List.of("COMPLETED|0:0"))) {
-        problems.add("job " + id + "'s records in sacct at north: " + records.get(id) + ", not one COMPLETED|0:0");
-      }
-    }
   }
 
   private Result measure(TestbedFederation f, Map<String, Integer> ids, Map<String, Long> ended, double submitRate, List<String> problems,
@@ -228,23 +212,6 @@ final class E2eBenchmark {
     return new Result(ids.size(), Percentiles.round(submitRate), ranAt, Percentiles.summary(toStart), Percentiles.summary(toReplayed),
         jobsPerSecond, stageSummary, Percentiles.summary(onNew), Percentiles.summary(onWaiting), Percentiles.summary(firstClaim), pilots.size(),
         ran, ran == 0 ? 0 : Percentiles.round(claimsOf.values().stream().mapToInt(Integer::intValue).sum() / (double) ran), problems,
-        Percentiles.round(seconds), config.dir());
-  }
-
-  private static String sbatch(Instance slurm, String... args) {
-    List<String> all = new ArrayList<>(List.of("--parsable"));
-    all.addAll(List.of(args));
-    return Command.of(slurm.tool("sbatch"), all.toArray(String[]::new)).asUser(slurm.get("user")).run().requireSuccess().stdout().trim()
-        .split(";")[0];
-  }
-
-  private static String state(Instance slurm, String id) {
-    Command.Result r = Command.of(slurm.tool("scontrol"), "show", "job", "-o", id).run();
-    for (String word : r.stdout().trim().split(" ")) {
-      if (word.startsWith("JobState=")) {
-        return word.substring("JobState=".length());
-      }
-    }
-    return "";
+        Percentiles.round(seconds), config.dir().toString(), null);
   }
 }

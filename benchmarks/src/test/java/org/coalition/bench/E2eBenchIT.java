@@ -20,24 +20,26 @@ class E2eBenchIT {
 
   @Test
   void shortJobsThroughThreeSlurmClustersEachEndOnceAtHome() throws Exception {
-    E2eBenchmark.Result r = run("reuse", 120, 4, Duration.ofSeconds(10));
+    E2eBenchmark.Result r = run("reuse", 120, 4, Duration.ofSeconds(10), Duration.ofMinutes(5), true);
     assertEquals(List.of(), r.problems());
     assertEquals(120, r.ranAt().values().stream().mapToInt(Integer::intValue).sum(), "every job ran at south or west: " + r.ranAt());
     assertTrue(r.jobsPerPilot() > 1, "pilots ran more than one job each: " + r.jobsPerPilot());
+    assertTrue(r.eviction().evictions() > 0, "west gave cores back to its users: " + r.eviction());
   }
 
   @Test
   void withOneJobPerPilotAsBeforeReuse() throws Exception {
-    E2eBenchmark.Result r = run("one job per pilot", 30, 1, Duration.ZERO);
+    E2eBenchmark.Result r = run("one job per pilot", 30, 1, Duration.ZERO, Duration.ZERO, false);
     assertEquals(List.of(), r.problems());
     assertEquals(1.0, r.jobsPerPilot(), "each pilot ran one job");
   }
 
-  private static E2eBenchmark.Result run(String name, int jobs, double rate, Duration idleExit) throws Exception {
+  private static E2eBenchmark.Result run(String name, int jobs, double rate, Duration idleExit, Duration extraTime, boolean eviction)
+      throws Exception {
     Path logs = Files.createDirectories(Path.of("target", "bench-e2e", name.replace(' ', '-')));
     E2eBenchmark.Result r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, 4, 100, 1, 5, 100,
-        new TestbedFederation.Settings(0.7, Duration.ofSeconds(1), 4, idleExit, Duration.ofMinutes(5)), Duration.ofMinutes(10),
-        BenchJars.cliJar(), logs.toAbsolutePath())).run(done -> {});
+        new TestbedFederation.Settings(0.7, Duration.ofSeconds(1), 4, idleExit, extraTime), Duration.ofMinutes(10),
+        BenchJars.cliJar(), logs.toAbsolutePath(), eviction)).run(done -> {});
     System.out.println("[bench] e2e, " + name + ": " + JSON.writeValueAsString(r));
     return r;
   }

@@ -249,6 +249,7 @@ public final class Broker implements PilotService, PilotTokens {
     step("home round", () -> homeSide.round(obs));
     step("results", homeSide::results);
     step("pilots round", executorSide::pilotsRound);
+    step("eviction", () -> executorSide.evictionRound(obs));
     step("pilot submission", () -> executorSide.submitRound(obs));
     step("status", () -> coordination.updateStatus(status(obs)));
   }

@@ -42,12 +42,17 @@ final class Candidates implements Iterator<Candidates.Pick> {
 
   /** {@code fitting} in DirectContr's order under {@code utility}, by the homes' priorities in {@code coordination}'s ledgers now. */
   static Candidates of(List<JobSpec> fitting, Coordination coordination, Utility utility) {
+    return new Candidates(fitting, utility + "_DIRECT", priorities(coordination, utility));
+  }
+
+  /** Each site's DirectContr priority (contribution minus utility) under {@code utility}, from {@code coordination}'s ledgers now. */
+  static Map<String, Double> priorities(Coordination coordination, Utility utility) {
     double now = coordination.now();
     Map<String, Double> priorities = new HashMap<>();
     for (Map.Entry<String, SiteLedger> e : coordination.ledgers().entrySet()) {
       priorities.put(e.getKey(), e.getValue().priority(utility, now));
     }
-    return new Candidates(fitting, utility + "_DIRECT", priorities);
+    return priorities;
   }
 
   @Override

@@ -49,6 +49,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
   private final Pilots pilots;
   private final PilotRecovery recovery;
   private final LateBinding binding;
+  private final Eviction eviction;
   private final BrokerMetrics metrics;
   private final Clock clock;
   /** Jobs whose pilot the batch system refused, and until when (clock millis) they are passed over. */
@@ -69,6 +70,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     this.pilots = new Pilots(settings.site());
     this.recovery = new PilotRecovery(settings.site(), coordination, pilots, journal, decisions);
     this.binding = new LateBinding(settings, coordination, pilots, recovery, files, decisions, budget, metrics, clock);
+    this.eviction = new Eviction(settings, coordination, handler, pilots, decisions, clock);
     this.metrics = metrics;
     this.clock = clock;
   }
@@ -132,7 +134,10 @@ final class ExecutorSide implements PilotService, PilotTokens {
       return; // asked, but no claim was handed to it
     }
     String ended = "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state()) + ")";
-    if (p.confirmed) {
+    if (p.evicted) {
+      decisions.record("release", job(c.ref()), "evicted", ended + ": its run was evicted for local users; the job goes back to the queue,"
+          + " and the run credits nothing");
+    } else if (p.confirmed) {
       decisions.record("release", job(c.ref()), "pilot-ended", ended + " without reporting; the job goes back to the queue");
     } else {
       // the claim was made for it, but the answer never reached it (this daemon stopped, or the link broke): no run began
@@ -146,6 +151,11 @@ final class ExecutorSide implements PilotService, PilotTokens {
     }
   }
 
+  /** Gives cores back to local users waiting for them ({@link Eviction}). */
+  void evictionRound(QueueObservation obs) {
+    eviction.round(obs);
+  }
+
   /** Submits pilots for foreign jobs while the site is under its exposure threshold and has cores and receive allowance. */
   void submitRound(QueueObservation obs) {
     binding.observed(obs);
@@ -157,7 +167,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     int free = obs.totalCores() - obs.allocatedCores() - waiting.stream().mapToInt(p -> p.cores).sum();
     Set<JobRef> targeted = new HashSet<>();
     waiting.forEach(p -> targeted.add(p.target));
-    double room = budget.receiveLeft(Pilots.coreSeconds(waiting));
+    double room = budget.receiveLeft(Pilots.reserved(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
         && settings.accountFor(j).isPresent() && j.cores() <= obs.totalCores() && settings.spreads(j)
         && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
@@ -249,6 +259,9 @@ final class ExecutorSide implements PilotService, PilotTokens {
     if (c == null) {
       throw new PilotRefused("pilot " + pilotId + " has no job to heartbeat for");
     }
+    if (p.evicted) {
+      return false; // its batch job is being cancelled: the run stops now, whatever the signal reached
+    }
     recovery.requireAdopted(p);
     if (!p.confirmed) {
       p.confirmed = true; // its first call with the token it got with the job: it has the job
@@ -298,6 +311,9 @@ final class ExecutorSide implements PilotService, PilotTokens {
     }
     if (p.reported) {
       return; // a retry after an answer that got lost: the run is in already
+    }
+    if (p.evicted) {
+      throw new PilotRefused("pilot " + p.id + "'s run was evicted for local users: its job goes back to the queue, and the run counts for nothing");
     }
     recovery.requireAdopted(p);
     // stored once: a retry after a failed hand-in reuses it rather than storing the output again

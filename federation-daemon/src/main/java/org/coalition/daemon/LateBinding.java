@@ -113,7 +113,7 @@ final class LateBinding {
     if (ratio >= settings.exposureThreshold()) {
       return Optional.of(String.format("the reservation ratio without this pilot, %.2f, is not under %.2f", ratio, settings.exposureThreshold()));
     }
-    double room = budget.receiveLeft(Pilots.coreSeconds(pilots.waiting()));
+    double room = budget.receiveLeft(Pilots.reserved(pilots.waiting()));
     if (room <= 0) {
       return Optional.of("no receive allowance is left this period (" + Numbers.format(room) + " core-seconds)");
     }

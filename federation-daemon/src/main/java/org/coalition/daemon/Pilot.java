@@ -30,6 +30,8 @@ final class Pilot {
   /** The memory of the job it was submitted for (its own margin aside); 0: it asked the site's default, and runs only jobs that name none. */
   final long memoryMb;
   final long walltime;
+  /** What its time limit has beyond its first job's, for further jobs (0 for a pilot a restarted daemon took back). */
+  final long extraSeconds;
   /** The layout it asked for (nodes, tasks, GRES per node): it runs only jobs laid out the same. */
   final JobLayout layout;
   /** The job it was submitted for (its shape); it may run another one that fits. */
@@ -51,10 +53,19 @@ final class Pilot {
   volatile long askedMillis = -1;
   /** How many jobs it was handed. */
   volatile int runs;
+  /** Its batch job was cancelled to give its cores back to local users ({@link Eviction}). */
+  volatile boolean evicted;
 
   Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobLayout layout, JobRef target,
       long submittedMillis) {
+    this(id, tokenHash, account, cores, memoryMb, walltime, 0, layout, target, submittedMillis);
+  }
+
+  /** A pilot whose {@code walltime} includes {@code extraSeconds} beyond its first job's limit ({@link PilotReuse}). */
+  Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, long extraSeconds, JobLayout layout, JobRef target,
+      long submittedMillis) {
     this.id = id;
+    this.extraSeconds = extraSeconds;
     this.tokenHash = tokenHash;
     this.account = account;
     this.cores = cores;

@@ -47,8 +47,8 @@ final class Pilots {
   synchronized Issued create(String account, JobSpec target, long extraSeconds, long nowMillis) {
     String id = site + "-" + (++serial) + "-" + Long.toHexString(random.nextInt() & 0xffffffL);
     String token = newToken();
-    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds() + extraSeconds, target.layout(),
-        target.ref(), nowMillis);
+    Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds() + extraSeconds, extraSeconds,
+        target.layout(), target.ref(), nowMillis);
     byId.put(p.id, p);
     return new Issued(p, token);
   }
@@ -118,6 +118,11 @@ final class Pilots {
   /** Core-seconds {@code pilots} would take if each ran its whole time limit. */
   static double coreSeconds(List<Pilot> pilots) {
     return pilots.stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime)).sum();
+  }
+
+  /** Core-seconds of the receive allowance {@code pilots} hold for the jobs they were submitted for (their extra time holds none). */
+  static double reserved(List<Pilot> pilots) {
+    return pilots.stream().mapToDouble(p -> PeriodBudget.coreSeconds(p.cores, p.walltime - p.extraSeconds)).sum();
   }
 
   /** How many pilots are pending, running and done ({@link PilotLifecycle#countedAs}). */

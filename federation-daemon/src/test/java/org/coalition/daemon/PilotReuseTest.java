@@ -1,20 +1,26 @@
 package org.coalition.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.coalition.coordination.Claim;
+import org.coalition.coordination.JobLayout;
+import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.PilotService.Assignment;
+import org.coalition.daemon.PilotService.PilotRefused;
 import org.coalition.daemon.PilotService.RunOutcome;
 import org.coalition.periodic.BalancingPeriod;
 import org.junit.jupiter.api.BeforeEach;
@@ -157,5 +163,59 @@ class PilotReuseTest {
     publish("2", 2); // an hour's limit, as the first, but the pilot has 50 min left
     assertEquals(Optional.empty(), exec.work(pilot, first.token()));
     assertEquals(1L, exec.decisions().counts().get("idle-pilot no-fitting-job"));
+  }
+
+  @Test
+  void localJobsWaitingAtAFullSiteEvictForeignRunsWhoseJobsGoBackToTheQueueAndCreditNothing() {
+    publish("1", 4);
+    publish("2", 4);
+    Assignment[] runs = new Assignment[2];
+    String[] ids = new String[2];
+    for (int i = 0; i < 2; i++) {
+      homePeriod.run(); // a period's receive allowance holds one such job: one pilot a period
+      execPeriod.run();
+      exec.tick();
+      Map<String, String> env = execBatch.submitted.get(i).environment();
+      ids[i] = env.get(PilotAgent.ID);
+      runs[i] = exec.work(ids[i], env.get(PilotAgent.TOKEN)).orElseThrow();
+      clock.advance(Duration.ofSeconds(1));
+    }
+    execBatch.allocatedCores = 8; // both pilots run: the site is full of foreign work
+    exec.tick();
+    assertEquals(0, execBatch.cancelled.size(), "no local job waits: nothing is evicted");
+
+    execBatch.userJob("local", 2);
+    exec.tick();
+    assertEquals(1, execBatch.cancelled.size(), "one run is evicted: the ratio without it, 0.5, is under 0.7");
+    assertEquals(1L, exec.decisions().counts().get("evict local-demand"));
+    assertEquals(false, exec.heartbeat(ids[1], runs[1].token()), "the evicted run stops (the newest: it has done the least)");
+    assertTrue(exec.heartbeat(ids[0], runs[0].token()), "the other goes on");
+    assertThrows(PilotRefused.class, () -> exec.finish(ids[1], runs[1].token(), ran("late\n")), "an evicted run hands in nothing");
+
+    exec.tick();
+    assertEquals(1, execBatch.cancelled.size(), "while its cores come back (the grace), no other run is evicted for the same local job");
+    execBatch.allocatedCores = 4;
+    exec.tick(); // the batch system says the cancelled pilot ended
+    assertEquals(1L, exec.decisions().counts().get("release evicted"));
+    assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals(runs[1].job())), "its job is queued again");
+    exec.finish(ids[0], runs[0].token(), ran("one\n"));
+    home.tick();
+    assertEquals(1, home.coordination().ledgers().get("home").jobsSubmitted(), "the home's ledger counts the one run that ended, not the evicted");
+  }
+
+  @Test
+  void runsAreEvictedFromTheHomeOfLowestPriorityFirstAndTheNewestFirstWithinAHome() {
+    Pilot a1 = running("a", 10);
+    Pilot a2 = running("a", 20);
+    Pilot b1 = running("b", 5);
+    assertEquals(List.of(b1, a2, a1), Eviction.order(List.of(a1, a2, b1), Map.of("a", 3.0, "b", -2.0)));
+  }
+
+  private static Pilot running(String home, double startedAt) {
+    JobSpec job = new JobSpec(Integer.toString((int) startedAt), home, 1, 0, 600, 0, "");
+    Pilot p = new Pilot(home + (int) startedAt, new byte[32], "fed", 1, 0, 600, JobLayout.ONE, job.ref(), 0);
+    p.claim = new Claim(job, "exec", 1);
+    p.startedAt = startedAt;
+    return p;
   }
 }
