@@ -57,8 +57,17 @@ wait_alive() {
   done
 }
 
-# Pid files: only what the testbed started is ever stopped, and only by its recorded pid.
-pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# Pid files: only what the testbed started is ever stopped, and only by its recorded pid. Beside
+# each, PIDFILE.start keeps the process's start time (field 22 of /proc/PID/stat): the kernel
+# recycles pids (pid_max is 32768 here), and a recorded pid that now names another process is
+# not ours (seen in CI: a test stopped slurmrestd, and a minute later its pid was a new process).
+proc_start() { awk '{print $22}' "/proc/$1/stat" 2>/dev/null; }
+pid_alive() {
+  [ -f "$1" ] || return 1
+  local pid; pid=$(cat "$1")
+  kill -0 "$pid" 2>/dev/null || return 1
+  [ ! -f "$1.start" ] || [ "$(proc_start "$pid")" = "$(cat "$1.start")" ]
+}
 
 # start_daemon NAME PIDFILE LOGFILE COMMAND...: run COMMAND in the foreground of a new
 # session, in the background of this script, and record its pid.
@@ -71,6 +80,7 @@ start_daemon() {
   mkdir -p "$(dirname "$logfile")"
   setsid "$@" >>"$logfile" 2>&1 </dev/null &
   echo $! >"$pidfile"
+  proc_start $! >"$pidfile.start"
   say "started $name (pid $!), log $logfile"
 }
 
@@ -80,7 +90,7 @@ stop_pidfile() {
   local name=$1 pidfile=$2 grace=${3:-10} pid i
   [ -f "$pidfile" ] || return 0
   pid=$(cat "$pidfile")
-  if kill -0 "$pid" 2>/dev/null; then
+  if pid_alive "$pidfile"; then
     kill -TERM "$pid" 2>/dev/null
     for i in $(seq 1 $((grace * 4))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
     if kill -0 "$pid" 2>/dev/null; then
@@ -89,7 +99,7 @@ stop_pidfile() {
     fi
     say "stopped $name (pid $pid)"
   fi
-  rm -f "$pidfile"
+  rm -f "$pidfile" "$pidfile.start"
 }
 
 # Accounts: created once, with fixed uids (the chroot copies them).

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.coalition.cli.ExitCodes;
 import org.coalition.cli.Output;
 import org.coalition.cli.ProgressBar;
+import org.coalition.testbed.TestbedNotUpException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Option;
       "with testbed/up slurmdbd:c2 slurm22 slurm22:c2 slurm24) through a 3-server ZooKeeper ensemble and one daemon each, fills",
       "north with its own long job, submits short jobs there with sbatch at a steady rate and times each from its publication",
       "to its start elsewhere and to its end at home, stage by stage, from the daemons' decision logs and Slurm. Every job is",
-      "checked: COMPLETED at north with its own output, one sacct record. Exit 0 when every check holds, 1 when one fails."
+      "checked: COMPLETED at north with its own output, one sacct record. Exit 0 when every check holds, 1 when one fails,",
+      "3 when the testbed is not up."
     })
 final class BenchE2eCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -94,12 +96,26 @@ final class BenchE2eCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), jarFile + " is not there: build it with 'mvn -pl cli -am package', or"
           + " name another with --jar");
     }
-    Path dir = logs != null ? logs : Files.createTempDirectory("coalition-bench-e2e-");
+    if (logs != null && Files.isDirectory(logs)) {
+      try (var entries = Files.list(logs)) {
+        if (entries.findAny().isPresent()) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--logs " + logs + " is not empty: name a new folder (a run's logs and"
+              + " spools are its own)");
+        }
+      }
+    }
+    Path dir = logs != null ? Files.createDirectories(logs) : Files.createTempDirectory("coalition-bench-e2e-");
     PrintWriter err = spec.commandLine().getErr();
     ProgressBar progress = new ProgressBar(err, "jobs", !output.noProgress);
-    E2eBenchmark.Result r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, cores, memoryMb, run, fillerCores, fillerMemoryMb,
-        new TestbedFederation.Settings(exposureThreshold, publishAfter, maxPending, idleExit, extraTime), timeout, jarFile.toAbsolutePath(),
-        dir.toAbsolutePath(), !noEviction)).run(progress::accept);
+    E2eBenchmark.Result r;
+    try {
+      r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, cores, memoryMb, run, fillerCores, fillerMemoryMb,
+          new TestbedFederation.Settings(exposureThreshold, publishAfter, maxPending, idleExit, extraTime), timeout, jarFile.toAbsolutePath(),
+          dir.toAbsolutePath(), !noEviction)).run(progress::accept);
+    } catch (TestbedNotUpException e) {
+      err.println("coalition bench e2e: " + e.getMessage());
+      return ExitCodes.UNAVAILABLE;
+    }
     PrintWriter out = spec.commandLine().getOut();
     if (output.json) {
       Output.json(out, r);

@@ -31,7 +31,8 @@ import org.coalition.zookeeper.policy.Identity;
  * ensemble over TLS, one {@code coalition daemon} process per cluster started from a site file,
  * pilots running the shipped jar from a folder every cluster's nodes see. Each daemon logs one
  * JSON object per line ({@code COALITION_LOG_FORMAT=json}) to {@code SITE.log} in the run's folder,
- * where {@link DecisionLog} reads the decisions back.
+ * where {@link DecisionLog} reads the decisions back. The folder must be the run's own: logs are
+ * appended to, and a spool left by another run would be taken back as this one's.
  */
 final class TestbedFederation implements AutoCloseable {
   static final String FEDERATION = "bench";

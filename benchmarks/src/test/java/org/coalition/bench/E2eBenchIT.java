@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,7 +38,13 @@ class E2eBenchIT {
 
   private static E2eBenchmark.Result run(String name, int jobs, double rate, Duration idleExit, Duration extraTime, boolean eviction)
       throws Exception {
-    Path logs = Files.createDirectories(Path.of("target", "bench-e2e", name.replace(' ', '-')));
+    Path logs = Path.of("target", "bench-e2e", name.replace(' ', '-'));
+    if (Files.exists(logs)) {
+      try (Stream<Path> old = Files.walk(logs)) {
+        old.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete()); // a run's logs and spools are its own
+      }
+    }
+    Files.createDirectories(logs);
     E2eBenchmark.Result r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, 4, 100, 1, 5, 100,
         new TestbedFederation.Settings(0.7, Duration.ofSeconds(1), 4, idleExit, extraTime), Duration.ofMinutes(10),
         BenchJars.cliJar(), logs.toAbsolutePath(), eviction)).run(done -> {});

@@ -158,10 +158,10 @@ class PilotReuseTest {
     Map<String, String> env = execBatch.submitted.get(0).environment();
     String pilot = env.get(PilotAgent.ID);
     Assignment first = exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
-    clock.advance(Duration.ofMinutes(10));
+    clock.advance(Duration.ofSeconds(2));
     exec.finish(pilot, first.token(), ran("one\n"));
-    publish("2", 2); // an hour's limit, as the first, but the pilot has 50 min left
-    assertEquals(Optional.empty(), exec.work(pilot, first.token()));
+    publish("2", 2); // an hour's limit, as the first, and the pilot has used 33 s of its hour (no extra time)
+    assertEquals(Optional.empty(), exec.work(pilot, first.token()), "one job per pilot when the jobs are alike and there is no extra time");
     assertEquals(1L, exec.decisions().counts().get("idle-pilot no-fitting-job"));
   }
 
