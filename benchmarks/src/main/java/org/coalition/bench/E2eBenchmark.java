@@ -38,8 +38,6 @@ final class E2eBenchmark {
     SITES.put("west", "slurm22-c1");
   }
 
-  private static final Set<String> ENDED = Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED");
-
   /**
    * @param jobs jobs submitted at north
    * @param rate jobs submitted per second
@@ -102,7 +100,8 @@ final class E2eBenchmark {
         progress.accept(0.5 * (i + 1) / config.jobs());
       }
       double submitRate = config.jobs() / Math.max(1e-9, (System.nanoTime() - t0) / 1e9);
-      Map<String, Long> ended = waitEnded(north, ids.keySet(), progress);
+      Map<String, Long> ended = SlurmJobs.firstSeen(north, ids.keySet(), SlurmJobs.ENDED::contains, config.timeout(),
+          n -> progress.accept(0.5 + 0.5 * n / ids.size()));
       List<String> problems = new ArrayList<>();
       if (ended.size() < ids.size()) {
         problems.add((ids.size() - ended.size()) + " of " + ids.size() + " jobs had not ended at north after " + config.timeout());
@@ -117,25 +116,6 @@ final class E2eBenchmark {
       Command.of(north.tool("scancel"), filler).run();
       return r;
     }
-  }
-
-  /** Polls north's queue until every job has ended there; when each was first seen ended (epoch milliseconds). */
-  private Map<String, Long> waitEnded(Instance north, Set<String> ids, DoubleConsumer progress) throws InterruptedException {
-    Map<String, Long> ended = new HashMap<>();
-    long deadline = System.nanoTime() + config.timeout().toNanos();
-    while (ended.size() < ids.size() && System.nanoTime() < deadline) {
-      Command.Result r = Command.of(north.tool("squeue"), "-h", "-t", "all", "-u", north.get("user"), "-o", "%i|%T").run();
-      long now = System.currentTimeMillis();
-      for (String line : r.stdout().split("\n")) {
-        String[] f = line.trim().split("\\|");
-        if (f.length == 2 && ids.contains(f[0]) && ENDED.contains(f[1])) {
-          ended.putIfAbsent(f[0], now);
-        }
-      }
-      progress.accept(0.5 + 0.5 * ended.size() / ids.size());
-      Thread.sleep(250);
-    }
-    return ended;
   }
 
   private Result measure(TestbedFederation f, Map<String, Integer> ids, Map<String, Long> ended, double submitRate, List<String> problems,

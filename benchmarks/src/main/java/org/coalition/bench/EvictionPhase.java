@@ -65,19 +65,7 @@ final class EvictionPhase {
           "/dev/null", "--wrap", "sleep 5");
       submitted.put(id, System.currentTimeMillis());
     }
-    Map<String, Long> started = new HashMap<>();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (started.size() < submitted.size() && System.nanoTime() < deadline) {
-      Command.Result r = Command.of(west.tool("squeue"), "-h", "-t", "all", "-u", west.get("user"), "-o", "%i|%T").run();
-      long now = System.currentTimeMillis();
-      for (String line : r.stdout().split("\n")) {
-        String[] f = line.trim().split("\\|");
-        if (f.length == 2 && submitted.containsKey(f[0]) && !f[1].equals("PENDING")) {
-          started.putIfAbsent(f[0], now);
-        }
-      }
-      Thread.sleep(250);
-    }
+    Map<String, Long> started = SlurmJobs.firstSeen(west, submitted.keySet(), state -> !state.equals("PENDING"), timeout, n -> { });
     List<Double> waits = new ArrayList<>();
     submitted.forEach((id, at) -> {
       if (started.containsKey(id)) {
@@ -87,7 +75,10 @@ final class EvictionPhase {
       }
     });
     Eventually.waitFor(() -> "north's long jobs to end there", timeout, Duration.ofSeconds(2), () -> outputs.keySet().stream()
-        .allMatch(id -> Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "").contains(SlurmJobs.state(north, id))));
+        .allMatch(id -> {
+          String state = SlurmJobs.state(north, id);
+          return state.isEmpty() || SlurmJobs.ENDED.contains(state); // empty: slurmctld has forgotten it
+        }));
     SlurmJobs.checkEndedOnce(north, jobs, outputs, problems);
     List<String> evicted = new ArrayList<>();
     for (Decision d : DecisionLog.read(federation.site("west").log())) {

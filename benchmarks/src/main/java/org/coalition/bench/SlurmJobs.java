@@ -5,17 +5,47 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntConsumer;
+import java.util.function.Predicate;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 
 /** What the end-to-end benchmark does with a testbed Slurm cluster: submit as its user, read a job's state, check jobs ended once. */
 final class SlurmJobs {
+  /** The states of a job that has ended. */
+  static final Set<String> ENDED = Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "OUT_OF_MEMORY", "NODE_FAIL", "PREEMPTED");
+
   private SlurmJobs() {}
+
+  /**
+   * Polls {@code slurm}'s queue (its user's jobs, four times a second) until each of {@code ids}
+   * has been seen in a state {@code reached} accepts, or {@code timeout} has passed; when each was
+   * first seen so (epoch milliseconds). {@code progress} hears how many have been seen.
+   */
+  static Map<String, Long> firstSeen(Instance slurm, Set<String> ids, Predicate<String> reached, Duration timeout, IntConsumer progress)
+      throws InterruptedException {
+    Map<String, Long> seen = new HashMap<>();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (seen.size() < ids.size() && System.nanoTime() < deadline) {
+      Command.Result r = Command.of(slurm.tool("squeue"), "-h", "-t", "all", "-u", slurm.get("user"), "-o", "%i|%T").run();
+      long now = System.currentTimeMillis();
+      for (String line : r.stdout().split("\n")) {
+        String[] f = line.trim().split("\\|");
+        if (f.length == 2 && ids.contains(f[0]) && reached.test(f[1])) {
+          seen.putIfAbsent(f[0], now);
+        }
+      }
+      progress.accept(seen.size());
+      Thread.sleep(250);
+    }
+    return seen;
+  }
 
   /**
    * Each job of {@code outputs} (id to the output it must have written in {@code jobs}) ended
@@ -23,8 +53,7 @@ final class SlurmJobs {
    * goes to {@code problems}.
    */
   static void checkEndedOnce(Instance home, Path jobs, Map<String, String> outputs, List<String> problems) throws IOException {
-    Map<String, Integer> ids = new LinkedHashMap<>();
-    outputs.keySet().forEach(id -> ids.put(id, 0));
+    Set<String> ids = outputs.keySet();
     for (Map.Entry<String, String> e : outputs.entrySet()) {
       Path out = jobs.resolve(e.getKey() + ".out");
       String text = Files.isRegularFile(out) ? Files.readString(out) : "(no output file)";
@@ -36,20 +65,20 @@ final class SlurmJobs {
     try {
       Eventually.waitFor("the home's slurmdbd to record the end of every job", Duration.ofSeconds(60), () -> {
         records.clear();
-        Command.Result r = Command.of(home.tool("sacct"), "-n", "-P", "-X", "-j", String.join(",", ids.keySet()), "-o", "JobID,State,ExitCode").run();
+        Command.Result r = Command.of(home.tool("sacct"), "-n", "-P", "-X", "-j", String.join(",", ids), "-o", "JobID,State,ExitCode").run();
         for (String line : r.stdout().split("\n")) {
           String[] f = line.trim().split("\\|");
           if (f.length == 3) {
             records.computeIfAbsent(f[0], k -> new ArrayList<>()).add(f[1] + "|" + f[2]);
           }
         }
-        return ids.keySet().stream().allMatch(id -> records.containsKey(id) && !records.get(id).contains("RUNNING|0:0")
+        return ids.stream().allMatch(id -> records.containsKey(id) && !records.get(id).contains("RUNNING|0:0")
             && !records.get(id).contains("PENDING|0:0"));
       });
     } catch (AssertionError | RuntimeException e) {
       problems.add(e.getMessage());
     }
-    for (String id : ids.keySet()) {
+    for (String id : ids) {
       if (records.containsKey(id) && !records.get(id).equals(List.of("COMPLETED|0:0"))) {
         problems.add("job " + id + "'s records in sacct at its home: " + records.get(id) + ", not one COMPLETED|0:0");
       }

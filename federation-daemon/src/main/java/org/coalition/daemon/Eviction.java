@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * evicted run hands in no result: it credits nothing, and is not in its home's utility.
  *
  * <p>One wave at a time: after an eviction no more is decided until the batch system has reported
- * the end of every pilot evicted and one more observation has been taken (or {@link #WAVE_LIMIT}
- * has passed): while their cores come back they still look allocated, and a local job that takes
+ * the end of every pilot evicted and one more observation has been taken (or
+ * {@link #WAVE_LIMIT_MILLIS} have passed): while their cores come back they still look allocated, and a local job that takes
  * them at once keeps them so.
  */
 final class Eviction {
@@ -59,17 +59,17 @@ final class Eviction {
     if (waveGoesOn()) {
       return;
     }
-    int localWaiting = obs.pendingJobs() - pilots.waiting().size();
+    int localWaiting = pilots.localJobsWaiting(obs);
     double ratio = obs.reservationRatio();
     if (localWaiting <= 0 || ratio < settings.exposureThreshold()) {
       return;
     }
     List<Pilot> running = pilots.all().stream().filter(p -> p.phase() == PilotLifecycle.Phase.RUNNING && p.claim != null && p.handle != null
         && !p.evicted).toList();
-    int allocated = obs.allocatedCores();
     if (running.isEmpty()) {
       return;
     }
+    int allocated = obs.allocatedCores();
     Map<String, Double> priorities = Candidates.priorities(coordination, settings.utility());
     for (Pilot p : order(running, priorities)) {
       if ((double) allocated / obs.totalCores() < settings.exposureThreshold()) {

@@ -173,7 +173,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
         && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
     int pending = waiting.size();
     // pilots waiting for work take what fits them as soon as it is queued: no pilot is submitted for that
-    List<Pilot> asking = new ArrayList<>(pilots.all().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED && p.claim == null).toList());
+    List<Pilot> asking = new ArrayList<>(pilots.asking());
     long now = clock.millis();
     refusedUntil.values().removeIf(until -> until <= now);
     for (Candidates order = Candidates.of(fitting, coordination, settings.utility()); order.hasNext() && pending < settings.maxPendingPilots(); ) {

@@ -105,7 +105,7 @@ final class LateBinding {
     if (obs == null) {
       return Optional.empty();
     }
-    int localWaiting = obs.pendingJobs() - pilots.waiting().size();
+    int localWaiting = pilots.localJobsWaiting(obs);
     if (localWaiting > 0) {
       return Optional.of(localWaiting + " local jobs wait");
     }
@@ -123,8 +123,8 @@ final class LateBinding {
   /** Claims the first fitting job in DirectContr's order for {@code p}, if one is queued. */
   private Optional<Assignment> claimFor(Pilot p) {
     long now = clock.millis();
-    List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site())
-        && settings.accountFor(j).map(p.account::equals).orElse(false) && p.fits(j, now) && settings.spreads(j)).toList();
+    List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && takes(p, j, now)
+        && settings.spreads(j)).toList();
     for (Candidates order = Candidates.of(fitting, coordination, settings.utility()); order.hasNext(); ) {
       Candidates.Pick pick = order.next();
       JobSpec j = pick.job();
@@ -155,6 +155,11 @@ final class LateBinding {
     return Optional.empty();
   }
 
+  /** Whether {@code p} can run {@code j} at {@code nowMillis}: the account {@code j} runs as here is the pilot's, and it fits. */
+  private boolean takes(Pilot p, JobSpec j, long nowMillis) {
+    return settings.accountFor(j).map(p.account::equals).orElse(false) && p.fits(j, nowMillis);
+  }
+
   /**
    * Whether a pilot asking for work now would take {@code j}: then no pilot is submitted for it.
    * The first such pilot is taken out of {@code asking}.
@@ -162,7 +167,7 @@ final class LateBinding {
   boolean takenByAsking(List<Pilot> asking, JobSpec j) {
     long now = clock.millis();
     for (Pilot p : asking) {
-      if (settings.accountFor(j).map(p.account::equals).orElse(false) && p.fits(j, now) && (p.runs == 0 || heldBack(p).isEmpty())) {
+      if (takes(p, j, now) && (p.runs == 0 || heldBack(p).isEmpty())) {
         asking.remove(p);
         return true;
       }

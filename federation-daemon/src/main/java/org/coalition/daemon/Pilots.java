@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.coordination.JobSpec;
+import org.coalition.handler.QueueObservation;
 
 /**
  * The pilots this broker submitted and not yet forgot, each with the SHA-256 of its capability
@@ -108,6 +109,19 @@ final class Pilots {
   /** Pilots that have not asked for work yet. */
   List<Pilot> waiting() {
     return byId.values().stream().filter(Pilot::waiting).toList();
+  }
+
+  /** Pilots that asked for work and wait for a job (none claimed for them yet). */
+  List<Pilot> asking() {
+    return byId.values().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED && p.claim == null).toList();
+  }
+
+  /**
+   * Local jobs waiting in {@code obs}: the batch system's pending jobs other than this broker's
+   * pilots that have not asked yet (a held job or an orphaned pilot counts too).
+   */
+  int localJobsWaiting(QueueObservation obs) {
+    return Math.max(0, obs.pendingJobs() - waiting().size());
   }
 
   /** Pilots that hold a job or are being given one. */
