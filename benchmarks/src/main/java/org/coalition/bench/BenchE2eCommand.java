@@ -37,19 +37,20 @@ final class BenchE2eCommand implements Callable<Integer> {
   @Option(names = "--rate", defaultValue = "4", description = "Jobs submitted per second (default ${DEFAULT-VALUE}).")
   double rate;
 
-  @Option(names = "--cores", defaultValue = "4", description = "Cores of each job (default ${DEFAULT-VALUE}; more than north leaves free).")
+  @Option(names = "--cores", defaultValue = "2", description = "Cores of each job (default ${DEFAULT-VALUE}).")
   int cores;
 
-  @Option(names = "--mem", defaultValue = "100", paramLabel = "MB", description = "Memory of each job (default ${DEFAULT-VALUE} MB).")
+  @Option(names = "--mem", defaultValue = "600", paramLabel = "MB",
+      description = "Memory of each job (default ${DEFAULT-VALUE} MB; more than north leaves free, so that it goes out).")
   int memoryMb;
 
   @Option(names = "--run", defaultValue = "1", paramLabel = "SECONDS", description = "How long each job runs (default ${DEFAULT-VALUE} s).")
   double run;
 
-  @Option(names = "--filler-cores", defaultValue = "5", description = "North's cores its own long job holds (default ${DEFAULT-VALUE} of 8).")
+  @Option(names = "--filler-cores", defaultValue = "1", description = "North's cores its own long job holds (default ${DEFAULT-VALUE} of 8).")
   int fillerCores;
 
-  @Option(names = "--filler-mem", defaultValue = "100", paramLabel = "MB",
+  @Option(names = "--filler-mem", defaultValue = "7500", paramLabel = "MB",
       description = "North's memory its own long job holds (default ${DEFAULT-VALUE} of 8000 MB).")
   int fillerMemoryMb;
 
@@ -130,8 +131,9 @@ final class BenchE2eCommand implements Callable<Integer> {
       r.stages().forEach((stage, s) -> rows.add(row("stage: " + stage, s)));
       rows.add(row("pilot submitted to its first claim", r.pilotSubmissionToFirstClaim()));
       Output.table(out, List.of("seconds", "n", "p50", "p90", "p99", "max"), rows);
-      out.printf("%.2f jobs/s end to end (first publication to last end at home); %d pilots submitted, %d ran jobs, %s jobs each%n",
-          r.jobsPerSecond(), r.pilotsSubmitted(), r.pilotsThatRan(), Output.number(r.jobsPerPilot(), 1));
+      out.printf("%.2f jobs/s end to end (first publication to last end at home), %.2f jobs/s sustained (first end to last);"
+          + " %d pilots submitted, %d ran jobs, %s jobs each%n", r.jobsPerSecond(), r.completionRate(),
+          r.pilotsSubmitted(), r.pilotsThatRan(), Output.number(r.jobsPerPilot(), 1));
       EvictionPhase.Result e = r.eviction();
       Map<String, Double> w = e == null ? Map.of() : e.localStart();
       if (e != null) {

@@ -36,10 +36,13 @@ final class EvictionPhase {
 
   private final TestbedFederation federation;
   private final Path jobs;
+  /** The long jobs' memory: as the benchmark's jobs', more than north leaves free, so that they go out. */
+  private final int memoryMb;
 
-  EvictionPhase(TestbedFederation federation, Path jobs) {
+  EvictionPhase(TestbedFederation federation, Path jobs, int memoryMb) {
     this.federation = federation;
     this.jobs = jobs;
+    this.memoryMb = memoryMb;
   }
 
   Result run(Duration timeout) throws IOException, InterruptedException {
@@ -50,7 +53,8 @@ final class EvictionPhase {
     Set<String> foreign = new TreeSet<>();
     // long jobs: twice what west holds at once, so that both executors are full of them
     for (int i = 0; i < 2 * FOREIGN_JOBS; i++) {
-      String id = SlurmJobs.sbatch(north, "-p", north.get("federated.partition"), "-c", Integer.toString(FOREIGN_CORES), "--mem=100M", "-t", "3",
+      String id = SlurmJobs.sbatch(north, "-p", north.get("federated.partition"), "-c", Integer.toString(FOREIGN_CORES),
+          "--mem=" + memoryMb + "M", "-t", "3",
           "-o", jobs + "/%j.out", "--wrap", "sleep 40; echo long job " + i);
       outputs.put(id, "long job " + i + "\n");
       foreign.add("north/" + id);

@@ -45,7 +45,7 @@ class E2eBenchIT {
       }
     }
     Files.createDirectories(logs);
-    E2eBenchmark.Result r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, 4, 100, 1, 5, 100,
+    E2eBenchmark.Result r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, 2, 600, 1, 1, 7500,
         new TestbedFederation.Settings(0.7, Duration.ofSeconds(1), 4, idleExit, extraTime), Duration.ofMinutes(10),
         BenchJars.cliJar(), logs.toAbsolutePath(), eviction)).run(done -> {});
     System.out.println("[bench] e2e, " + name + ": " + JSON.writeValueAsString(r));

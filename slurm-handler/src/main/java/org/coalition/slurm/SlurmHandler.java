@@ -260,13 +260,14 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   }
 
   /**
-   * Its free cores in {@code obs}, and whether enough nodes have the cores and GRES of a job of
-   * several nodes or of GRES free now ({@link SlurmLayout#hasRoom}): a job of a GPU waits for a GPU.
+   * Its free cores in {@code obs}, and whether enough nodes have the job's cores, memory and GRES
+   * free now ({@link SlurmLayout#hasRoom}): a job of a GPU waits for a GPU, and a job that waits for
+   * memory where cores are free cannot run soon either (it goes out after {@code publish-after}).
    */
   @Override
   public synchronized Room room(HomeJob job, QueueObservation obs) {
     Room cores = HomeQueue.super.room(job, obs);
-    boolean free = job.layout().coresAlone() || nodes.isEmpty() || SlurmLayout.hasRoom(nodes, job.cpus(), job.layout());
+    boolean free = nodes.isEmpty() || SlurmLayout.hasRoom(nodes, job.cpus(), job.memoryMb(), job.layout());
     return new Room(cores.system(), cores.freeCores(), free);
   }
 

@@ -123,11 +123,11 @@ record SlurmLayout(JobLayout layout, String staysHome) {
   }
 
   /**
-   * Whether as many usable nodes as {@code layout} asks for each have its share of {@code cores}
-   * and every GRES it asks for free now (memory aside, which Slurm's node list does not count free).
+   * Whether as many usable nodes as {@code layout} asks for each have its share of {@code cores},
+   * {@code memoryMb} (the memory it asks for on each node) and every GRES it asks for free now.
    */
-  static boolean hasRoom(List<SlurmNode> nodes, int cores, JobLayout layout) {
-    return enough(nodes, layout, n -> n.cpus() - n.allocatedCpus() >= layout.coresPerNode(cores), n -> {
+  static boolean hasRoom(List<SlurmNode> nodes, int cores, long memoryMb, JobLayout layout) {
+    return enough(nodes, layout, n -> n.cpus() - n.allocatedCpus() >= layout.coresPerNode(cores) && n.memoryFree(memoryMb), n -> {
       Map<String, Integer> free = new HashMap<>(n.gres());
       n.gresUsed().forEach((name, used) -> free.merge(name, -used, Integer::sum));
       return free;

@@ -10,9 +10,10 @@ import java.util.Set;
  * @param memoryMb its {@code RealMemory} in MiB (0 when Slurm does not say)
  * @param gres its GRES counted by name, and by {@code name:type} for typed ones ({@link SlurmLayout#nodeGres})
  * @param gresUsed those of them allocated now, counted the same way
+ * @param allocatedMemoryMb the memory its jobs hold now, in MiB ({@code AllocMem}; 0 when Slurm does not say)
  */
 record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb, Map<String, Integer> gres,
-    Map<String, Integer> gresUsed) {
+    Map<String, Integer> gresUsed, long allocatedMemoryMb) {
   /** States in which a node takes no new work: its cores are not counted as capacity. */
   private static final Set<String> UNUSABLE = Set.of("DOWN", "DRAIN", "DRAINING", "DRAINED", "FAIL", "FAILING", "FUTURE",
       "NOT_RESPONDING", "NO_RESPOND", "POWERED_DOWN", "POWER_DOWN", "POWERING_DOWN", "POWERING_UP", "INVALID", "UNKNOWN",
@@ -24,9 +25,20 @@ record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, l
     gresUsed = Map.copyOf(gresUsed);
   }
 
+  /** A node whose allocated memory is not known (counted as all free). */
+  SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb, Map<String, Integer> gres,
+      Map<String, Integer> gresUsed) {
+    this(name, states, cpus, allocatedCpus, memoryMb, gres, gresUsed, 0);
+  }
+
   /** A node without GRES. */
   SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, long memoryMb) {
     this(name, states, cpus, allocatedCpus, memoryMb, Map.of(), Map.of());
+  }
+
+  /** Whether {@code mb} of its memory is free now; a node whose memory Slurm does not say has room. */
+  boolean memoryFree(long mb) {
+    return memoryMb == 0 || memoryMb - allocatedMemoryMb >= mb;
   }
 
   boolean usable() {

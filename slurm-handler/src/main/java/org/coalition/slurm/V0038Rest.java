@@ -120,7 +120,7 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
       n.getStateFlags().forEach(f -> states.add(upper(f)));
       nodes.add(new SlurmNode(n.getName(), states, intOf(n.getCpus()), (int) longOf(n.getAllocCpus()),
           intOf(n.getRealMemory()), SlurmLayout.nodeGres(n.getGres()),
-          SlurmLayout.nodeGres(n.getGresUsed())));
+          SlurmLayout.nodeGres(n.getGresUsed()), longOf(n.getAllocMemory())));
     }
     return new Snapshot<>(nodes, now);
   }

@@ -131,7 +131,7 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
       n.getState().forEach(s -> states.add(s.getValue()));
       nodes.add(new SlurmNode(n.getName(), states, n.getCpus() == null ? 0 : n.getCpus(), n.getAllocCpus() == null ? 0 : n.getAllocCpus(),
           n.getRealMemory() == null ? 0 : n.getRealMemory(), SlurmLayout.nodeGres(n.getGres()),
-          SlurmLayout.nodeGres(n.getGresUsed())));
+          SlurmLayout.nodeGres(n.getGresUsed()), n.getAllocMemory() == null ? 0 : n.getAllocMemory()));
     }
     return new Snapshot<>(nodes, number(answer.getLastUpdate()));
   }

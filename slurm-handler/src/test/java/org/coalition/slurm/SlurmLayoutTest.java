@@ -75,9 +75,22 @@ class SlurmLayoutTest {
     List<SlurmNode> nodes = List.of(new SlurmNode("g1", Set.of("MIXED"), 8, 1, 8000, Map.of("gpu", 1), SlurmLayout.nodeGres("gpu:1(IDX:0)")),
         new SlurmNode("g2", Set.of("IDLE"), 4, 0, 8000, Map.of("gpu", 2), SlurmLayout.nodeGres("gpu:0(IDX:N/A)")),
         new SlurmNode("c1", Set.of("IDLE"), 8, 0, 8000, Map.of(), Map.of()));
-    assertTrue(SlurmLayout.hasRoom(nodes, 4, JobLayout.oneNode(Map.of("gpu", 2))), "g2's two GPUs are free");
-    assertFalse(SlurmLayout.hasRoom(nodes, 8, JobLayout.oneNode(Map.of("gpu", 1))), "g1 has 7 cores free, its GPU is taken; g2 has 4 cores");
-    assertFalse(SlurmLayout.hasRoom(nodes, 2, new JobLayout(2, 2, Map.of("gpu", 1))), "one node has a GPU free");
-    assertTrue(SlurmLayout.hasRoom(nodes, 8, new JobLayout(2, 2, Map.of())), "g1 and c1 have 4 cores free each");
+    assertTrue(SlurmLayout.hasRoom(nodes, 4, 0, JobLayout.oneNode(Map.of("gpu", 2))), "g2's two GPUs are free");
+    assertFalse(SlurmLayout.hasRoom(nodes, 8, 0, JobLayout.oneNode(Map.of("gpu", 1))), "g1 has 7 cores free, its GPU is taken; g2 has 4 cores");
+    assertFalse(SlurmLayout.hasRoom(nodes, 2, 0, new JobLayout(2, 2, Map.of("gpu", 1))), "one node has a GPU free");
+    assertTrue(SlurmLayout.hasRoom(nodes, 8, 0, new JobLayout(2, 2, Map.of())), "g1 and c1 have 4 cores free each");
+  }
+
+  @Test
+  void aJobHasRoomOnlyWhereItsMemoryIsFreeNotWhereCoresAreFree() {
+    // north in the benchmark: its own job holds 1 core and 7,500 of 8,000 MiB
+    List<SlurmNode> nodes = List.of(new SlurmNode("n1", Set.of("MIXED"), 8, 1, 8000, Map.of(), Map.of(), 7500),
+        new SlurmNode("n2", Set.of("IDLE", "DRAIN"), 8, 0, 8000, Map.of(), Map.of(), 0));
+    assertFalse(SlurmLayout.hasRoom(nodes, 2, 600, JobLayout.ONE), "7 cores free, but 500 MiB: n2 is drained");
+    assertTrue(SlurmLayout.hasRoom(nodes, 2, 400, JobLayout.ONE), "400 MiB fit in 500");
+    assertTrue(SlurmLayout.hasRoom(nodes, 2, 0, JobLayout.ONE), "a job that names no memory");
+    assertFalse(SlurmLayout.hasRoom(nodes, 8, 0, JobLayout.ONE), "8 cores on one node: n1 has 7 free");
+    assertTrue(SlurmLayout.hasRoom(List.of(new SlurmNode("n3", Set.of("IDLE"), 8, 0, 0)), 2, 600, JobLayout.ONE),
+        "a node whose memory Slurm does not say has room");
   }
 }
