@@ -1,6 +1,7 @@
 package org.coalition.bench;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.coalition.bench.DecisionLog.Decision;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
@@ -27,6 +29,8 @@ final class EvictionPhase {
   private static final int FOREIGN_CORES = 4;
   private static final int LOCAL_JOBS = 3;
   private static final int LOCAL_CORES = 2;
+  /** The pilots' scratch on the testbed's hosts: {@code coalition pilot}'s default, as the sites' pilot command leaves it. */
+  private static final Path SCRATCH = Path.of("/tmp");
 
   /**
    * What was measured: each local job's wait for its cores (seconds), the evictions west decided,
@@ -92,6 +96,14 @@ final class EvictionPhase {
     }
     if (evicted.isEmpty()) {
       problems.add("west evicted none of north's runs for its local jobs");
+    }
+    for (String job : evicted) {
+      // the pilot, stopped, kills what is left of its run and deletes the run's folder
+      String prefix = job.replace('/', '-') + "-";
+      try (Stream<Path> left = Files.list(SCRATCH)) {
+        left.filter(p -> p.getFileName().toString().startsWith(prefix))
+            .forEach(p -> problems.add("the evicted run of " + job + " left its folder " + p));
+      }
     }
     return new Result(Percentiles.summary(waits), evicted.size(), evicted, killWait(west), problems);
   }

@@ -193,6 +193,11 @@ public final class PilotAgent {
           ("coalition: the job could not start at the executing site: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8)));
       return 0;
     }
+    // Stopped by its batch system (an eviction, a cancel, the time limit: SIGTERM to the pilot's
+    // JVM), the pilot kills what is left of the run and deletes its folder before it goes.
+    ScriptRunner.Run started = run;
+    Thread tidy = new Thread(() -> tidy(started, inputs), "pilot-stopping");
+    Runtime.getRuntime().addShutdownHook(tidy);
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(a.walltimeSeconds());
       // the first heartbeat goes at once: it tells the daemon this pilot got its job (an answer lost on the way is told apart)
@@ -234,10 +239,20 @@ public final class PilotAgent {
       }
       return 0;
     } finally {
-      run.kill();
-      run.clean();
-      inputs.ifPresent(AccountTar::deleteQuietly);
+      try {
+        Runtime.getRuntime().removeShutdownHook(tidy);
+      } catch (IllegalStateException e) {
+        // the JVM is stopping: the hook tidies too, and both may
+      }
+      tidy(run, inputs);
     }
+  }
+
+  /** Kills what is left of a run and deletes its folder and inputs (twice is harmless). */
+  private static void tidy(ScriptRunner.Run run, Optional<Path> inputs) {
+    run.kill();
+    run.clean();
+    inputs.ifPresent(AccountTar::deleteQuietly);
   }
 
   /** The job's inputs, fetched through the daemon (asked again while it cannot answer) and checked against the assignment. */
