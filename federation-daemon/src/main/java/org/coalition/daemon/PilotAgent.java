@@ -57,6 +57,9 @@ public final class PilotAgent {
   /** A pilot whose environment names no grace rides out the settings' default ({@link BrokerSettings#PILOT_GRACE}). */
   public static final long DEFAULT_GRACE_MILLIS = BrokerSettings.PILOT_GRACE.toMillis();
 
+  /** How long a pilot that is being stopped waits for its run's thread to finish after killing the run. */
+  private static final long STOPPING_JOIN_MILLIS = 2_000;
+
   private final PilotService service;
   private final String pilotId;
   /** The pilot's current capability: the one it started with, then the one handed over with its last job. */
@@ -194,9 +197,18 @@ public final class PilotAgent {
       return 0;
     }
     // Stopped by its batch system (an eviction, a cancel, the time limit: SIGTERM to the pilot's
-    // JVM), the pilot kills what is left of the run and deletes its folder before it goes.
+    // JVM), the pilot kills what is left of the run and deletes its folder before it goes, and
+    // gives this thread a moment to finish what it was doing (a temporary file of its own).
     ScriptRunner.Run started = run;
-    Thread tidy = new Thread(() -> tidy(started, inputs), "pilot-stopping");
+    Thread worker = Thread.currentThread();
+    Thread tidy = new Thread(() -> {
+      tidy(started, inputs);
+      try {
+        worker.join(STOPPING_JOIN_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "pilot-stopping");
     Runtime.getRuntime().addShutdownHook(tidy);
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(a.walltimeSeconds());
