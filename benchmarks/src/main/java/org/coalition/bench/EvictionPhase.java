@@ -29,8 +29,6 @@ final class EvictionPhase {
   private static final int FOREIGN_CORES = 4;
   private static final int LOCAL_JOBS = 3;
   private static final int LOCAL_CORES = 2;
-  /** The pilots' scratch on the testbed's hosts: {@code coalition pilot}'s default, as the sites' pilot command leaves it. */
-  private static final Path SCRATCH = Path.of("/tmp");
 
   /**
    * What was measured: each local job's wait for its cores (seconds), the evictions west decided,
@@ -100,7 +98,7 @@ final class EvictionPhase {
     for (String job : evicted) {
       // the pilot, stopped, kills what is left of its run and deletes the run's folder
       String prefix = job.replace('/', '-') + "-";
-      try (Stream<Path> left = Files.list(SCRATCH)) {
+      try (Stream<Path> left = Files.list(TestbedFederation.PILOT_SCRATCH)) {
         left.filter(p -> p.getFileName().toString().startsWith(prefix))
             .forEach(p -> problems.add("the evicted run of " + job + " left its folder " + p));
       }

@@ -36,6 +36,8 @@ import org.coalition.zookeeper.policy.Identity;
  */
 final class TestbedFederation implements AutoCloseable {
   static final String FEDERATION = "bench";
+  /** Where the pilots put their runs' folders (each site's {@code pilots.command} names it). */
+  static final Path PILOT_SCRATCH = Path.of("/tmp");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** How the sites' daemons run: the {@code sharing} and {@code pilots} settings the benchmark varies. */
@@ -156,7 +158,7 @@ final class TestbedFederation implements AutoCloseable {
           max-pending: %d
           idle-exit: %dms
           extra-time: %ds
-          command: [%s, -Xmx96m, -XX:+UseSerialGC, -XX:TieredStopAtLevel=1, -XX:-UsePerfData, -jar, %s, pilot]
+          command: [%s, -Xmx96m, -XX:+UseSerialGC, -XX:TieredStopAtLevel=1, -XX:-UsePerfData, -jar, %s, pilot, --scratch, %s]
         http:
           port: %d
           operator-token-file: %s
@@ -164,7 +166,7 @@ final class TestbedFederation implements AutoCloseable {
         """, s.name(), FEDERATION, zk.connectString(), zk.identity(new Identity(FEDERATION, s.name())), zk.trustStore(),
         slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
         slurm.tool("scontrol"), slurm.get("user"), settings.exposureThreshold(), settings.publishAfter().toMillis(), slurm.get("partition"),
-        settings.maxPendingPilots(), settings.idleExit().toMillis(), settings.extraTime().toSeconds(), java, pilotJar, s.port(), token,
+        settings.maxPendingPilots(), settings.idleExit().toMillis(), settings.extraTime().toSeconds(), java, pilotJar, PILOT_SCRATCH, s.port(), token,
         dir.resolve("spool-" + s.name())));
     ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", jar.toString(), "daemon", "--config", file.toString(), "--tick", "500ms");
     daemon.environment().put("COALITION_LOG_FORMAT", "json");

@@ -201,7 +201,7 @@ public final class PilotAgent {
     // gives this thread a moment to finish what it was doing (a temporary file of its own).
     ScriptRunner.Run started = run;
     Thread worker = Thread.currentThread();
-    Thread tidy = new Thread(() -> {
+    Thread stopping = new Thread(() -> {
       tidy(started, inputs);
       try {
         worker.join(STOPPING_JOIN_MILLIS);
@@ -209,7 +209,7 @@ public final class PilotAgent {
         Thread.currentThread().interrupt();
       }
     }, "pilot-stopping");
-    Runtime.getRuntime().addShutdownHook(tidy);
+    Runtime.getRuntime().addShutdownHook(stopping);
     try {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(a.walltimeSeconds());
       // the first heartbeat goes at once: it tells the daemon this pilot got its job (an answer lost on the way is told apart)
@@ -252,7 +252,7 @@ public final class PilotAgent {
       return 0;
     } finally {
       try {
-        Runtime.getRuntime().removeShutdownHook(tidy);
+        Runtime.getRuntime().removeShutdownHook(stopping);
       } catch (IllegalStateException e) {
         // the JVM is stopping: the hook tidies too, and both may
       }
