@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 final class FederableJobs {
   private static final Logger LOG = LoggerFactory.getLogger(FederableJobs.class);
 
-  /** How far a replayed task goes before its siblings (Slurm's nice, in priority points; an operator's to give). */
+  /** How far a replay goes before the jobs waiting here (Slurm's nice, in priority points; an operator's to give). */
   static final int REPLAY_NICE = 10_000;
   /** A job's id, or an array task's: {@code 276}, {@code 276_5}. */
   private static final Pattern ID = Pattern.compile("([0-9]{1,18})(?:_([0-9]{1,9}))?");
@@ -101,12 +101,12 @@ final class FederableJobs {
       replayed = run.plain();
     }
     folder.write(job.id(), job.user(), replayed); // the hook looks for $SLURM_JOB_ID: a task split off has an id of its own
-    updates.hold(false);
-    if (updates instanceof JobUpdates.Scontrol task) {
-      // Slurm tries an array's tasks in order and passes over the rest of the array at the first that cannot start: the
-      // replay goes before its siblings still waiting here for the cores they asked for (after the release, which
-      // recomputes the priority without it under priority/basic)
-      optionalUpdate(jobId, () -> task.before(REPLAY_NICE), "replays once its siblings waiting here can start");
+    // The replay goes before the jobs waiting here: released, a job gets the lowest priority (priority/basic), and Slurm's main
+    // scheduler passes over the rest of a partition (an array's tasks, in order) at the first job that cannot start, so a replay
+    // behind a job waiting for cores waited for the backfill pass (up to 30 s) with a core free. Released as it is when Slurm
+    // refuses the nice (an observer that is no operator).
+    if (!optionalUpdate(jobId, () -> updates.releaseAhead(REPLAY_NICE), "replays in its turn behind the jobs waiting here")) {
+      updates.hold(false);
     }
   }
 

@@ -19,6 +19,9 @@ interface JobUpdates {
   /** Holds (an administrator's hold) or releases the job. */
   void hold(boolean hold);
 
+  /** Releases the job {@code points} of priority ahead of the jobs waiting here ({@code nice=-points}; an operator's to give). */
+  void releaseAhead(int points);
+
   /** Sets the job's comment. */
   void comment(String comment);
 
@@ -31,6 +34,11 @@ interface JobUpdates {
       @Override
       public void hold(boolean hold) {
         rest.hold(id, hold, user);
+      }
+
+      @Override
+      public void releaseAhead(int points) {
+        rest.releaseAhead(id, points, user);
       }
 
       @Override
@@ -57,6 +65,13 @@ interface JobUpdates {
       run(hold ? "hold" : "release", name);
     }
 
+    /** Released first: scontrol's release of a task sets no nice with it. */
+    @Override
+    public void releaseAhead(int points) {
+      run("release", name);
+      run("update", "jobid=" + name, "nice=-" + points);
+    }
+
     @Override
     public void comment(String comment) {
       run("update", "jobid=" + name, "comment=" + comment);
@@ -66,11 +81,6 @@ interface JobUpdates {
     public void shrink(int minutes) {
       run("update", "jobid=" + name, "NumNodes=1", "NumTasks=1", "CPUsPerTask=1", "MinCPUsNode=1", "NumCPUs=1", "TimeLimit=" + minutes,
           "MinMemoryNode=" + SlurmRest.REPLAY_MEMORY_MB);
-    }
-
-    /** Puts the task {@code points} of priority before its siblings ({@code nice=-points}; an operator's to give). */
-    void before(int points) {
-      run("update", "jobid=" + name, "nice=-" + points);
     }
 
     private void run(String... args) {

@@ -52,6 +52,13 @@ interface SlurmRest {
   /** Holds ({@code true}) or releases a pending job, as {@code user}. */
   void hold(String id, boolean hold, String user);
 
+  /**
+   * Releases a held job {@code points} of priority ahead of the jobs waiting here (Slurm's nice,
+   * negative: an operator's to give), in one update, as {@code user}. In the release's own update:
+   * a nice set while the job is held is gone once it is released (seen on 22.05).
+   */
+  void releaseAhead(String id, int points, String user);
+
   /** Sets a job's comment, as {@code user}. */
   void comment(String id, String comment, String user);
 

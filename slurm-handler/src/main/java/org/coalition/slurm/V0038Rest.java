@@ -170,6 +170,11 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void releaseAhead(String id, int points, String user) {
+    update(id, JsonNodeFactory.instance.objectNode().put("hold", false).put("nice", -points), "release job " + id + " ahead", user);
+  }
+
+  @Override
   public void comment(String id, String comment, String user) {
     update(id, JsonNodeFactory.instance.objectNode().put("comment", comment), "set the comment of job " + id, user);
   }

@@ -173,6 +173,14 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
   }
 
   @Override
+  public void releaseAhead(String id, int points, String user) {
+    update(id, "release job " + id + " ahead", user, u -> {
+      u.setHold(false);
+      u.setNice(-points);
+    });
+  }
+
+  @Override
   public void comment(String id, String comment, String user) {
     update(id, "set the comment of job " + id, user, u -> u.setComment(comment));
   }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A replay's order over a hand-written REST version: shrink, write the result, release; and what
- * it does when Slurm refuses the shrink or cannot be reached. The real shrink is shown by
+ * A replay's order over a hand-written REST version: shrink, write the result, release ahead of
+ * the jobs waiting; and what it does when Slurm refuses the shrink or the nice, or cannot be reached. The real shrink is shown by
  * SlurmFilterIT on each Slurm version of the testbed. Writes results as root, the one user every
  * test machine has (the build runs as root; the results folder hands files to their users).
  */
@@ -52,14 +52,24 @@ class FederableJobsTest {
 
   @Test
   void aReplayShrinksTheJobBeforeItsRelease() throws IOException {
-    assertEquals(List.of("job 7", "shrink 7", "release 7"), replayTimedOut(null));
+    assertEquals(List.of("job 7", "shrink 7", "release 7 ahead " + FederableJobs.REPLAY_NICE), replayTimedOut(null));
     assertEquals("timeout 15", status(), "a run stopped at its limit replays as a timeout, at the shrunk job's one minute");
   }
 
   @Test
   void aShrinkSlurmRefusesStillReplaysAndATimeoutThenEndsByItsSignal() throws IOException {
-    assertEquals(List.of("job 7", "shrink 7", "release 7"), replayTimedOut(new HandlerException(Category.REJECTED, "Access/permission denied")));
+    HandlerException denied = new HandlerException(Category.REJECTED, "Access/permission denied");
+    assertEquals(List.of("job 7", "shrink 7", "release 7 ahead " + FederableJobs.REPLAY_NICE), replayTimedOut(denied));
     assertEquals("signal 15", status(), "unshrunk, a timeout would wait for the job's own limit (a day, or none)");
+  }
+
+  @Test
+  void aNiceSlurmRefusesStillReleasesTheReplayInItsTurn() throws IOException {
+    SlurmHandlerTest.FakeRest rest = new SlurmHandlerTest.FakeRest(true);
+    rest.niceRefusal = new HandlerException(Category.REJECTED, "Access/permission denied");
+    jobs(rest).replay("7", RemoteRun.exited("out\n", "", 0));
+    assertEquals(List.of("job 7", "shrink 7", "release 7 ahead " + FederableJobs.REPLAY_NICE, "release 7"), rest.calls);
+    assertEquals("exit 0", status());
   }
 
   @Test

@@ -101,6 +101,17 @@ class SlurmHandlerTest {
       calls.add((hold ? "hold " : "release ") + id);
     }
 
+    /** What {@link #releaseAhead} throws; null: it releases. */
+    HandlerException niceRefusal;
+
+    @Override
+    public void releaseAhead(String id, int points, String user) {
+      calls.add("release " + id + " ahead " + points);
+      if (niceRefusal != null) {
+        throw niceRefusal;
+      }
+    }
+
     @Override
     public void comment(String id, String comment, String user) {
       calls.add("comment " + id + " " + comment);
