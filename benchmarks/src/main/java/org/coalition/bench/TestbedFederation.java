@@ -50,11 +50,13 @@ final class TestbedFederation implements AutoCloseable {
   private final Map<String, Process> daemons = new LinkedHashMap<>();
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   private final Ensemble zk;
+  private final Path dir;
   /** Stops the daemons and the servers if this process is stopped before {@link #close}: they are processes of their own. */
   private final Thread orphans = new Thread(this::stopProcesses, "bench-processes-stop");
 
-  private TestbedFederation(Ensemble zk) {
+  private TestbedFederation(Ensemble zk, Path dir) {
     this.zk = zk;
+    this.dir = dir;
     Runtime.getRuntime().addShutdownHook(orphans);
   }
 
@@ -66,7 +68,7 @@ final class TestbedFederation implements AutoCloseable {
   static TestbedFederation start(Map<String, String> members, Path jar, Path dir, Settings settings) throws Exception {
     Map<String, Instance> clusters = new LinkedHashMap<>();
     members.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
-    TestbedFederation f = new TestbedFederation(Ensemble.start(3));
+    TestbedFederation f = new TestbedFederation(Ensemble.start(3), dir);
     try {
       ZkFederation.bootstrap(f.zk.connectString(), new ZkTls(f.zk.identity(Identity.operator(FEDERATION)), f.zk.trustStore()),
           List.copyOf(members.keySet()), Clock.systemUTC());
@@ -206,11 +208,28 @@ final class TestbedFederation implements AutoCloseable {
     } catch (IllegalStateException e) {
       // shutting down already: the hook runs
     }
+    saveMetrics();
     stopDaemons();
     for (Site s : sites.values()) {
       Command.of(s.cluster().tool("scancel"), "-u", s.cluster().get("user")).run();
     }
     zk.close();
+  }
+
+  /** Keeps each daemon's {@code /metrics} beside its log ({@code NAME.metrics}): its round's steps' times, its claims. */
+  private void saveMetrics() {
+    for (Site s : sites.values()) {
+      try {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.port() + "/metrics"))
+            .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        Files.writeString(dir.resolve(s.name() + ".metrics"), r.body());
+      } catch (IOException e) {
+        System.err.println("coalition: the metrics of " + s.name() + " were not kept: " + e.getMessage());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   private void stopDaemons() {

@@ -255,9 +255,11 @@ public final class Broker implements PilotService, PilotTokens {
   }
 
   private void step(String name, Runnable step) {
+    long started = System.nanoTime();
     if (!Contain.run(LOG, settings.site(), name, step)) {
       metrics.stepFailed(name);
     }
+    metrics.stepTook(name, (System.nanoTime() - started) / 1e9);
   }
 
   @Override

@@ -7,7 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 /**
  * The broker's timings as Prometheus histograms (the Prometheus Java client): how long observing
  * the batch system takes, how long a pilot's claim takes, and how long a foreign job waited from
- * its publication to its start here; and counts of what was contained: results refused, steps
+ * its publication to its start here, how long each step of a round takes; and counts of what was contained: results refused, steps
  * failed. Registered into the API's registry by {@link #registerInto}.
  */
 public final class BrokerMetrics {
@@ -21,6 +21,10 @@ public final class BrokerMetrics {
   private final Histogram publishToStart = Histogram.builder().name("coalition_publish_to_start_seconds")
       .help("Time from a foreign job's publication to its start at this site, on the federation clock, seconds.").labelNames("site")
       .classicOnly().classicUpperBounds(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600).build();
+
+  private final Histogram steps = Histogram.builder().name("coalition_round_step_seconds")
+      .help("Time each step of the broker's round took (observe, home round, results, pilots round, eviction, pilot submission, ...), seconds.")
+      .labelNames("site", "step").classicOnly().classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30).build();
 
   private final Counter rejected = Counter.builder().name("coalition_rejected_results_total")
       .help("Results of this site's jobs refused by the home's checks (times, time limit, output address), by executor and reason; "
@@ -46,6 +50,10 @@ public final class BrokerMetrics {
     publishToStart.labelValues(site).observe(Math.max(0, waitedSeconds));
   }
 
+  void stepTook(String step, double seconds) {
+    steps.labelValues(site, step).observe(seconds);
+  }
+
   void rejected(String executor, String reason) {
     rejected.labelValues(site, executor, reason).inc();
   }
@@ -59,6 +67,7 @@ public final class BrokerMetrics {
     registry.register(observation);
     registry.register(claim);
     registry.register(publishToStart);
+    registry.register(steps);
     registry.register(rejected);
     registry.register(stepFailures);
   }
