@@ -19,6 +19,7 @@ import org.coalition.daemon.PilotLifecycle.Event;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
@@ -98,6 +99,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     Map<PilotHandle, PilotStatus> states = handler.statuses(submitted.stream().map(p -> p.handle).toList());
     for (Pilot p : submitted) {
       PilotStatus s = states.get(p.handle);
+      p.started = s != null && s.state() == PilotState.RUNNING;
       Optional<Event> event = s == null ? Optional.of(Event.BATCH_ENDED) : switch (s.state()) {
         case FAILED -> Optional.of(Event.BATCH_FAILED);
         case COMPLETED, CANCELLED, UNKNOWN -> Optional.of(Event.BATCH_ENDED);
@@ -156,15 +158,20 @@ final class ExecutorSide implements PilotService, PilotTokens {
     eviction.round(obs);
   }
 
-  /** Submits pilots for foreign jobs while the site is under its exposure threshold and has cores and receive allowance. */
+  /**
+   * Submits pilots for foreign jobs while the site is under its exposure threshold and has cores
+   * and receive allowance. The ratio counts the pilots on their way: each pilot is submitted only
+   * while the ratio before it is under the threshold, the rule a pilot that has run a job meets to
+   * take another ({@link LateBinding#heldBack}). Counting only what runs, a round sent pilots up to
+   * every free core, and each pilot past the threshold was sent away after its first job or two.
+   */
   void submitRound(QueueObservation obs) {
     binding.observed(obs);
-    double ratio = obs.reservationRatio();
-    if (draining || ratio >= settings.exposureThreshold()) {
+    if (draining || obs.reservationRatio() >= settings.exposureThreshold()) {
       return;
     }
     List<Pilot> waiting = pilots.waiting();
-    int free = obs.totalCores() - obs.allocatedCores() - waiting.stream().mapToInt(p -> p.cores).sum();
+    int reserved = obs.allocatedCores() + pilots.onTheirWay().stream().mapToInt(p -> p.cores).sum();
     Set<JobRef> targeted = new HashSet<>();
     waiting.forEach(p -> targeted.add(p.target));
     double room = budget.receiveLeft(Pilots.reserved(waiting));
@@ -176,11 +183,12 @@ final class ExecutorSide implements PilotService, PilotTokens {
     List<Pilot> asking = new ArrayList<>(pilots.asking());
     long now = clock.millis();
     refusedUntil.values().removeIf(until -> until <= now);
-    for (Candidates order = Candidates.of(fitting, coordination, settings.utility()); order.hasNext() && pending < settings.maxPendingPilots(); ) {
+    for (Candidates order = Candidates.of(fitting, coordination, settings.utility()); order.hasNext() && pending < settings.maxPendingPilots()
+        && (double) reserved / obs.totalCores() < settings.exposureThreshold(); ) {
       Candidates.Pick pick = order.next();
       JobSpec j = pick.job();
       double cs = PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds());
-      if (j.cores() > free || room <= 0) {
+      if (j.cores() > obs.totalCores() - reserved || room <= 0) {
         continue; // jobs are not divisible: the last one may go past the allowance, by less than one job
       }
       if (refusedUntil.getOrDefault(j.ref(), 0L) > clock.millis() || binding.takenByAsking(asking, j)) {
@@ -197,12 +205,13 @@ final class ExecutorSide implements PilotService, PilotTokens {
         refusedUntil.put(j.ref(), clock.millis() + REFUSED_HOLD_MILLIS);
         continue;
       }
-      free -= j.cores();
+      decisions.record("pilot", "pilot=" + pilot.get().id + " for=" + j.ref(), "free-capacity", String.format(
+          "ratio with the pilots on their way %.2f < %.2f, %d cores free, %s core-seconds of receive allowance left; %s; runs as %s",
+          (double) reserved / obs.totalCores(), settings.exposureThreshold(), obs.totalCores() - reserved, Numbers.format(room), pick.reason(),
+          pilot.get().account));
+      reserved += j.cores();
       room -= cs;
       pending++;
-      decisions.record("pilot", "pilot=" + pilot.get().id + " for=" + j.ref(), "free-capacity", String.format(
-          "ratio %.2f < %.2f, %d cores free, %s core-seconds of receive allowance left; %s; runs as %s", ratio, settings.exposureThreshold(),
-          free + j.cores(), Numbers.format(room + cs), pick.reason(), pilot.get().account));
     }
   }
 

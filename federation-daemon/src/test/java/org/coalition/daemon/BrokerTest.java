@@ -427,6 +427,25 @@ class BrokerTest {
     assertEquals(Map.of("running", 1), nonZero(exec.pilotsByState()), "the late answer to the submission changes nothing");
   }
 
+  @Test
+  void pilotsOnTheirWayCountInTheRatioSoNoPilotIsSentPastTheExposureThreshold() {
+    for (int i = 1; i <= 12; i++) {
+      homeBatch.userJob(Integer.toString(i), 2); // receive allowance for six
+    }
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    // 8 idle cores, threshold 0.7, jobs of 2 cores: pilots go while the ratio before each is under it (0, 0.25, 0.5); a fourth
+    // would start at 0.75, the ratio at which a pilot that has run a job gives its cores back
+    assertEquals(3, execBatch.submitted.size(), "pilots for 6 of 8 cores, not for every free core");
+    List<PilotHandle> handles = List.copyOf(execBatch.pilots.keySet());
+    execBatch.pilots.put(handles.get(0), PilotState.RUNNING);
+    execBatch.pilots.put(handles.get(1), PilotState.RUNNING);
+    execBatch.allocatedCores = 4; // two started, the third still pending
+    round();
+    assertEquals(3, execBatch.submitted.size(), "two started and one on its way: 0.75 is not under 0.7");
+  }
+
   /** Publishes home's job 7 and lets exec submit one pilot for it; the pilot's environment. */
   private Map<String, String> publishAndSubmitOnePilot() {
     homeBatch.userJob("7", 2);
