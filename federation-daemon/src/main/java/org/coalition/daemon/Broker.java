@@ -370,7 +370,7 @@ public final class Broker implements PilotService, PilotTokens {
 
   private SiteStatus status(QueueObservation obs) {
     // pending pilots wait in the local queue too; they are not this site's load
-    double queue = Math.max(0, obs.pendingCoreSeconds() - Pilots.coreSeconds(executorSide.pilots().onTheirWay()));
+    double queue = Math.max(0, obs.pendingCoreSeconds() - Pilots.coreSeconds(executorSide.pilots().waiting()));
     int queued = executorSide.pilots().localJobsWaiting(obs);
     return new SiteStatus(settings.site(), obs.totalCores(), queue, queued, obs.reservationRatio(), participation);
   }

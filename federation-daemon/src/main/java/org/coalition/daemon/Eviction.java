@@ -3,11 +3,14 @@ package org.coalition.daemon;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.coalition.coordination.Claim;
 import org.coalition.coordination.Coordination;
+import org.coalition.coordination.JobRef;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
@@ -64,8 +67,14 @@ final class Eviction {
     if (localWaiting <= 0 || ratio < settings.exposureThreshold()) {
       return;
     }
-    List<Pilot> running = pilots.all().stream().filter(p -> p.phase() == PilotLifecycle.Phase.RUNNING && p.claim != null && p.handle != null
-        && !p.evicted).toList();
+    // each run's claim read once: a pilot's claim is cleared by its report, on another thread, at any moment
+    Map<Pilot, Claim> running = new HashMap<>();
+    for (Pilot p : pilots.all()) {
+      Claim c = p.claim;
+      if (p.phase() == PilotLifecycle.Phase.RUNNING && c != null && p.handle != null && !p.evicted) {
+        running.put(p, c);
+      }
+    }
     if (running.isEmpty()) {
       return;
     }
@@ -75,7 +84,7 @@ final class Eviction {
       if ((double) allocated / obs.totalCores() < settings.exposureThreshold()) {
         break;
       }
-      String home = p.claim.ref().home();
+      JobRef job = running.get(p).ref();
       p.evicted = true;
       try {
         handler.cancel(p.handle);
@@ -87,10 +96,10 @@ final class Eviction {
       allocated -= p.cores;
       wave.add(p.id);
       waveEndsMillis = clock.millis() + WAVE_LIMIT_MILLIS;
-      decisions.record("evict", "job=" + p.claim.ref() + " pilot=" + p.id, "local-demand", String.format(
+      decisions.record("evict", "job=" + job + " pilot=" + p.id, "local-demand", String.format(
           "%d local jobs wait and the reservation ratio is %.2f, not under %.2f; home %s has priority %s, the lowest of the runs here;"
-              + " %d cores go back", localWaiting, ratio, settings.exposureThreshold(), home, Numbers.format(priorities.getOrDefault(home, 0.0)),
-          p.cores));
+              + " %d cores go back", localWaiting, ratio, settings.exposureThreshold(), job.home(),
+          Numbers.format(priorities.getOrDefault(job.home(), 0.0)), p.cores));
     }
   }
 
@@ -110,10 +119,13 @@ final class Eviction {
     return true;
   }
 
-  /** {@code running} in the order they are evicted: their homes' priority, lowest first; among one home's, the newest run first. */
-  static List<Pilot> order(List<Pilot> running, Map<String, Double> priorities) {
-    List<Pilot> out = new ArrayList<>(running);
-    out.sort(Comparator.<Pilot>comparingDouble(p -> priorities.getOrDefault(p.claim.ref().home(), 0.0))
+  /**
+   * The pilots of {@code running} (each with the claim of its run) in the order they are evicted:
+   * their homes' priority, lowest first; among one home's, the newest run first.
+   */
+  static List<Pilot> order(Map<Pilot, Claim> running, Map<String, Double> priorities) {
+    List<Pilot> out = new ArrayList<>(running.keySet());
+    out.sort(Comparator.<Pilot>comparingDouble(p -> priorities.getOrDefault(running.get(p).ref().home(), 0.0))
         .thenComparing(Comparator.<Pilot>comparingDouble(p -> p.startedAt).reversed()));
     return out;
   }

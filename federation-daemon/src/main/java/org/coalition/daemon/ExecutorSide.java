@@ -19,7 +19,6 @@ import org.coalition.daemon.PilotLifecycle.Event;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
-import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.ResourceHandler;
@@ -99,7 +98,6 @@ final class ExecutorSide implements PilotService, PilotTokens {
     Map<PilotHandle, PilotStatus> states = handler.statuses(submitted.stream().map(p -> p.handle).toList());
     for (Pilot p : submitted) {
       PilotStatus s = states.get(p.handle);
-      p.started = s != null && s.state() == PilotState.RUNNING;
       Optional<Event> event = s == null ? Optional.of(Event.BATCH_ENDED) : switch (s.state()) {
         case FAILED -> Optional.of(Event.BATCH_FAILED);
         case COMPLETED, CANCELLED, UNKNOWN -> Optional.of(Event.BATCH_ENDED);
@@ -160,10 +158,12 @@ final class ExecutorSide implements PilotService, PilotTokens {
 
   /**
    * Submits pilots for foreign jobs while the site is under its exposure threshold and has cores
-   * and receive allowance. The ratio counts the pilots on their way: each pilot is submitted only
-   * while the ratio before it is under the threshold, the rule a pilot that has run a job meets to
-   * take another ({@link LateBinding#heldBack}). Counting only what runs, a round sent pilots up to
-   * every free core, and each pilot past the threshold was sent away after its first job or two.
+   * and receive allowance. The ratio counts the pilots on their way (those that have not asked for
+   * work yet: a pilot whose batch job has just started counts twice for a moment, as the batch
+   * system's allocation may lag behind its start): each pilot is submitted only while the ratio
+   * before it is under the threshold, the rule a pilot that has run a job meets to take another
+   * ({@link LateBinding#heldBack}). Counting only what ran, a round sent pilots up to every free
+   * core, and each pilot past the threshold was sent away after its first job or two.
    */
   void submitRound(QueueObservation obs) {
     binding.observed(obs);
@@ -171,7 +171,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
       return;
     }
     List<Pilot> waiting = pilots.waiting();
-    int reserved = obs.allocatedCores() + pilots.onTheirWay().stream().mapToInt(p -> p.cores).sum();
+    int reserved = obs.allocatedCores() + waiting.stream().mapToInt(p -> p.cores).sum();
     Set<JobRef> targeted = new HashSet<>();
     waiting.forEach(p -> targeted.add(p.target));
     double room = budget.receiveLeft(Pilots.reserved(waiting));

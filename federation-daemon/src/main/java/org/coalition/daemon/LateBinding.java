@@ -141,9 +141,16 @@ final class LateBinding {
       }
       p.startedAt = coordination.now();
       p.claim = claim.get();
+      try {
+        p.fire(Event.CLAIMED);
+      } catch (PilotService.PilotRefused e) {
+        // it left while the claim was made (its batch job ended, or was evicted): the pilots round found no claim to give
+        // back, so the job goes back now, not when the home sees the claim unrenewed (minutes)
+        giveBack(claim.get(), p, e.getMessage());
+        throw e;
+      }
       p.runs++;
       metrics.claimed((System.nanoTime() - claiming) / 1e9, p.startedAt - j.release());
-      p.fire(Event.CLAIMED);
       budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
       Optional<String> place = settings.identities().placeFor(j);
       decisions.record("claim", "job=" + j.ref() + " pilot=" + p.id, "directcontr", pick.reason() + (p.runs > 1 ? "; its job " + p.runs : "")
@@ -153,6 +160,17 @@ final class LateBinding {
       return Optional.of(files.assignment(j, p.account, fresh, place));
     }
     return Optional.empty();
+  }
+
+  /** Releases a claim made for a pilot that can no longer take it; a claim already given back by the pilots round is no error. */
+  private void giveBack(Claim claim, Pilot p, String why) {
+    decisions.record("release", "job=" + claim.ref(), "pilot-gone", "pilot " + p.id + " left while its job was claimed (" + why
+        + "); the job goes back to the queue");
+    try {
+      coordination.release(claim);
+    } catch (CoordinationException e) {
+      // released already (the pilots round saw the claim), or lost with the session: the home requeues it either way
+    }
   }
 
   /** Whether {@code p} can run {@code j} at {@code nowMillis}: the account {@code j} runs as here is the pilot's, and it fits. */

@@ -53,8 +53,6 @@ final class Pilot {
   volatile long askedMillis = -1;
   /** How many jobs it was handed. */
   volatile int runs;
-  /** Its batch job runs, as the last pilots round saw it: its cores are in the batch system's allocation, not pending. */
-  volatile boolean started;
   /** Its batch job was cancelled to give its cores back to local users ({@link Eviction}). */
   volatile boolean evicted;
 

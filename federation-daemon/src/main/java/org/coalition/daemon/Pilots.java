@@ -111,14 +111,6 @@ final class Pilots {
     return byId.values().stream().filter(Pilot::waiting).toList();
   }
 
-  /**
-   * Pilots on their way: submitted, and not yet running in the batch system as the last round saw
-   * it (pending there, or being submitted). Their cores are not in an observation's allocation yet.
-   */
-  List<Pilot> onTheirWay() {
-    return byId.values().stream().filter(p -> p.waiting() && !p.started).toList();
-  }
-
   /** Pilots that asked for work and wait for a job (none claimed for them yet). */
   List<Pilot> asking() {
     return byId.values().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED && p.claim == null).toList();
@@ -126,10 +118,10 @@ final class Pilots {
 
   /**
    * Local jobs waiting in {@code obs}: the batch system's pending jobs other than this broker's
-   * pilots on their way (a held job or an orphaned pilot counts too).
+   * pilots that have not asked yet (a held job or an orphaned pilot counts too).
    */
   int localJobsWaiting(QueueObservation obs) {
-    return Math.max(0, obs.pendingJobs() - onTheirWay().size());
+    return Math.max(0, obs.pendingJobs() - waiting().size());
   }
 
   /** Pilots that hold a job or are being given one. */

@@ -446,6 +446,21 @@ class BrokerTest {
     assertEquals(3, execBatch.submitted.size(), "two started and one on its way: 0.75 is not under 0.7");
   }
 
+  @Test
+  void aJobClaimedForAPilotThatLeftMeanwhileGoesBackToTheQueueAtOnce() {
+    Map<String, String> env = publishAndSubmitOnePilot();
+    PilotHandle handle = execBatch.lastPilot();
+    // the pilot's batch job ends while its job is claimed: the pilots round finds no claim to give back yet
+    ((InMemoryCoordination) exec.coordination()).afterClaim(c -> {
+      execBatch.pilots.put(handle, PilotState.COMPLETED);
+      exec.tick();
+    });
+    assertThrows(PilotRefused.class, () -> exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)));
+    assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals("home/7")),
+        "queued again now, not when the home sees the claim unrenewed");
+    assertEquals(1L, exec.decisions().counts().get("release pilot-gone"));
+  }
+
   /** Publishes home's job 7 and lets exec submit one pilot for it; the pilot's environment. */
   private Map<String, String> publishAndSubmitOnePilot() {
     homeBatch.userJob("7", 2);

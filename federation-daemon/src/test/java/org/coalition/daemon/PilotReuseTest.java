@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -208,7 +209,11 @@ class PilotReuseTest {
     Pilot a1 = running("a", 10);
     Pilot a2 = running("a", 20);
     Pilot b1 = running("b", 5);
-    assertEquals(List.of(b1, a2, a1), Eviction.order(List.of(a1, a2, b1), Map.of("a", 3.0, "b", -2.0)));
+    Map<Pilot, Claim> runs = new LinkedHashMap<>();
+    for (Pilot p : List.of(a1, a2, b1)) {
+      runs.put(p, p.claim);
+    }
+    assertEquals(List.of(b1, a2, a1), Eviction.order(runs, Map.of("a", 3.0, "b", -2.0)));
   }
 
   private static Pilot running(String home, double startedAt) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.coalition.coordination.Allowances;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
@@ -40,6 +41,8 @@ public final class InMemoryCoordination implements Coordination {
   private long session;
   private SiteStatus lastStatus;
   private boolean closed;
+  /** Runs after each claim this handle makes, before it is returned: what happens elsewhere meanwhile (a test's hook). */
+  private volatile Consumer<Claim> afterClaim = c -> { };
 
   InMemoryCoordination(InMemoryFederation fed, String site) {
     this.fed = fed;
@@ -199,7 +202,13 @@ public final class InMemoryCoordination implements Coordination {
       claimed = new Claim(job, site, token);
     }
     fed.queueChanged();
+    afterClaim.accept(claimed);
     return Optional.of(claimed);
+  }
+
+  /** Sets what runs after each claim this handle makes, before the claimer gets it. */
+  public void afterClaim(Consumer<Claim> hook) {
+    afterClaim = hook;
   }
 
   @Override
