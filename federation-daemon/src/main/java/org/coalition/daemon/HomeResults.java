@@ -3,11 +3,13 @@ package org.coalition.daemon;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.Coordination;
@@ -22,7 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Event 4 at home: runs of this site's jobs that ended elsewhere, checked ({@link ResultCheck}),
  * their output and files fetched ({@link OutputFetch}), replayed in the users' parked jobs, and
- * kept for lookups ({@link #finished}). Touched only by the broker's tick.
+ * kept for lookups ({@link #finished}). Called by the broker's tick; the results of one round are
+ * replayed as many at once as the home queue takes ({@link HomeQueue#concurrentReplays}).
  */
 final class HomeResults {
   private static final Logger LOG = LoggerFactory.getLogger(HomeResults.class);
@@ -39,8 +42,9 @@ final class HomeResults {
   private final BrokerMetrics metrics;
   private final UserNotes notes;
   private final Consumer<String> released;
+  private final BoundedParallel parallel;
   /** Executors whose daemon did not answer an output fetch, and until when (clock millis) their results wait. */
-  private final Map<String, Long> unreachableUntil = new HashMap<>();
+  private final Map<String, Long> unreachableUntil = new ConcurrentHashMap<>();
   private final Map<String, Broker.Finished> history = new LinkedHashMap<>(16, 0.75f, false) {
     private static final long serialVersionUID = 1L;
 
@@ -62,6 +66,7 @@ final class HomeResults {
     this.metrics = metrics;
     this.notes = notes;
     this.released = released;
+    this.parallel = new BoundedParallel("results-" + settings.site(), home.map(HomeQueue::concurrentReplays).orElse(1));
   }
 
   synchronized Optional<Broker.Finished> finished(String jobId) {
@@ -81,14 +86,14 @@ final class HomeResults {
     }
     Map<String, String> endpoints = new HashMap<>();
     coordination.knownSites().forEach((site, info) -> endpoints.put(site, info.endpoint()));
-    List<Completed> done = new ArrayList<>();
-    for (Completed c : results) {
-      Contain.run(LOG, settings.site(), "the result of " + job(c.job().jobId()) + " from " + c.executor(), () -> {
-        if (handle(c, endpoints.getOrDefault(c.executor(), ""))) {
-          done.add(c);
-        }
-      });
-    }
+    List<Completed> done = Collections.synchronizedList(new ArrayList<>());
+    List<String> replayed = Collections.synchronizedList(new ArrayList<>());
+    parallel.forEach(results, c -> Contain.run(LOG, settings.site(), "the result of " + job(c.job().jobId()) + " from " + c.executor(), () -> {
+      if (handle(c, endpoints.getOrDefault(c.executor(), ""), replayed)) {
+        done.add(c);
+      }
+    }));
+    replayed.forEach(released); // the home side's books, on this thread
     if (done.isEmpty()) {
       return List.of();
     }
@@ -99,8 +104,8 @@ final class HomeResults {
     return done.stream().map(c -> c.job().jobId()).toList();
   }
 
-  /** Checks, fetches and replays one result; true when it is to be acknowledged. */
-  private boolean handle(Completed c, String executorEndpoint) {
+  /** Checks, fetches and replays one result, adding its job to {@code replayed} when it was; true when it is to be acknowledged. */
+  private boolean handle(Completed c, String executorEndpoint, List<String> replayed) {
     String id = c.job().jobId();
     Optional<ResultCheck.Refusal> refusal = ResultCheck.check(c);
     if (refusal.isPresent()) {
@@ -141,7 +146,7 @@ final class HomeResults {
       }
       notes.ran(home.get(), id, c.executor(), r.end() - r.start());
       home.get().replay(id, run);
-      released.accept(id);
+      replayed.add(id);
       outcome = "replayed";
       decisions.record("replay", job(id), "finished-remotely", String.format("ran at %s, %s, waited %s s, ran %s s",
           c.executor(), run.statusLine().trim(), Numbers.format(r.start() - c.job().release()), Numbers.format(r.end() - r.start())));

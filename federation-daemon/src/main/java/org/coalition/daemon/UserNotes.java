@@ -4,10 +4,9 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.handler.HomeQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * Tells a user where their federated job is, in the job itself ({@link HomeQueue#note}; Slurm:
  * its comment, which {@code squeue} and {@code scontrol show job} show): sent to the federation,
  * running at another site since when, and where it ran once it is replayed. A note is a courtesy:
- * one the batch system refuses is logged and never stops a round.
+ * one the batch system refuses is logged and never stops a round. Notes of different jobs may be
+ * made at once (a burst of results replayed in parallel).
  */
 final class UserNotes {
   private static final Logger LOG = LoggerFactory.getLogger(UserNotes.class);
@@ -25,9 +25,9 @@ final class UserNotes {
   private final String site;
   private final Clock clock;
   /** Where each job's note says it is: the site running it, or empty for the federation's queue. */
-  private final Map<String, String> where = new HashMap<>();
+  private final Map<String, String> where = new ConcurrentHashMap<>();
   /** Jobs whose note failed since their last one that went in: logged once at WARN, then at DEBUG while it keeps failing. */
-  private final Set<String> failing = new HashSet<>();
+  private final Set<String> failing = ConcurrentHashMap.newKeySet();
 
   UserNotes(String site, Clock clock) {
     this.site = site;

@@ -19,6 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobLayout;
@@ -32,6 +35,7 @@ import org.coalition.daemon.PilotService.PilotRefused;
 import org.coalition.daemon.PilotService.RunOutcome;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.periodic.BalancingPeriod;
 import org.coalition.policy.fairness.Utility;
@@ -73,6 +77,7 @@ class BrokerTest {
     InMemoryFederation fed = new InMemoryFederation(clock);
     homeBatch = new FakeBatch(4);
     homeBatch.allocatedCores = 4; // full: its users' jobs have no room
+    homeBatch.concurrentReplays = 2;
     execBatch = new FakeBatch(8);
     InMemoryCoordination hc = fed.connect("home");
     InMemoryCoordination ec = fed.connect("exec");
@@ -459,6 +464,36 @@ class BrokerTest {
     assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals("home/7")),
         "queued again now, not when the home sees the claim unrenewed");
     assertEquals(1L, exec.decisions().counts().get("release pilot-gone"));
+  }
+
+  @Test
+  void theResultsOfARoundAreReplayedAsManyAtOnceAsTheHomeQueueTakes() throws InterruptedException {
+    for (String id : List.of("7", "8", "9", "10")) {
+      homeBatch.userJob(id, 2); // receive allowance for two
+    }
+    round();
+    clock.advance(PUBLISH_AFTER.plusSeconds(1));
+    round();
+    assertEquals(2, execBatch.submitted.size());
+    for (PilotSpec spec : execBatch.submitted) {
+      String id = spec.environment().get(PilotAgent.ID);
+      Assignment a = exec.work(id, spec.environment().get(PilotAgent.TOKEN)).orElseThrow();
+      exec.finish(id, a.token(), new RunOutcome(0, 1, 0, new byte[0], new byte[0]));
+    }
+    // each replay waits for the other to begin: one after the other, the first would wait in vain
+    CountDownLatch begun = new CountDownLatch(2);
+    AtomicBoolean together = new AtomicBoolean(true);
+    homeBatch.onReplay = id -> {
+      begun.countDown();
+      try {
+        together.compareAndSet(true, begun.await(5, TimeUnit.SECONDS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
+    home.tick();
+    assertEquals(2, homeBatch.replayed.size(), "replayed: " + homeBatch.replayed.keySet());
+    assertTrue(together.get(), "both replays were under way at once");
   }
 
   /** Publishes home's job 7 and lets exec submit one pilot for it; the pilot's environment. */

@@ -51,6 +51,10 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   public RuntimeException observeFails;
   /** When set, replaying a run throws it (the results folder's disk full, say). */
   RuntimeException replayFails;
+  /** How many replays the daemon may make at once ({@link HomeQueue#concurrentReplays}); read when a broker is made. */
+  int concurrentReplays = 1;
+  /** Runs as each replay begins, on the replaying thread, before the replay is recorded. */
+  Consumer<String> onReplay = id -> {};
 
   public FakeBatch(int totalCores) {
     this.totalCores = totalCores;
@@ -175,7 +179,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   RuntimeException noteFails;
 
   @Override
-  public void note(String jobId, String text) {
+  public synchronized void note(String jobId, String text) {
     if (noteFails != null) {
       throw noteFails;
     }
@@ -190,11 +194,19 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   @Override
   public void replay(String jobId, RemoteRun run) {
-    if (replayFails != null) {
-      throw replayFails;
+    onReplay.accept(jobId);
+    synchronized (this) {
+      if (replayFails != null) {
+        throw replayFails;
+      }
+      replayed.put(jobId, run);
+      jobs.remove(jobId);
     }
-    replayed.put(jobId, run);
-    jobs.remove(jobId);
+  }
+
+  @Override
+  public int concurrentReplays() {
+    return concurrentReplays;
   }
 
   @Override

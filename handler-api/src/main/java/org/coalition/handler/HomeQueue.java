@@ -43,6 +43,16 @@ public interface HomeQueue {
   }
 
   /**
+   * How many jobs the daemon may note and replay at once ({@link #note}, {@link #replay} of
+   * different jobs from as many threads): 1 by default, one after another. A handler whose calls
+   * are safe to make at once and whose batch system serves them at once (slurmrestd's threads)
+   * says more, and a burst of results comes home that much sooner.
+   */
+  default int concurrentReplays() {
+    return 1;
+  }
+
+  /**
    * Where at home the job would run, and the cores free there in {@code obs}: the whole site by
    * default. A site of several batch systems answers for the job's own system, so that a job
    * waiting on a full cluster is published even while another cluster of the site has room. A

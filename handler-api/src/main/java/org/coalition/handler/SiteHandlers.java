@@ -214,6 +214,12 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
     home(jobId).note(localId(jobId), text);
   }
 
+  /** What the most cautious of its systems takes: the jobs of a burst may be any system's. */
+  @Override
+  public int concurrentReplays() {
+    return members.stream().flatMap(m -> m.home().stream()).mapToInt(HomeQueue::concurrentReplays).min().orElse(1);
+  }
+
   /**
    * The job's own system, as that system sees room for it at the last observation (a job runs on
    * the cluster it was submitted to).

@@ -235,6 +235,17 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   }
 
   /**
+   * Four: each note and replay is a few requests to slurmrestd about one job (read it, update it,
+   * write its result file), with no state of the handler's own between them, and slurmrestd serves
+   * requests on its own threads (20 by default); four at a time keep a burst of results moving
+   * without crowding the controller.
+   */
+  @Override
+  public int concurrentReplays() {
+    return 4;
+  }
+
+  /**
    * Tells the job's user where it is, in its comment.
    *
    * @see FederableJobs#note
