@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Event 4 at home: runs of this site's jobs that ended elsewhere, checked ({@link ResultCheck}),
  * their output and files fetched ({@link OutputFetch}), replayed in the users' parked jobs, and
  * kept for lookups ({@link #finished}). Called by the broker's tick; the results of one round are
- * replayed as many at once as the home queue takes ({@link HomeQueue#concurrentReplays}).
+ * replayed as many at once as the home queue takes ({@link HomeQueue#concurrentCalls}).
  */
 final class HomeResults {
   private static final Logger LOG = LoggerFactory.getLogger(HomeResults.class);
@@ -54,9 +54,9 @@ final class HomeResults {
     }
   };
 
-  /** {@code released}: told of each job replayed (its park is over). */
+  /** {@code parallel}: how many results are handled at once; {@code released}: told of each job replayed (its park is over). */
   HomeResults(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, Clock clock,
-      OutputFetch fetch, BrokerMetrics metrics, UserNotes notes, Consumer<String> released) {
+      OutputFetch fetch, BrokerMetrics metrics, UserNotes notes, BoundedParallel parallel, Consumer<String> released) {
     this.settings = settings;
     this.coordination = coordination;
     this.home = home;
@@ -66,7 +66,7 @@ final class HomeResults {
     this.metrics = metrics;
     this.notes = notes;
     this.released = released;
-    this.parallel = new BoundedParallel("results-" + settings.site(), home.map(HomeQueue::concurrentReplays).orElse(1));
+    this.parallel = parallel;
   }
 
   synchronized Optional<Broker.Finished> finished(String jobId) {

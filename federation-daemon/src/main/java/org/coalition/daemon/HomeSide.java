@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.FederatedJob;
@@ -48,6 +49,8 @@ final class HomeSide {
   private final UserNotes notes;
   private final HomeFiles files;
   private final HomeResults replays;
+  /** The home queue's calls about different jobs made at once ({@link HomeQueue#concurrentCalls}): notes, payloads, replays. */
+  private final BoundedParallel parallel;
 
   private final Map<String, Long> firstSeenMillis = new HashMap<>();
   private final Map<String, JobSpec> published = new HashMap<>();
@@ -72,7 +75,8 @@ final class HomeSide {
     this.parks = parks;
     this.notes = new UserNotes(settings.site(), clock);
     this.files = new HomeFiles(settings.site(), packer, decisions, notes);
-    this.replays = new HomeResults(settings, coordination, home, decisions, clock, fetch, metrics, notes, this::forgetPark);
+    this.parallel = new BoundedParallel("home-" + settings.site(), home.map(HomeQueue::concurrentCalls).orElse(1));
+    this.replays = new HomeResults(settings, coordination, home, decisions, clock, fetch, metrics, notes, parallel, this::forgetPark);
   }
 
   Optional<String> whyHome(String jobId) {
@@ -177,6 +181,7 @@ final class HomeSide {
     keptLogged.retainAll(waiting.keySet());
 
     // published jobs gone from the local queue: cancelled by their user (or replayed already)
+    Map<String, String> where = new HashMap<>(); // published jobs waiting here, and who runs each (empty: queued)
     for (String id : new ArrayList<>(published.keySet())) {
       FederatedJob f = inFederation.get(id);
       if (f == null) {
@@ -187,15 +192,16 @@ final class HomeSide {
       }
       seenInFederation.add(id);
       if (!f.finished() && waiting.containsKey(id)) {
-        notes.seen(h, id, f.executor());
+        where.put(id, f.executor());
       }
       if (!waiting.containsKey(id) && !f.claimed() && coordination.withdraw(id)) {
         fire(id, Event.WITHDRAWN_GONE, null);
         decisions.record("withdraw", job(id), "gone-at-home", "the user's job left the local queue before any site claimed it");
       }
     }
+    parallel.forEach(where.entrySet(), e -> notes.seen(h, e.getKey(), e.getValue()));
     Map<String, Integer> free = new HashMap<>(); // by part of the site (one entry unless it has several batch systems)
-    List<JobSpec> batch = new ArrayList<>();
+    List<HomeJob> going = new ArrayList<>();
     for (HomeJob j : jobs) {
       FederatedJob f = inFederation.get(j.id());
       if (parks.parked(j)) {
@@ -247,9 +253,36 @@ final class HomeSide {
         }
         continue;
       }
+      going.add(j);
+    }
+    publish(h, going, obs);
+    Set<String> live = new HashSet<>(waiting.keySet());
+    live.addAll(published.keySet());
+    files.retain(live);
+  }
+
+  /**
+   * Publishes the jobs that go this round, their scripts read at once ({@link HomeQueue#payload}),
+   * in batches of {@link Coordination#MAX_PUBLISH_BATCH}.
+   */
+  private void publish(HomeQueue h, List<HomeJob> going, QueueObservation obs) {
+    Map<String, String> scripts = new ConcurrentHashMap<>();
+    Map<String, String> unreadable = new ConcurrentHashMap<>();
+    parallel.forEach(going, j -> {
+      try {
+        scripts.put(j.id(), h.payload(j.id()));
+      } catch (IllegalArgumentException | HandlerException e) {
+        unreadable.put(j.id(), String.valueOf(e.getMessage()));
+      }
+    });
+    List<JobSpec> batch = new ArrayList<>();
+    for (HomeJob j : going) {
       long limit = j.timeLimitSeconds() > 0 ? j.timeLimitSeconds() : PeriodBudget.NO_LIMIT_SECONDS;
       try {
-        String script = h.payload(j.id());
+        String script = scripts.get(j.id());
+        if (script == null) {
+          throw new HandlerException(HandlerException.Category.REJECTED, unreadable.getOrDefault(j.id(), "its script could not be read"));
+        }
         Optional<Inputs> inputs = files.pack(h, j, script);
         if (inputs.isPresent()) {
           batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), script, inputs.get(),
@@ -262,20 +295,17 @@ final class HomeSide {
         keptLogged.add(j.id());
       }
       if (batch.size() == Coordination.MAX_PUBLISH_BATCH) {
-        publish(h, batch, obs);
+        parkAndPublish(h, batch, obs);
         batch.clear();
       }
     }
     if (!batch.isEmpty()) {
-      publish(h, batch, obs);
+      parkAndPublish(h, batch, obs);
     }
-    Set<String> live = new HashSet<>(waiting.keySet());
-    live.addAll(published.keySet());
-    files.retain(live);
   }
 
   /** Parks, then publishes: a job is never claimable while it can also start here. */
-  private void publish(HomeQueue h, List<JobSpec> batch, QueueObservation obs) {
+  private void parkAndPublish(HomeQueue h, List<JobSpec> batch, QueueObservation obs) {
     List<JobSpec> parked = new ArrayList<>();
     for (JobSpec j : batch) {
       try {
@@ -305,9 +335,9 @@ final class HomeSide {
       return;
     }
     long now = clock.millis();
+    parallel.forEach(parked, j -> notes.queued(h, j.jobId()));
     for (JobSpec j : parked) {
       fire(j.jobId(), Event.PUBLISHED, j);
-      notes.queued(h, j.jobId());
       decisions.record("publish", job(j.jobId()), "no-local-room", String.format(
           "needs %d cores%s, %d of %d free, waited %s s", j.cores(), j.layout().coresAlone() ? "" : " and " + j.layout(),
           obs.totalCores() - obs.allocatedCores(), obs.totalCores(), Numbers.format((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));

@@ -77,7 +77,7 @@ class BrokerTest {
     InMemoryFederation fed = new InMemoryFederation(clock);
     homeBatch = new FakeBatch(4);
     homeBatch.allocatedCores = 4; // full: its users' jobs have no room
-    homeBatch.concurrentReplays = 2;
+    homeBatch.concurrentCalls = 2;
     execBatch = new FakeBatch(8);
     InMemoryCoordination hc = fed.connect("home");
     InMemoryCoordination ec = fed.connect("exec");

@@ -51,8 +51,8 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   public RuntimeException observeFails;
   /** When set, replaying a run throws it (the results folder's disk full, say). */
   RuntimeException replayFails;
-  /** How many replays the daemon may make at once ({@link HomeQueue#concurrentReplays}); read when a broker is made. */
-  int concurrentReplays = 1;
+  /** How many calls the daemon may make at once ({@link HomeQueue#concurrentCalls}); read when a broker is made. */
+  int concurrentCalls = 1;
   /** Runs as each replay begins, on the replaying thread, before the replay is recorded. */
   Consumer<String> onReplay = id -> {};
 
@@ -205,8 +205,8 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   }
 
   @Override
-  public int concurrentReplays() {
-    return concurrentReplays;
+  public int concurrentCalls() {
+    return concurrentCalls;
   }
 
   @Override

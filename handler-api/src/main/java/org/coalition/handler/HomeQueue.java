@@ -43,12 +43,12 @@ public interface HomeQueue {
   }
 
   /**
-   * How many jobs the daemon may note and replay at once ({@link #note}, {@link #replay} of
-   * different jobs from as many threads): 1 by default, one after another. A handler whose calls
-   * are safe to make at once and whose batch system serves them at once (slurmrestd's threads)
-   * says more, and a burst of results comes home that much sooner.
+   * How many calls about different jobs the daemon may make at once ({@link #payload},
+   * {@link #note}, {@link #replay}, from as many threads): 1 by default, one after another. A
+   * handler whose calls are safe to make at once, and whose batch system serves them at once
+   * (slurmrestd's threads), says more, and a burst of jobs goes out and comes home that much sooner.
    */
-  default int concurrentReplays() {
+  default int concurrentCalls() {
     return 1;
   }
 

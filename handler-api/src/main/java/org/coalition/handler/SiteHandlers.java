@@ -216,8 +216,8 @@ public final class SiteHandlers implements ResourceHandler, HomeQueue {
 
   /** What the most cautious of its systems takes: the jobs of a burst may be any system's. */
   @Override
-  public int concurrentReplays() {
-    return members.stream().flatMap(m -> m.home().stream()).mapToInt(HomeQueue::concurrentReplays).min().orElse(1);
+  public int concurrentCalls() {
+    return members.stream().flatMap(m -> m.home().stream()).mapToInt(HomeQueue::concurrentCalls).min().orElse(1);
   }
 
   /**

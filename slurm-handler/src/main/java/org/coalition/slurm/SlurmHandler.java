@@ -235,13 +235,13 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   }
 
   /**
-   * Four: each note and replay is a few requests to slurmrestd about one job (read it, update it,
-   * write its result file), with no state of the handler's own between them, and slurmrestd serves
-   * requests on its own threads (20 by default); four at a time keep a burst of results moving
-   * without crowding the controller.
+   * Four: each payload, note and replay is a few requests about one job (read it, update it, read
+   * its script with scontrol, write its result file), with no state of the handler's own between
+   * them, and slurmrestd serves requests on its own threads (20 by default); four at a time keep a
+   * burst moving without crowding the controller.
    */
   @Override
-  public int concurrentReplays() {
+  public int concurrentCalls() {
     return 4;
   }
 
