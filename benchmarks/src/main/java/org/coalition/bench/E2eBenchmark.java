@@ -115,6 +115,7 @@ final class E2eBenchmark {
       Map<String, String> outputs = new LinkedHashMap<>();
       ids.forEach((id, i) -> outputs.put(id, "bench job " + i + "\n"));
       SlurmJobs.checkEndedOnce(north, jobs, outputs, problems);
+      ended.putAll(SlurmJobs.endTimes(north, ended.keySet())); // Slurm's own end, not the poller's first sight of it
       Result r = measure(f, ids, ended, submitRate, problems, (System.nanoTime() - began) / 1e9);
       if (config.eviction()) {
         r = r.with(new EvictionPhase(f, jobs, config.memoryMb()).run(config.timeout()));

@@ -85,6 +85,24 @@ final class SlurmJobs {
     }
   }
 
+  /**
+   * When each of {@code ids} ended, as {@code home}'s accounting records it (milliseconds): Slurm's
+   * End, in whole seconds, taken at the middle of its second. A job not recorded as ended is left
+   * out. A poller's first sight of the end lags it by the poll and, under load, by seconds more.
+   */
+  static Map<String, Long> endTimes(Instance home, Set<String> ids) {
+    Map<String, Long> ends = new HashMap<>();
+    Command.Result r = Command.of(home.tool("sacct"), "-n", "-P", "-X", "-j", String.join(",", ids), "-o", "JobID,End")
+        .env("SLURM_TIME_FORMAT", "%s").run();
+    for (String line : r.stdout().split("\n")) {
+      String[] f = line.trim().split("\\|");
+      if (f.length == 2 && ids.contains(f[0]) && f[1].matches("[0-9]{9,12}")) {
+        ends.put(f[0], Long.parseLong(f[1]) * 1000 + 500);
+      }
+    }
+    return ends;
+  }
+
   /** {@code sbatch --parsable ARGS} as the instance's user; the job's id. */
   static String sbatch(Instance slurm, String... args) {
     List<String> all = new ArrayList<>(List.of("--parsable"));
