@@ -73,6 +73,10 @@ class MetricsTest {
       assertTrue(text.contains("# TYPE " + histogram + " histogram"), histogram + " missing:\n" + text);
     }
     assertEquals(1.0, Exposition.value(text, "coalition_observation_seconds_count", Map.of("site", "north")), "one tick observed once");
+    for (String step : List.of("allowances", "home round", "results", "pilots round", "eviction", "pilot submission", "status")) {
+      assertEquals(1.0, Exposition.value(text, "coalition_round_step_seconds_count", Map.of("site", "north", "step", step)),
+          "one tick ran step " + step + " once:\n" + text);
+    }
     assertTrue(text.contains("coalition_build_info{version="), text);
     assertTrue(text.contains("jvm_memory_used_bytes{"), "JVM metrics");
     assertTrue(text.contains("process_cpu_seconds_total"), "process metrics");
