@@ -128,7 +128,8 @@ public final class CondorHandler implements ResourceHandler {
           .set("initialdir", SubmitDescription.literal(spec.workingDirectory())).set("should_transfer_files", "NO")
           .set("batch_name", spec.name()).set("request_cpus", Integer.toString(spec.cores()))
           .set("allowed_job_duration", Long.toString(spec.walltimeSeconds())).set("max_retries", "0")
-          .set("output", "/dev/null").set("error", "/dev/null").set("hold", spec.held() ? "true" : "false");
+          .set("output", SubmitDescription.literal(spec.output()))
+          .set("error", SubmitDescription.literal(spec.output())).set("hold", spec.held() ? "true" : "false");
       if (spec.memoryMb() > 0) {
         d.set("request_memory", Long.toString(spec.memoryMb()));
       }

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.coalition.coordination.JobSpec;
 import org.coalition.handler.Accounts;
+import org.coalition.handler.PilotSpec;
 import org.coalition.policy.fairness.Utility;
 import org.coalition.staging.StagingLimits;
 
@@ -51,7 +52,8 @@ public record BrokerSettings(
     StagingLimits staging,
     boolean multiNode,
     IdentityDomains identities,
-    PilotReuse reuse) {
+    PilotReuse reuse,
+    String pilotOutput) {
   /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
   public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
 
@@ -95,10 +97,29 @@ public record BrokerSettings(
         heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, PilotReuse.NONE);
   }
 
+  /** Settings whose pilots' batch output is not kept. */
+  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
+      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
+      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode, IdentityDomains identities, PilotReuse reuse) {
+    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
+        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, "");
+  }
+
   /** These settings with pilots reused as {@code r} says. */
   public BrokerSettings withReuse(PilotReuse r) {
     return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
-        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, r);
+        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, r, pilotOutput);
+  }
+
+  /** These settings with each pilot's batch output kept in {@code folder} on the nodes (empty: not kept). */
+  public BrokerSettings withPilotOutput(String folder) {
+    return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
+        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, folder);
+  }
+
+  /** Where pilot {@code id}'s batch output goes: {@code coalition-pilot-ID.out} in {@link #pilotOutput}, or nowhere. */
+  public String pilotOutputFile(String id) {
+    return pilotOutput.isEmpty() ? PilotSpec.DISCARD : pilotOutput + "/coalition-pilot-" + id + ".out";
   }
 
   public BrokerSettings {
@@ -118,6 +139,7 @@ public record BrokerSettings(
     if (maxPendingPilots < 1) {
       throw new IllegalArgumentException("at most pending pilots must be >= 1, was " + maxPendingPilots);
     }
+    Objects.requireNonNull(pilotOutput, "pilotOutput");
     pilotCommand = List.copyOf(pilotCommand);
     if (pilotCommand.isEmpty()) {
       throw new IllegalArgumentException("the pilot command must not be empty (e.g. [coalition, pilot])");

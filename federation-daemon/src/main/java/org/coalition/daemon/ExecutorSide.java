@@ -122,7 +122,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
         case RECORD_PENDING_TOO_LONG -> decisions.record("cancel-pilot", "pilot=" + p.id, "pending-too-long",
             "waited over " + settings.pilotPendingLimit().toSeconds() + " s in the local queue");
         case RECORD_DIED_BEFORE_ASKING -> decisions.record("pilot-failed", "pilot=" + p.id, "died-before-asking", "the pilot job ended "
-            + s.detail() + " without asking for work; check that pilots.command runs on the nodes (its output is in the pilot's working folder)");
+            + s.detail() + " without asking for work; check that pilots.command runs on the nodes (its output: pilots.output in the site"
+            + " file; none is kept without it)");
         case RELEASE_CLAIM -> release(p, s);
       }
     }
@@ -226,7 +227,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     try {
       p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), Pilots.memoryFor(j),
           p.walltime + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(), PilotAgent.environment(p.id, issued.token(),
-              settings), "/tmp", false, j.layout()));
+              settings), "/tmp", false, j.layout(), settings.pilotOutputFile(p.id)));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);
       if (e instanceof HandlerException h && h.category() == HandlerException.Category.UNAVAILABLE) {

@@ -124,6 +124,7 @@ class BrokerTest {
     assertEquals(2, execBatch.submitted.get(0).cores());
     assertEquals(0, execBatch.submitted.get(0).memoryMb(), "a job that names no memory gets the executor's default");
     assertEquals("fed", execBatch.submitted.get(0).account());
+    assertEquals(PilotSpec.DISCARD, execBatch.submitted.get(0).output(), "no pilots.output: its batch output is not kept");
 
     Map<String, String> env = execBatch.submitted.get(0).environment();
     String pilot = env.get(PilotAgent.ID);
@@ -494,6 +495,15 @@ class BrokerTest {
     home.tick();
     assertEquals(2, homeBatch.replayed.size(), "replayed: " + homeBatch.replayed.keySet());
     assertTrue(together.get(), "both replays were under way at once");
+  }
+
+  @Test
+  void aSiteThatKeepsPilotsOutputGivesEachPilotAFileOfItsOwnThere() {
+    BrokerSettings kept = settings("exec", "local:exec").withPilotOutput("/var/log/coalition/pilots");
+    assertEquals("/var/log/coalition/pilots/coalition-pilot-exec-3-ab12.out", kept.pilotOutputFile("exec-3-ab12"));
+    assertEquals(PilotSpec.DISCARD, settings("exec", "local:exec").pilotOutputFile("exec-3-ab12"));
+    assertEquals("/var/log/coalition/pilots", kept.withReuse(new PilotReuse(Duration.ofSeconds(5), Duration.ZERO)).pilotOutput(),
+        "kept with other settings changed");
   }
 
   /** Publishes home's job 7 and lets exec submit one pilot for it; the pilot's environment. */

@@ -171,7 +171,7 @@ public final class GridEngineHandler implements ResourceHandler {
     }
     JobTemplate t = new JobTemplate().setRemoteCommand(command.get(0)).setArgs(command.subList(1, command.size()))
         .setJobName(spec.name()).setWorkingDirectory(spec.workingDirectory()).setJobEnvironment(spec.environment())
-        .setOutputPath(":" + spec.workingDirectory()).setJoinFiles(true).setNativeSpecification(nativeSpec.toString())
+        .setOutputPath(":" + spec.output()).setJoinFiles(true).setNativeSpecification(nativeSpec.toString())
         .setJobSubmissionState(spec.held() ? JobTemplate.SubmissionState.HOLD : JobTemplate.SubmissionState.ACTIVE);
     try {
       return new PilotHandle(KIND, session.runJob(t));

@@ -10,8 +10,10 @@ import org.coalition.coordination.JobLayout;
  * A pilot job to submit: the shape of the foreign job it will run (cores, memory per node, time
  * limit, and how the cores lie over nodes and tasks with the GRES each node needs: its layout),
  * the local account it runs as (mapped from the job's home site; never root), where it goes
- * (partition or queue, empty for the default), and what it runs. Batch systems' own retries
- * (requeue on node failure) are off for pilots: the federation requeues, not the local system.
+ * (partition or queue, empty for the default), what it runs, and where its batch output (its
+ * standard output and error, the pilot's own log) goes: a file on the nodes, or {@link #DISCARD}.
+ * Batch systems' own retries (requeue on node failure) are off for pilots: the federation
+ * requeues, not the local system.
  */
 public record PilotSpec(
     String name,
@@ -24,12 +26,23 @@ public record PilotSpec(
     Map<String, String> environment,
     String workingDirectory,
     boolean held,
-    JobLayout layout) {
+    JobLayout layout,
+    String output) {
+  /** The output of a pilot whose site keeps none. */
+  public static final String DISCARD = "/dev/null";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final Pattern PARTITION = Pattern.compile("[A-Za-z0-9._-]{0,64}");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
+  /** An absolute path without what batch systems expand in output paths (Slurm's %j, Grid Engine's $JOB_ID, spaces). */
+  private static final Pattern OUTPUT = Pattern.compile("/[A-Za-z0-9._+/-]{0,1023}");
 
-  /** A pilot of one task on one node, without GRES. */
+  /** A pilot laid out as {@code layout} whose output is discarded. */
+  public PilotSpec(String name, String account, int cores, long memoryMb, long walltimeSeconds, String partition, List<String> command,
+      Map<String, String> environment, String workingDirectory, boolean held, JobLayout layout) {
+    this(name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, layout, DISCARD);
+  }
+
+  /** A pilot of one task on one node, without GRES, whose output is discarded. */
   public PilotSpec(String name, String account, int cores, long memoryMb, long walltimeSeconds, String partition, List<String> command,
       Map<String, String> environment, String workingDirectory, boolean held) {
     this(name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, JobLayout.ONE);
@@ -71,9 +84,18 @@ public record PilotSpec(
       throw new IllegalArgumentException("pilot " + name + ": working directory must be an absolute path, was '" + workingDirectory + "'");
     }
     layout = Objects.requireNonNull(layout, "layout");
+    if (output == null || !OUTPUT.matcher(output).matches() || output.contains("/../") || output.endsWith("/..")) {
+      throw new IllegalArgumentException("pilot " + name + ": output must be an absolute file path of letters, digits and '._+-/', was '"
+          + output + "'");
+    }
     if (cores % layout.tasks() != 0) {
       throw new IllegalArgumentException("pilot " + name + ": its " + layout.tasks() + " tasks must share its " + cores + " cores evenly");
     }
+  }
+
+  /** The same pilot with its batch output going to {@code file} ({@link #DISCARD}: nowhere). */
+  public PilotSpec withOutput(String file) {
+    return new PilotSpec(name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, layout, file);
   }
 
   /** The cores each of its tasks gets. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -63,6 +64,14 @@ public abstract class ResourceHandlerContract {
 
   /** Whether observing asks the batch system anything (a remote system does; the local one reads its own memory). */
   protected boolean observingMakesRequests() {
+    return true;
+  }
+
+  /**
+   * Whether a pilot's batch output (its standard output and error) goes to the file its spec
+   * names; a site whose pilots run inside the daemon has none (they log to the daemon's log).
+   */
+  protected boolean keepsPilotOutput() {
     return true;
   }
 
@@ -144,6 +153,35 @@ public abstract class ResourceHandlerContract {
     assertEquals(PilotState.FAILED, ended.state(), ended.toString());
     assertEquals(OptionalInt.of(3), ended.exitCode(), ended.toString());
     assertEquals(account() + "\nyes\n", Files.readString(out), "the pilot ran as the mapped account, with its environment");
+  }
+
+  @Test
+  void aPilotsBatchOutputGoesToItsOutputFileAndNothingIntoItsWorkingFolder() throws Exception {
+    Path work = Files.createTempDirectory(dir, "work");
+    Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path out = dir.resolve(work.getFileName() + ".out");
+    String script = "echo to-stdout; echo to-stderr >&2";
+    PilotSpec kept = new PilotSpec("coalition-contract", account(), 1, 100, 120, partition(), List.of("/bin/sh", "-c", script), Map.of(),
+        work.toString(), false).withOutput(out.toString());
+    PilotSpec discarded = new PilotSpec("coalition-contract", account(), 1, 100, 120, partition(), List.of("/bin/sh", "-c", script), Map.of(),
+        work.toString(), false);
+    for (PilotSpec spec : List.of(kept, discarded)) {
+      PilotHandle pilot = handler.submit(spec);
+      assertEquals(PilotState.COMPLETED, waitFor(pilot, "ends", s -> s.state().finished()).state());
+    }
+    if (keepsPilotOutput()) {
+      Eventually.waitFor(() -> "both streams in " + out, WAIT, Duration.ofMillis(250), () -> {
+        try {
+          String text = Files.readString(out);
+          return text.contains("to-stdout") && text.contains("to-stderr");
+        } catch (IOException e) {
+          return false; // not written yet
+        }
+      });
+    }
+    try (var left = Files.list(work)) {
+      assertEquals(List.of(), left.toList(), "a pilot's batch output goes where the site file says, or nowhere: never its working folder");
+    }
   }
 
   @Test

@@ -38,6 +38,12 @@ class LocalContractIT extends ResourceHandlerContract {
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
   }
 
+  /** Its pilots run inside the daemon, through {@link ScriptRunner}: they have no batch output. */
+  @Override
+  protected boolean keepsPilotOutput() {
+    return false;
+  }
+
   @Override
   protected ResourceHandler connect() {
     try {

@@ -77,12 +77,19 @@ public record SiteConfig(
   /**
    * How pilots are submitted and kept: {@code idleExit}, how long a pilot waits for more work after
    * its last job (0: it exits at once); {@code extraTime}, what it asks beyond its first job's time
-   * limit so that it can run more jobs one after another (docs/site-file.md, "pilots").
+   * limit so that it can run more jobs one after another; {@code output}, the folder on the nodes
+   * where each pilot's batch output goes (none kept without it) (docs/site-file.md, "pilots").
    */
   public record Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command, boolean multiNode,
-      Duration idleExit, Duration extraTime) {
+      Duration idleExit, Duration extraTime, Optional<Path> output) {
     public static final Duration IDLE_EXIT = Duration.ofSeconds(10);
     public static final Duration EXTRA_TIME = Duration.ofMinutes(5);
+
+    /** Pilots whose batch output is not kept. */
+    public Pilots(String partition, Duration pendingLimit, Duration heartbeat, int maxPending, List<String> command, boolean multiNode,
+        Duration idleExit, Duration extraTime) {
+      this(partition, pendingLimit, heartbeat, maxPending, command, multiNode, idleExit, extraTime, Optional.empty());
+    }
   }
 
   /**

@@ -146,7 +146,8 @@ public final class SiteConfigReader {
             "heartbeats renew the claims of running jobs, which lapse after 5 min unrenewed"), pi.integer("max-pending", 16, 1, 10_000),
         pi.command("command", List.of("coalition", "pilot")), pi.flag("multi-node", false),
         pi.duration("idle-exit", Pilots.IDLE_EXIT, Duration.ZERO, Duration.ofMinutes(10), "an idle pilot holds its cores while it waits"),
-        pi.duration("extra-time", Pilots.EXTRA_TIME, Duration.ZERO, Duration.ofDays(1), "a pilot's time limit is its first job's and this"));
+        pi.duration("extra-time", Pilots.EXTRA_TIME, Duration.ZERO, Duration.ofDays(1), "a pilot's time limit is its first job's and this"),
+        pilotOutput(pi));
     pi.rejectUnknown();
 
     ConfigSection ht = ConfigSection.of(name, "http", orEmpty(top.node("http"), top, null, problems), problems);
@@ -182,6 +183,26 @@ public final class SiteConfigReader {
     }
     return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
         spool != null ? spool : Path.of("/var/spool/coalition", site), domains);
+  }
+
+  /**
+   * {@code pilots.output}: a folder on the nodes, written by the accounts pilots run as, where each
+   * pilot's batch output goes; a path of plain characters, as batch systems expand others.
+   */
+  private static Optional<Path> pilotOutput(ConfigSection pi) {
+    if (!pi.has("output")) {
+      return Optional.empty();
+    }
+    Path dir = pi.absolutePath("output", false);
+    if (dir == null) {
+      return Optional.empty();
+    }
+    if (!dir.toString().matches("/[A-Za-z0-9._+/-]{0,900}") || !dir.normalize().equals(dir)) {
+      pi.problem("output", "must be a plain absolute folder (letters, digits, '._+-/', no '..'): batch systems expand '%' and '$' in"
+          + " output paths; was '" + dir + "'");
+      return Optional.empty();
+    }
+    return Optional.of(dir);
   }
 
   private static Node orEmpty(Node n, ConfigSection parent, String required, List<String> problems) {

@@ -118,6 +118,18 @@ class SiteConfigReaderTest {
   }
 
   @Test
+  void pilotsKeepTheirBatchOutputOnlyInAPlainFolderTheSiteFileNames() {
+    assertEquals(Optional.empty(), SiteConfigReader.parse("east.yaml", MINIMAL).pilots().output(), "none kept by default");
+    assertEquals(Optional.of(Path.of("/var/log/coalition/pilots")), SiteConfigReader.parse("east.yaml",
+        MINIMAL.replace("http:\n", "pilots:\n  output: /var/log/coalition/pilots\nhttp:\n")).pilots().output());
+    for (String bad : List.of("pilots", "/var/log/%j", "/var/log/$USER", "/var/../etc", "/var/log/my pilots")) {
+      List<String> problems = problems(MINIMAL.replace("http:\n", "pilots:\n  output: \"" + bad + "\"\nhttp:\n"));
+      assertEquals(1, problems.size(), bad + ": " + problems);
+      assertTrue(problems.get(0).contains("pilots.output: must be"), bad + ": " + problems);
+    }
+  }
+
+  @Test
   void stagingLimitsAreSizesWithUnitsAndASiteKeepsAtLeastOneJobsFiles() {
     SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL + "staging:\n  max-job: 100M\n  max-site: 2GiB\n");
     assertEquals(new SiteConfig.Staging(100L << 20, 2L << 30), c.staging());

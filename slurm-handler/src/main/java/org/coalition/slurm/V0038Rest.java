@@ -149,6 +149,8 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     job.setOpenMode(null);
     job.setHold(spec.held());
     job.setCurrentWorkingDirectory(spec.workingDirectory());
+    job.setStandardOutput(spec.output());
+    job.setStandardError(spec.output());
     job.setEnvironment(new LinkedHashMap<>(SlurmPilots.environment(spec)));
     V0038JobSubmission submission = new V0038JobSubmission();
     submission.setJob(job);

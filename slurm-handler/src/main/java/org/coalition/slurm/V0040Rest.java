@@ -154,6 +154,8 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     job.setRequeue(false);
     job.setHold(spec.held());
     job.setCurrentWorkingDirectory(spec.workingDirectory());
+    job.setStandardOutput(spec.output());
+    job.setStandardError(spec.output());
     job.setEnvironment(SlurmPilots.environmentLines(spec));
     V0040JobSubmitReq submission = new V0040JobSubmitReq();
     submission.setJob(job);

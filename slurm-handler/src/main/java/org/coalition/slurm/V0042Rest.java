@@ -158,6 +158,8 @@ final class V0042Rest extends RestAdapter<SlurmApi> {
     job.setRequeue(false);
     job.setHold(spec.held());
     job.setCurrentWorkingDirectory(spec.workingDirectory());
+    job.setStandardOutput(spec.output());
+    job.setStandardError(spec.output());
     job.setEnvironment(SlurmPilots.environmentLines(spec));
     V0042JobSubmitReq submission = new V0042JobSubmitReq();
     submission.setJob(job);
