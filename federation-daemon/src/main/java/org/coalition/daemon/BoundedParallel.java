@@ -13,8 +13,8 @@ import java.util.function.Consumer;
 
 /**
  * Runs one task per item, at most {@code width} at once, and returns when all have run: the
- * home's replays of a burst of results, which wait on the batch system more than on this host. A
- * width of 1 runs them in order on the caller's thread. Its threads are daemons and end after
+ * home queue's calls about different jobs (script reads, notes, replays), which wait on the batch
+ * system more than on this host. A width of 1 runs them in order on the caller's thread. Its threads are daemons and end after
  * {@link #IDLE_SECONDS} without work, so nothing needs closing. Each task contains its own
  * failures; one that throws anyway is thrown here once all have run.
  */
@@ -23,7 +23,7 @@ final class BoundedParallel {
 
   private final ThreadPoolExecutor pool;
 
-  /** {@code name}: its threads' names' prefix ({@code results-north-1}); {@code width}: how many at once (1: none of its own). */
+  /** {@code name}: its threads' names' prefix ({@code home-north} makes {@code home-north-1}, ...); {@code width}: how many at once (1: none of its own). */
   BoundedParallel(String name, int width) {
     if (width < 1) {
       throw new IllegalArgumentException(name + ": width must be at least 1, was " + width);

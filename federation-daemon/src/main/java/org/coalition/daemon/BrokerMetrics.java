@@ -6,9 +6,10 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * The broker's timings as Prometheus histograms (the Prometheus Java client): how long observing
- * the batch system takes, how long a pilot's claim takes, and how long a foreign job waited from
- * its publication to its start here, how long each step of a round takes; and counts of what was contained: results refused, steps
- * failed. Registered into the API's registry by {@link #registerInto}.
+ * the batch system takes, how long each step of a round takes, how long a pilot's claim takes,
+ * and how long a foreign job waited from its publication to its start here; and counts of what
+ * was contained: results refused, steps failed. Registered into the API's registry by
+ * {@link #registerInto}.
  */
 public final class BrokerMetrics {
   private final String site;
@@ -23,7 +24,7 @@ public final class BrokerMetrics {
       .classicOnly().classicUpperBounds(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600).build();
 
   private final Histogram steps = Histogram.builder().name("coalition_round_step_seconds")
-      .help("Time each step of the broker's round took (observe, home round, results, pilots round, eviction, pilot submission, ...), seconds.")
+      .help("Time each step of the broker's round took (allowances, home round, results, pilots round, eviction, pilot submission, status), seconds.")
       .labelNames("site", "step").classicOnly().classicUpperBounds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30).build();
 
   private final Counter rejected = Counter.builder().name("coalition_rejected_results_total")

@@ -1,5 +1,6 @@
 package org.coalition.handler;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -84,13 +85,23 @@ public record PilotSpec(
       throw new IllegalArgumentException("pilot " + name + ": working directory must be an absolute path, was '" + workingDirectory + "'");
     }
     layout = Objects.requireNonNull(layout, "layout");
-    if (output == null || !OUTPUT.matcher(output).matches() || output.contains("/../") || output.endsWith("/..")) {
+    if (output == null || !plainPath(output)) {
       throw new IllegalArgumentException("pilot " + name + ": output must be an absolute file path of letters, digits and '._+-/', was '"
           + output + "'");
     }
     if (cores % layout.tasks() != 0) {
       throw new IllegalArgumentException("pilot " + name + ": its " + layout.tasks() + " tasks must share its " + cores + " cores evenly");
     }
+  }
+
+  /**
+   * Whether {@code path} is one batch systems take as it is for an output: absolute, normal (no
+   * {@code ..}, {@code .} or doubled slash), of letters, digits and {@code ._+-/} (Slurm expands
+   * {@code %j}, Grid Engine {@code $JOB_ID}, and spaces split words). The site file checks
+   * {@code pilots.output} by it too.
+   */
+  public static boolean plainPath(String path) {
+    return OUTPUT.matcher(path).matches() && Path.of(path).normalize().toString().equals(path);
   }
 
   /** The same pilot with its batch output going to {@code file} ({@link #DISCARD}: nowhere). */

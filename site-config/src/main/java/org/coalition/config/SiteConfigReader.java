@@ -30,6 +30,7 @@ import org.coalition.handler.HandlerFactories;
 import org.coalition.handler.HandlerFactory;
 import org.coalition.handler.HandlerSettings;
 import org.coalition.handler.IdentityDomain;
+import org.coalition.handler.PilotSpec;
 import org.coalition.handler.SiteFacts;
 import org.coalition.handler.config.ConfigSection;
 import org.coalition.handler.config.Node;
@@ -197,7 +198,8 @@ public final class SiteConfigReader {
     if (dir == null) {
       return Optional.empty();
     }
-    if (!dir.toString().matches("/[A-Za-z0-9._+/-]{0,900}") || !dir.normalize().equals(dir)) {
+    // room left for the pilot's file name (coalition-pilot-ID.out) within the path a pilot's spec takes
+    if (!PilotSpec.plainPath(dir.toString()) || dir.toString().length() > 900) {
       pi.problem("output", "must be a plain absolute folder (letters, digits, '._+-/', no '..'): batch systems expand '%' and '$' in"
           + " output paths; was '" + dir + "'");
       return Optional.empty();
