@@ -69,7 +69,8 @@ public abstract class ResourceHandlerContract {
 
   /**
    * Whether a pilot's batch output (its standard output and error) goes to the file its spec
-   * names; a site whose pilots run inside the daemon has none (they log to the daemon's log).
+   * names; a site whose pilots run inside the daemon has none (they log to the daemon's log),
+   * nor has Kubernetes (a pod's output is its log, read with {@code kubectl logs}).
    */
   protected boolean keepsPilotOutput() {
     return true;

@@ -71,6 +71,12 @@ class KubernetesContractIT extends ResourceHandlerContract {
     return admin;
   }
 
+  /** A pilot pod's output is its log ({@code kubectl logs}); the handler takes no output file. */
+  @Override
+  protected boolean keepsPilotOutput() {
+    return false;
+  }
+
   private static long uid(String flag) {
     try {
       Process p = new ProcessBuilder("id", flag).start();
