@@ -238,6 +238,9 @@ final class ZkLostRuns implements AutoCloseable {
           task.run();
         } catch (CoordinationException | KeeperException e) {
           LOG.debug("{} failed, the next event retries: {}", what, e.toString());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt(); // the handle is closing (close() interrupts the thread)
+          LOG.debug("{} stopped: the handle is closing", what);
         } catch (Exception e) {
           LOG.warn("{} failed", what, e);
         }

@@ -14,6 +14,8 @@ import java.util.function.Consumer;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
@@ -27,8 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The federation queue as this site sees it: watch-driven caches ({@link CuratorCache}) of the
- * live sites and of the jobs with their claims and results. Reads come from here; they may lag
+ * The federation queue as this site sees it: watch-driven caches of the live sites (a
+ * {@link CuratorCache}) and of the jobs with their claims and results (a {@link JobTree}, which
+ * reads other homes' claims and results only when asked). Reads come from here; they may lag
  * writes by a few milliseconds and never decide a write. Every change that may alter the queue
  * wakes the listeners; a site coming or going, or one of this site's claims appearing, asks for
  * a lost-run sweep.
@@ -45,7 +48,7 @@ final class ZkQueueView implements AutoCloseable {
   private final Consumer<JobRef> recheck;
   private final BiConsumer<JobRef, String> refuse;
   private final CuratorCache siteCache;
-  private final CuratorCache jobCache;
+  private final JobTree jobTree;
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private final Map<JobRef, CachedJob> jobs = new ConcurrentHashMap<>();
   private final Map<JobRef, Boolean> claimed = new ConcurrentHashMap<>();
@@ -72,21 +75,16 @@ final class ZkQueueView implements AutoCloseable {
     // Only the live sites and the jobs are watched; ledgers, records and allowances are read when
     // needed (watching the finished-run records would cost a listing of them on every new one).
     this.siteCache = CuratorCache.build(zk.client, zk.paths.sites());
-    this.jobCache = CuratorCache.build(zk.client, zk.paths.jobs());
+    this.jobTree = new JobTree(zk.client, zk.paths, zk.site, this::onEvent);
   }
 
   /** Starts both caches and waits until they hold the tree. */
   void start() {
-    CountDownLatch initialized = new CountDownLatch(2);
-    for (CuratorCache c : List.of(siteCache, jobCache)) {
-      c.listenable().addListener(CuratorCacheListener.builder()
-          .forAll(this::onEvent)
-          .forInitialized(initialized::countDown)
-          .build());
-      c.start();
-    }
+    CountDownLatch initialized = new CountDownLatch(1);
+    siteCache.listenable().addListener(CuratorCacheListener.builder().forAll(this::onEvent).forInitialized(initialized::countDown).build());
+    siteCache.start();
     try {
-      if (!initialized.await(30, TimeUnit.SECONDS)) {
+      if (!jobTree.start(30) || !initialized.await(30, TimeUnit.SECONDS)) {
         throw new CoordinationException(Kind.UNAVAILABLE, "the federation tree at " + zk.paths.root + " did not load within 30 s");
       }
     } catch (InterruptedException e) {
@@ -148,8 +146,8 @@ final class ZkQueueView implements AutoCloseable {
       }
       String executor = "";
       boolean finished = false;
-      Optional<ChildData> result = jobCache.get(zk.paths.result(ref));
-      Optional<ChildData> claim = jobCache.get(zk.paths.claim(ref));
+      Optional<ChildData> result = withData(zk.paths.result(ref));
+      Optional<ChildData> claim = withData(zk.paths.claim(ref));
       try {
         if (result.isPresent()) {
           executor = ZkRecords.read(result.get().getPath(), result.get().getData(), ResultRecord.class).executor();
@@ -176,8 +174,8 @@ final class ZkQueueView implements AutoCloseable {
       if (!ref.home().equals(zk.site)) {
         continue;
       }
-      Optional<ChildData> node = jobCache.get(zk.paths.result(ref));
-      Optional<ChildData> claim = jobCache.get(zk.paths.claim(ref));
+      Optional<ChildData> node = jobTree.get(zk.paths.result(ref));
+      Optional<ChildData> claim = jobTree.get(zk.paths.claim(ref));
       CachedJob cached = jobs.get(ref);
       if (node.isEmpty() || claim.isEmpty() || cached == null) {
         continue; // acknowledged meanwhile, or the cache has not caught up
@@ -194,6 +192,26 @@ final class ZkQueueView implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * A claim's or result's node with its data: from the tree for this site's jobs, read from
+   * ZooKeeper for another home's (the tree keeps only whether those exist).
+   */
+  private Optional<ChildData> withData(String path) {
+    Optional<ChildData> known = jobTree.get(path);
+    if (known.isEmpty() || known.get().getData() != null) {
+      return known;
+    }
+    try {
+      Stat stat = new Stat();
+      byte[] data = zk.client.getData().storingStatIn(stat).forPath(path);
+      return Optional.of(new ChildData(path, stat, data));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    } catch (Exception e) {
+      throw ZkSite.translate("reading " + path, e);
+    }
   }
 
   private void onEvent(CuratorCacheListener.Type type, ChildData before, ChildData after) {
@@ -275,6 +293,6 @@ final class ZkQueueView implements AutoCloseable {
   @Override
   public void close() {
     siteCache.close();
-    jobCache.close();
+    jobTree.close();
   }
 }
