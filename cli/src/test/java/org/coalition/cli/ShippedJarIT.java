@@ -4,11 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The jar {@code bin/coalition} runs ships no test harness: no JUnit, no curator-test's in-process
@@ -38,5 +43,35 @@ class ShippedJarIT {
       assertTrue(file.getEntry("META-INF/versions/17/org/glassfish/jersey/jetty/JettyHttpContainer.class") != null,
           "the Jetty container's Java 17 class ships");
     }
+  }
+
+  /**
+   * docs/site-file.md's faster pilot start: an archive recorded with {@code pilot --warm-up} is
+   * mapped by a pilot's JVM ({@code -Xshare:on} refuses to start otherwise) and serves the
+   * pilot's own classes, not only the JDK's.
+   */
+  @Test
+  void aClassDataArchiveRecordedByAWarmUpServesAPilotsClasses(@TempDir Path dir) throws Exception {
+    Path archive = dir.resolve("pilot.jsa");
+    Result recorded = java(dir, "-XX:ArchiveClassesAtExit=" + archive);
+    assertEquals(0, recorded.code(), recorded.output());
+    assertTrue(Files.size(archive) > 0, "the archive is written at exit");
+    Result used = java(dir, "-Xshare:on", "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info");
+    assertEquals(0, used.code(), used.output());
+    assertTrue(used.output().lines().anyMatch(l -> l.contains("org.coalition.daemon.PilotAgent source: shared objects file")),
+        "the pilot's agent comes from the archive:\n" + used.output().lines().filter(l -> l.contains("PilotAgent")).toList());
+  }
+
+  private record Result(int code, String output) {}
+
+  private static Result java(Path dir, String... options) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
+        "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    command.addAll(List.of(options));
+    command.addAll(List.of("-jar", Path.of("target", "coalition.jar").toString(), "pilot", "--warm-up", "--scratch", dir.toString()));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the warm-up ends");
+    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
   }
 }
