@@ -143,3 +143,17 @@ write_wrapper() {
   } >"$file"
   chmod 755 "$file"
 }
+
+# reserve_ports: keep the testbed's fixed ports out of the kernel's ephemeral range. Where that
+# range is wide (1024-65535 on this machine kind), a client's outgoing connection may take, say,
+# 17012 as its own port while north's slurmrestd is stopped, and slurmrestd then cannot bind it
+# again ("Unable to bind socket: Address already in use", seen in SlurmFederationIT's outage).
+# MariaDB and slurmdbd, the Slurm slots (17000 + 10k .. +2), Grid Engine's qmaster and execd,
+# HTCondor's shared port. Idempotent; keeps what others reserved.
+TB_RESERVED_PORTS=6444-6445,9618,16306,16819,17000-17099
+reserve_ports() {
+  local have
+  have=$(sysctl -n net.ipv4.ip_local_reserved_ports 2>/dev/null) || { warn "cannot read net.ipv4.ip_local_reserved_ports"; return 0; }
+  sysctl -q -w net.ipv4.ip_local_reserved_ports="${have:+$have,}$TB_RESERVED_PORTS" \
+    || die "cannot reserve the testbed's ports ($TB_RESERVED_PORTS) from the ephemeral range: sysctl net.ipv4.ip_local_reserved_ports"
+}
