@@ -46,6 +46,10 @@ final class BenchCoordinationCommand implements Callable<Integer> {
   @Option(names = "--timeout", defaultValue = "10m", paramLabel = "DURATION", description = "Give up after this long (default ${DEFAULT-VALUE}).")
   Duration timeout;
 
+  @Option(names = "--session-timeout", defaultValue = "10s", paramLabel = "DURATION",
+      description = "Each site's ZooKeeper session timeout, 1s to 60s (default ${DEFAULT-VALUE}); longer for many sites on few cores.")
+  Duration sessionTimeout;
+
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the fault schedule and the workers' choices (default ${DEFAULT-VALUE}).")
   long seed;
 
@@ -53,7 +57,8 @@ final class BenchCoordinationCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    CoordinationBenchmark.Config config = new CoordinationBenchmark.Config(daemons, jobs, ensemble, faults, workers, inFlight, seed, timeout);
+    CoordinationBenchmark.Config config = new CoordinationBenchmark.Config(daemons, jobs, ensemble, faults, workers, inFlight, seed, timeout,
+        sessionTimeout);
     PrintWriter err = spec.commandLine().getErr();
     ProgressBar progress = new ProgressBar(err, "lifecycles", !output.noProgress);
     CoordinationBenchmark.Result r = new CoordinationBenchmark(config, done -> progress.accept(done / (double) jobs)).run();

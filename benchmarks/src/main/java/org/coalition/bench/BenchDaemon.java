@@ -67,7 +67,7 @@ final class BenchDaemon {
 
   private ZkCoordination connect() {
     ZkCoordination c = ZkFederation.connect(connectString, tls, Clock.systemUTC(),
-        new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(10)));
+        new ZkFederation.Options(bench.config().sessionTimeout(), Duration.ofSeconds(Math.max(10, bench.config().sessionTimeout().toSeconds()))));
     c.watchQueue(this::wake);
     c.join(new SiteInfo(site, "", 1000), new SiteStatus(site, 1000, 0, 0, 0.5, 1e9));
     return c;

@@ -35,7 +35,15 @@ import org.coalition.zookeeper.policy.Identity;
  */
 public final class CoordinationBenchmark {
   /** What to run. {@code workers} claim in parallel per daemon; {@code inFlight} bounds each home's published, unfinished jobs. */
-  public record Config(int daemons, int jobs, int ensemble, boolean faults, int workers, int inFlight, long seed, Duration timeout) {
+  public record Config(int daemons, int jobs, int ensemble, boolean faults, int workers, int inFlight, long seed, Duration timeout,
+      Duration sessionTimeout) {
+    /** The sessions' timeout unless told: 10 s. */
+    public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(10);
+
+    public Config(int daemons, int jobs, int ensemble, boolean faults, int workers, int inFlight, long seed, Duration timeout) {
+      this(daemons, jobs, ensemble, faults, workers, inFlight, seed, timeout, SESSION_TIMEOUT);
+    }
+
     public Config {
       if (daemons < 2) {
         throw new IllegalArgumentException("--daemons must be at least 2 (jobs run away from home), was " + daemons);
@@ -48,6 +56,9 @@ public final class CoordinationBenchmark {
       }
       if (workers < 1 || inFlight < 1) {
         throw new IllegalArgumentException("workers and in-flight jobs must be at least 1");
+      }
+      if (sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0 || sessionTimeout.compareTo(Duration.ofSeconds(60)) > 0) {
+        throw new IllegalArgumentException("--session-timeout must be from 1s to 60s (the test servers' bounds), was " + sessionTimeout);
       }
     }
   }
@@ -83,7 +94,7 @@ public final class CoordinationBenchmark {
       int warmup = Math.min(1000, config.jobs() / 5);
       if (warmup >= config.daemons()) {
         Config w = new Config(config.daemons(), warmup, config.ensemble(), false, config.workers(), config.inFlight(), config.seed(),
-            config.timeout());
+            config.timeout(), config.sessionTimeout());
         new CoordinationBenchmark(w, done -> {}).runOn(ensemble, "warmup");
       }
       return runOn(ensemble, "bench");

@@ -33,6 +33,8 @@ class BenchCommandTest {
         {"bench", "coordination", "--daemons", "1"},
         {"bench", "coordination", "--jobs", "0"},
         {"bench", "coordination", "--jobs", "many"},
+        {"bench", "coordination", "--session-timeout", "0s"},
+        {"bench", "coordination", "--session-timeout", "2m"},
         {"bench"}}) {
       err.getBuffer().setLength(0);
       assertEquals(ExitCodes.USAGE, run(args), () -> String.join(" ", args) + ": " + err);
