@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * home's {@code requeued JOB: claim N: EXECUTOR ...}: the executor gave it up, or lost its session
  * and did not take the claim back within the restart grace). A loss is explained only by a
  * cut-off of that executor: then its runs must be given up, and the homes requeue them within the
- * executor's session, the restart grace and a sweep after the link is back ({@code settle}). Any
+ * executor's session, the restart grace and a sweep after the link is back ({@code settle}), or
+ * that long after the home's return when the home itself was restarted meanwhile (a restarted home
+ * cannot know when the executor's session ended, so its restart grace starts again). Any
  * other loss, one during a restart of the executor's daemon above all, is unexplained. A result
  * the home rejects is unexplained too: every member here is honest. A claim the executor gives
  * back because its pilot never got the job ({@code decision=release ... reason=never-confirmed}:
@@ -57,7 +59,7 @@ final class RunLosses {
         Matcher k = KILL.matcher(line);
         if (k.find()) {
           long at = Logs.time(line);
-          losses.add(new Loss(at, k.group(2), k.group(1), "killed by its executor", cutOff(injected, k.group(1), at, KILL_SLACK)));
+          losses.add(new Loss(at, k.group(2), k.group(1), "killed by its executor", cutOff(injected, k.group(1), at, KILL_SLACK, null)));
         }
       }
     }
@@ -69,7 +71,7 @@ final class RunLosses {
           unusedClaims++;
         } else {
           losses.add(new Loss(at, r.group(1), r.group(2), "requeued by its home: " + r.group(2) + " " + r.group(3),
-              cutOff(injected, r.group(2), at, settle)));
+              cutOff(injected, r.group(2), at, settle, home)));
         }
       }
       Matcher j = REJECT.matcher(line);
@@ -92,9 +94,26 @@ final class RunLosses {
     return losses.stream().filter(l -> l.cause().isEmpty()).toList();
   }
 
-  /** The cut-off of {@code site} that {@code atMillis} falls in (from its start to {@code slack} after its end), if any. */
-  private static Optional<RandomFaults.Injected> cutOff(List<RandomFaults.Injected> injected, String site, long atMillis, Duration slack) {
+  /**
+   * The cut-off of {@code site} that {@code atMillis} falls in, if any: from its start to {@code
+   * slack} after its end, or after the end of a restart of {@code home} (null: none counts) that
+   * began within that time.
+   */
+  private static Optional<RandomFaults.Injected> cutOff(List<RandomFaults.Injected> injected, String site, long atMillis, Duration slack,
+      String home) {
     return injected.stream().filter(i -> i.kind() == RandomFaults.Kind.CUT_OFF && i.target().equals(site))
-        .filter(i -> atMillis >= i.fromMillis() && atMillis <= i.toMillis() + slack.toMillis()).findFirst();
+        .filter(i -> atMillis >= i.fromMillis() && atMillis <= settled(injected, i, slack, home)).findFirst();
+  }
+
+  /** When the homes have settled after {@code cut}: {@code slack} after its end, or after the end of a restart of the home begun by then. */
+  private static long settled(List<RandomFaults.Injected> injected, RandomFaults.Injected cut, Duration slack, String home) {
+    long end = cut.toMillis() + slack.toMillis();
+    for (RandomFaults.Injected r : injected) {
+      boolean restart = r.kind() == RandomFaults.Kind.CRASH || r.kind() == RandomFaults.Kind.UPGRADE;
+      if (restart && r.target().equals(home) && r.fromMillis() >= cut.fromMillis() && r.fromMillis() <= end) {
+        end = Math.max(end, r.toMillis() + slack.toMillis());
+      }
+    }
+    return end;
   }
 }
