@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import org.coalition.testbed.Command;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,25 +51,18 @@ class ShippedJarIT {
   @Test
   void aClassDataArchiveRecordedByAWarmUpServesAPilotsClasses(@TempDir Path dir) throws Exception {
     Path archive = dir.resolve("pilot.jsa");
-    Result recorded = java(dir, "-XX:ArchiveClassesAtExit=" + archive);
-    assertEquals(0, recorded.code(), recorded.output());
+    warmUp(dir, "-XX:ArchiveClassesAtExit=" + archive).requireSuccess();
     assertTrue(Files.size(archive) > 0, "the archive is written at exit");
-    Result used = java(dir, "-Xshare:on", "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info");
-    assertEquals(0, used.code(), used.output());
-    assertTrue(used.output().lines().anyMatch(l -> l.contains("org.coalition.daemon.PilotAgent source: shared objects file")),
-        "the pilot's agent comes from the archive:\n" + used.output().lines().filter(l -> l.contains("PilotAgent")).toList());
+    Command.Result used = warmUp(dir, "-Xshare:on", "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info").requireSuccess();
+    assertTrue(used.stdout().lines().anyMatch(l -> l.contains("org.coalition.daemon.PilotAgent source: shared objects file")),
+        "the pilot's agent comes from the archive:\n" + used.stdout().lines().filter(l -> l.contains("PilotAgent")).toList());
   }
 
-  private record Result(int code, String output) {}
-
-  private static Result java(Path dir, String... options) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
-        "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
-    command.addAll(List.of(options));
-    command.addAll(List.of("-jar", Path.of("target", "coalition.jar").toString(), "pilot", "--warm-up", "--scratch", dir.toString()));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the warm-up ends");
-    return new Result(p.exitValue(), new String(out, StandardCharsets.UTF_8));
+  /** {@code pilot --warm-up} of the shipped jar, with a pilot's JVM options and {@code options}. */
+  private static Command.Result warmUp(Path dir, String... options) {
+    List<String> args = new ArrayList<>(List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+    args.addAll(List.of(options));
+    args.addAll(List.of("-jar", Path.of("target", "coalition.jar").toString(), "pilot", "--warm-up", "--scratch", dir.toString()));
+    return Command.of(Path.of(System.getProperty("java.home"), "bin", "java"), args.toArray(String[]::new)).run();
   }
 }

@@ -88,7 +88,7 @@ final class JobTree implements AutoCloseable {
       case NodeDeleted -> remove(path);
       case NodeCreated, NodeDataChanged -> {
         if (readsData(seg)) {
-          read(path, seg, false);
+          read(path, false);
         } else {
           put(new ChildData(path, null, null));
         }
@@ -110,7 +110,7 @@ final class JobTree implements AutoCloseable {
   private void list() {
     listing.incrementAndGet();
     for (String known : Set.copyOf(nodes.keySet())) {
-      read(known, kept(known), true);
+      read(known, true);
     }
     children(paths.jobs(), (c, e) -> {
       for (String home : e.getChildren()) {
@@ -118,8 +118,8 @@ final class JobTree implements AutoCloseable {
           for (String job : e2.getChildren()) {
             String jobPath = e2.getPath() + "/" + job;
             for (String path : new String[] {jobPath, jobPath + "/" + ZkPaths.CLAIM, jobPath + "/" + ZkPaths.CLAIM + "/" + ZkPaths.RESULT}) {
-              if (!nodes.containsKey(path) && kept(path) != null) {
-                read(path, kept(path), true);
+              if (!nodes.containsKey(path)) {
+                read(path, true);
               }
             }
           }
@@ -150,7 +150,7 @@ final class JobTree implements AutoCloseable {
   }
 
   /** Reads a node (its data, or only whether it exists), then records what came back. */
-  private void read(String path, String[] seg, boolean listed) {
+  private void read(String path, boolean listed) {
     if (listed) {
       listing.incrementAndGet();
     }
@@ -164,7 +164,7 @@ final class JobTree implements AutoCloseable {
       }
     };
     try {
-      if (readsData(seg)) {
+      if (readsData(kept(path))) {
         client.getData().inBackground(callback).forPath(path);
       } else {
         client.checkExists().inBackground(callback).forPath(path);
