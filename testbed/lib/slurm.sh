@@ -149,8 +149,14 @@ SlurmctldTimeout=30
 SlurmdTimeout=60
 $gres_conf
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$SLURM_CPUS RealMemory=8000$node_gres State=UNKNOWN
-PartitionName=batch Nodes=localhost Default=YES MaxTime=INFINITE State=UP
-PartitionName=federated Nodes=localhost MaxTime=INFINITE State=UP
+# Partition pilots is what a site whose batch system takes cores back from foreign work sets up
+# (sharing.eviction: batch-system, docs/jobs.md): its jobs are preempted for the other partitions
+# cancelled as scancel would (SIGTERM, the rest killed after KillWait). Nothing else uses it.
+PreemptType=preempt/partition_prio
+PreemptMode=CANCEL
+PartitionName=batch Nodes=localhost Default=YES MaxTime=INFINITE State=UP PriorityTier=10 PreemptMode=OFF
+PartitionName=federated Nodes=localhost MaxTime=INFINITE State=UP PriorityTier=10 PreemptMode=OFF
+PartitionName=pilots Nodes=localhost MaxTime=INFINITE State=UP PriorityTier=1 PreemptMode=CANCEL
 EOF
 
   # Slurm 22.05's slurmd drops a GPU without a device file ("Removing file-less GPU") and the node
@@ -220,7 +226,7 @@ EOF
     "rest.user=root" "rest.token.file=$dir/jwt.root.token" \
     "user=$TB_USER" "user.token.file=$dir/jwt.$TB_USER.token" "pool=$TB_POOL_USER" \
     "jwt.key.file=$dir/jwt.key" "slurm.conf=$conf" "bin=$dir/bin" "jobs.dir=$dir/jobs" \
-    "partition=batch" "federated.partition=federated" "results.dir=$dir/results" "cpus=$SLURM_CPUS" "gpus=$gpus" \
+    "partition=batch" "federated.partition=federated" "pilots.partition=pilots" "results.dir=$dir/results" "cpus=$SLURM_CPUS" "gpus=$gpus" \
     "slurmctld.port=$ctld_port" "slurmd.port=$slurmd_port" "rest.port=$rest_port" "accounting=$accounting" \
     "memory.enforced=$memory"
   say "$inst is up: Slurm $version, cluster '$name', slurmrestd http://127.0.0.1:$rest_port ($versions), accounting $accounting, tools in $dir/bin, logs in $dir/log"

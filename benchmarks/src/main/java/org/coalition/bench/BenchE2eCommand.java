@@ -73,6 +73,11 @@ final class BenchE2eCommand implements Callable<Integer> {
   @Option(names = "--no-eviction", description = "Skip the eviction part (west full of north's runs, then its own users' jobs).")
   boolean noEviction;
 
+  @Option(names = "--eviction", defaultValue = "daemon", paramLabel = "daemon|batch-system",
+      description = {"Who takes west's cores back (default ${DEFAULT-VALUE}): its daemon, the homes of lowest priority first, or Slurm's own",
+          "preemption of the pilots' partition (the sites' sharing.eviction)."})
+  String eviction;
+
   @Option(names = "--jar", paramLabel = "FILE", description = "The coalition.jar the daemons and pilots run (default: cli/target/coalition.jar of this tree).")
   Path jar;
 
@@ -91,6 +96,9 @@ final class BenchE2eCommand implements Callable<Integer> {
         || fillerCores < 1 || fillerCores > 8 || memoryMb < 1 || memoryMb > 8000 || fillerMemoryMb < 1 || fillerMemoryMb > 8000) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--jobs must be 1-100000, --rate in (0, 100], --cores and --filler-cores"
           + " 1-8 (a testbed node has 8), --mem and --filler-mem 1-8000 MB (it has 8000), --run 0-600 s");
+    }
+    if (!eviction.equals("daemon") && !eviction.equals("batch-system")) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--eviction must be daemon or batch-system, was '" + eviction + "'");
     }
     Path jarFile = jar != null ? jar : BenchJars.cliJar();
     if (!Files.isRegularFile(jarFile)) {
@@ -111,7 +119,8 @@ final class BenchE2eCommand implements Callable<Integer> {
     E2eBenchmark.Result r;
     try {
       r = new E2eBenchmark(new E2eBenchmark.Config(jobs, rate, cores, memoryMb, run, fillerCores, fillerMemoryMb,
-          new TestbedFederation.Settings(exposureThreshold, publishAfter, maxPending, idleExit, extraTime), timeout, jarFile.toAbsolutePath(),
+          new TestbedFederation.Settings(exposureThreshold, publishAfter, maxPending, idleExit, extraTime, eviction.equals("batch-system")),
+          timeout, jarFile.toAbsolutePath(),
           dir.toAbsolutePath(), !noEviction)).run(progress::accept);
     } catch (TestbedNotUpException e) {
       err.println("coalition bench e2e: " + e.getMessage());
@@ -137,8 +146,8 @@ final class BenchE2eCommand implements Callable<Integer> {
       EvictionPhase.Result e = r.eviction();
       Map<String, Double> w = e == null ? Map.of() : e.localStart();
       if (e != null) {
-        out.printf("eviction: west full of north's runs; %s local jobs waited p50 %s s, p99 %s s, max %s s for their cores (Slurm's grace %s s);"
-            + " %d runs evicted %s, each ended once at north%n", Output.number(w.get("n"), 0), Output.number(w.get("p50"), 1),
+        out.printf("eviction by %s: west full of north's runs; %s local jobs waited p50 %s s, p99 %s s, max %s s for their cores (Slurm's"
+            + " grace %s s); %d runs evicted %s, each ended once at north%n", eviction, Output.number(w.get("n"), 0), Output.number(w.get("p50"), 1),
             Output.number(w.get("p99"), 1), Output.number(w.get("max"), 1), Output.number(e.grace(), 0), e.evictions(), e.evictedJobs());
       }
       out.flush();

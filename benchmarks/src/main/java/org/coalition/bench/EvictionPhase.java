@@ -20,8 +20,10 @@ import org.coalition.testbed.Instance;
 /**
  * The benchmark's second part: local users take their cores back. North (full) sends long jobs
  * that fill west's cores with foreign runs; then west's own users submit jobs there. Measured:
- * each local job's wait from its submission to its start; checked: west evicted foreign runs, and
- * every north job, evicted or not, ended once at north with its own output.
+ * each local job's wait from its submission to its start; checked: west evicted foreign runs (its
+ * daemon, or Slurm's preemption of the pilots' partition where the sites say
+ * {@code sharing.eviction: batch-system}), and every north job, evicted or not, ended once at north
+ * with its own output.
  */
 final class EvictionPhase {
   /** West's cores held by foreign runs: two jobs of four cores. */
@@ -86,15 +88,7 @@ final class EvictionPhase {
           return state.isEmpty() || SlurmJobs.ENDED.contains(state); // empty: slurmctld has forgotten it
         }));
     SlurmJobs.checkEndedOnce(north, jobs, outputs, problems);
-    List<String> evicted = new ArrayList<>();
-    for (Decision d : DecisionLog.read(federation.site("west").log())) {
-      if (d.kind().equals("evict") && foreign.contains(d.job())) {
-        evicted.add(d.job());
-      }
-    }
-    if (evicted.isEmpty()) {
-      problems.add("west evicted none of north's runs for its local jobs");
-    }
+    List<String> evicted = evicted(DecisionLog.read(federation.site("west").log()), foreign, problems);
     for (String job : evicted) {
       // the pilot, stopped, kills what is left of its run and deletes the run's folder
       String prefix = job.replace('/', '-') + "-";
@@ -104,6 +98,32 @@ final class EvictionPhase {
       }
     }
     return new Result(Percentiles.summary(waits), evicted.size(), evicted, killWait(west), problems);
+  }
+
+  /**
+   * The runs of {@code foreign} jobs west evicted, from its decisions: those its daemon evicted, or,
+   * where Slurm preempts, those whose pilot Slurm reported PREEMPTED (and then none the daemon evicted).
+   */
+  private List<String> evicted(List<Decision> west, Set<String> foreign, List<String> problems) {
+    boolean bySlurm = federation.settings().batchSystemEvicts();
+    List<String> evicted = new ArrayList<>();
+    for (Decision d : west) {
+      if (!foreign.contains(d.job())) {
+        continue;
+      }
+      if (d.kind().equals("evict")) {
+        if (bySlurm) {
+          problems.add("west's daemon evicted " + d.job() + " though Slurm preempts there (sharing.eviction: batch-system)");
+        }
+        evicted.add(d.job());
+      } else if (bySlurm && d.kind().equals("release") && d.detail().contains("PREEMPTED")) {
+        evicted.add(d.job());
+      }
+    }
+    if (evicted.isEmpty()) {
+      problems.add((bySlurm ? "Slurm preempted" : "west evicted") + " none of north's runs for west's local jobs");
+    }
+    return evicted;
   }
 
   /** How many of {@code jobs} the daemon whose log is {@code log} has claimed. */

@@ -40,8 +40,14 @@ final class TestbedFederation implements AutoCloseable {
   static final Path PILOT_SCRATCH = Path.of("/tmp");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** How the sites' daemons run: the {@code sharing} and {@code pilots} settings the benchmark varies. */
-  record Settings(double exposureThreshold, Duration publishAfter, int maxPendingPilots, Duration idleExit, Duration extraTime) {}
+  /**
+   * How the sites' daemons run: the {@code sharing} and {@code pilots} settings the benchmark
+   * varies; with {@code batchSystemEvicts}, pilots go to the testbed's preemptible partition
+   * ({@code pilots.partition}) and Slurm, not the daemons, takes cores back for local jobs
+   * ({@code sharing.eviction: batch-system}).
+   */
+  record Settings(double exposureThreshold, Duration publishAfter, int maxPendingPilots, Duration idleExit, Duration extraTime,
+      boolean batchSystemEvicts) {}
 
   /** One member: its name, its cluster, its daemon's API port and log. */
   record Site(String name, Instance cluster, int port, Path log) {}
@@ -51,12 +57,14 @@ final class TestbedFederation implements AutoCloseable {
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   private final Ensemble zk;
   private final Path dir;
+  private final Settings settings;
   /** Stops the daemons and the servers if this process is stopped before {@link #close}: they are processes of their own. */
   private final Thread orphans = new Thread(this::stopProcesses, "bench-processes-stop");
 
-  private TestbedFederation(Ensemble zk, Path dir) {
+  private TestbedFederation(Ensemble zk, Path dir, Settings settings) {
     this.zk = zk;
     this.dir = dir;
+    this.settings = settings;
     Runtime.getRuntime().addShutdownHook(orphans);
   }
 
@@ -68,7 +76,7 @@ final class TestbedFederation implements AutoCloseable {
   static TestbedFederation start(Map<String, String> members, Path jar, Path dir, Settings settings) throws Exception {
     Map<String, Instance> clusters = new LinkedHashMap<>();
     members.forEach((site, instance) -> clusters.put(site, Testbed.require(instance)));
-    TestbedFederation f = new TestbedFederation(Ensemble.start(3), dir);
+    TestbedFederation f = new TestbedFederation(Ensemble.start(3), dir, settings);
     try {
       ZkFederation.bootstrap(f.zk.connectString(), new ZkTls(f.zk.identity(Identity.operator(FEDERATION)), f.zk.trustStore()),
           List.copyOf(members.keySet()), Clock.systemUTC());
@@ -90,6 +98,11 @@ final class TestbedFederation implements AutoCloseable {
       f.close();
       throw e;
     }
+  }
+
+  /** How the daemons run. */
+  Settings settings() {
+    return settings;
   }
 
   Site site(String name) {
@@ -153,6 +166,7 @@ final class TestbedFederation implements AutoCloseable {
           balancing-period: 2s
           utility: simpl
           publish-after: %dms
+          eviction: %s
         pilots:
           partition: %s
           pending-limit: 2m
@@ -167,7 +181,8 @@ final class TestbedFederation implements AutoCloseable {
         spool: %s
         """, s.name(), FEDERATION, zk.connectString(), zk.identity(new Identity(FEDERATION, s.name())), zk.trustStore(),
         slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
-        slurm.tool("scontrol"), slurm.get("user"), settings.exposureThreshold(), settings.publishAfter().toMillis(), slurm.get("partition"),
+        slurm.tool("scontrol"), slurm.get("user"), settings.exposureThreshold(), settings.publishAfter().toMillis(),
+        settings.batchSystemEvicts() ? "batch-system" : "daemon", slurm.get(settings.batchSystemEvicts() ? "pilots.partition" : "partition"),
         settings.maxPendingPilots(), settings.idleExit().toMillis(), settings.extraTime().toSeconds(), java, pilotJar, PILOT_SCRATCH, s.port(), token,
         dir.resolve("spool-" + s.name())));
     ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", jar.toString(), "daemon", "--config", file.toString(), "--tick", "500ms");

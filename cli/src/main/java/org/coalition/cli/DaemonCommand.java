@@ -132,7 +132,8 @@ final class DaemonCommand implements Callable<Integer> {
           c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
           pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()), c.pilots().multiNode(),
           IdentityDomains.of(c.site(), c.identityDomains())).withReuse(new PilotReuse(c.pilots().idleExit(), c.pilots().extraTime()))
-          .withPilotOutput(c.pilots().output().map(Path::toString).orElse(""));
+          .withPilotOutput(c.pilots().output().map(Path::toString).orElse(""))
+          .withBatchSystemEviction(c.sharing().eviction() == SiteConfig.Eviction.BATCH_SYSTEM);
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
           ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());

@@ -33,6 +33,10 @@ import org.coalition.staging.StagingLimits;
  * @param identities the identity domains this site declares: which foreign jobs run as their own
  *     user, and in their home's directory ({@link IdentityDomains#NONE}: none)
  * @param reuse how pilots run more than one job and wait for work ({@link PilotReuse#NONE}: one job each)
+ * @param pilotOutput the folder on the nodes where each pilot's batch output goes (empty: not kept)
+ * @param batchSystemEvicts whether the batch system's own preemption takes cores back from pilots
+ *     for local users (the site file's {@code sharing.eviction: batch-system}); the daemon then
+ *     evicts nothing ({@link Eviction})
  */
 public record BrokerSettings(
     String site,
@@ -53,7 +57,8 @@ public record BrokerSettings(
     boolean multiNode,
     IdentityDomains identities,
     PilotReuse reuse,
-    String pilotOutput) {
+    String pilotOutput,
+    boolean batchSystemEvicts) {
   /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
   public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
 
@@ -105,16 +110,34 @@ public record BrokerSettings(
         heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, "");
   }
 
+  /** Settings whose daemon evicts for local users. */
+  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
+      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
+      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode, IdentityDomains identities, PilotReuse reuse,
+      String pilotOutput) {
+    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
+        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, pilotOutput, false);
+  }
+
   /** These settings with pilots reused as {@code r} says. */
   public BrokerSettings withReuse(PilotReuse r) {
     return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
-        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, r, pilotOutput);
+        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, r, pilotOutput,
+        batchSystemEvicts);
   }
 
   /** These settings with each pilot's batch output kept in {@code folder} on the nodes (empty: not kept). */
   public BrokerSettings withPilotOutput(String folder) {
     return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
-        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, folder);
+        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, folder,
+        batchSystemEvicts);
+  }
+
+  /** These settings with the batch system's own preemption evicting for local users ({@code true}) or the daemon. */
+  public BrokerSettings withBatchSystemEviction(boolean byBatchSystem) {
+    return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
+        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, pilotOutput,
+        byBatchSystem);
   }
 
   /** Where pilot {@code id}'s batch output goes: {@code coalition-pilot-ID.out} in {@link #pilotOutput}, or nowhere. */

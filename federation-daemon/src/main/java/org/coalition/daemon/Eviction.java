@@ -32,6 +32,11 @@ import org.slf4j.LoggerFactory;
  * the end of every pilot evicted and one more observation has been taken (or
  * {@link #WAVE_LIMIT_MILLIS} have passed): while their cores come back they still look allocated, and a local job that takes
  * them at once keeps them so.
+ *
+ * <p>A site whose batch system preempts the pilots' partition for local jobs
+ * ({@link BrokerSettings#batchSystemEvicts}) evicts nothing here: two deciders would take twice
+ * the cores. Its pilots, stopped, report no run (PilotAgent), and the claims are released once the
+ * batch system reports their end, as here.
  */
 final class Eviction {
   private static final Logger LOG = LoggerFactory.getLogger(Eviction.class);
@@ -59,7 +64,7 @@ final class Eviction {
 
   /** Evicts what {@code obs} calls for: nothing while no local job waits or the ratio is under the threshold. */
   void round(QueueObservation obs) {
-    if (waveGoesOn()) {
+    if (settings.batchSystemEvicts() || waveGoesOn()) {
       return;
     }
     int localWaiting = pilots.localJobsWaiting(obs);

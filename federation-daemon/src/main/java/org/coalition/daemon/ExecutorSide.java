@@ -134,7 +134,8 @@ final class ExecutorSide implements PilotService, PilotTokens {
     if (c == null) {
       return; // asked, but no claim was handed to it
     }
-    String ended = "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state()) + ")";
+    // the batch system's own words too: Slurm's PREEMPTED tells its preemption from a cancel
+    String ended = "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state() + (s.detail().isEmpty() ? "" : ": " + s.detail())) + ")";
     if (p.evicted) {
       decisions.record("release", job(c.ref()), "evicted", ended + ": its run was evicted for local users; the job goes back to the queue,"
           + " and the run credits nothing");

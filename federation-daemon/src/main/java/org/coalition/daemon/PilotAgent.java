@@ -59,6 +59,7 @@ public final class PilotAgent {
 
   /** How long a pilot that is being stopped waits for its run's thread to finish after killing the run. */
   private static final long STOPPING_JOIN_MILLIS = 2_000;
+  private static final Runnable NOTHING = () -> { };
 
   private final PilotService service;
   private final String pilotId;
@@ -69,6 +70,10 @@ public final class PilotAgent {
   private final long graceMillis;
   private final long idleExitMillis;
   private final DoubleSupplier clock;
+  /** Set once the pilot is being stopped ({@link #stop}). */
+  private volatile boolean stopped;
+  /** Kills the run under way and tidies after it ({@link #NOTHING} between runs). */
+  private volatile Runnable current = NOTHING;
 
   /** A pilot that exits at the first answer without work. */
   public PilotAgent(PilotService service, String pilotId, String token, ScriptRunner runner, long heartbeatMillis, long graceMillis,
@@ -196,13 +201,14 @@ public final class PilotAgent {
           ("coalition: the job could not start at the executing site: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8)));
       return 0;
     }
-    // Stopped by its batch system (an eviction, a cancel, the time limit: SIGTERM to the pilot's
-    // JVM), the pilot kills what is left of the run and deletes its folder before it goes, and
-    // gives this thread a moment to finish what it was doing (a temporary file of its own).
+    // Stopped by its batch system (an eviction, a preemption, a cancel, the time limit: SIGTERM to
+    // the pilot's JVM), the pilot kills what is left of the run and deletes its folder before it
+    // goes, and gives this thread a moment to finish what it was doing (a temporary file of its own).
     ScriptRunner.Run started = run;
+    current = () -> tidy(started, inputs);
     Thread worker = Thread.currentThread();
     Thread stopping = new Thread(() -> {
-      tidy(started, inputs);
+      stop();
       try {
         worker.join(STOPPING_JOIN_MILLIS);
       } catch (InterruptedException e) {
@@ -233,6 +239,12 @@ public final class PilotAgent {
           }
         }
       }
+      if (stopped) {
+        // the run ended because the pilot is being stopped: it did not end by itself, and its end is no result
+        LOG.warn("pilot {}: stopped by its batch system during job {}; the run is not reported, and the job goes back to the queue"
+            + " once the batch system reports this pilot's end", pilotId, a.job());
+        return 1;
+      }
       ExitStatus status = run.exit();
       // a process of the run died for memory: the batch system's limit, as Slurm tells OUT_OF_MEMORY at home
       boolean outOfMemory = oomKills.isPresent() && OomKills.count().orElse(0) > oomKills.getAsLong();
@@ -251,6 +263,7 @@ public final class PilotAgent {
       }
       return 0;
     } finally {
+      current = NOTHING;
       try {
         Runtime.getRuntime().removeShutdownHook(stopping);
       } catch (IllegalStateException e) {
@@ -258,6 +271,16 @@ public final class PilotAgent {
       }
       tidy(run, inputs);
     }
+  }
+
+  /**
+   * The pilot is being stopped (its JVM's shutdown hook: SIGTERM from the batch system): kills the
+   * run under way, whose end is then not reported (a run cut short by the batch system is not the
+   * job's result; the daemon releases the claim once it sees the pilot's end), and takes no more work.
+   */
+  void stop() {
+    stopped = true;
+    current.run();
   }
 
   /** Kills what is left of a run and deletes its folder and inputs (twice is harmless). */

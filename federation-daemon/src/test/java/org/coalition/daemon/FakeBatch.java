@@ -39,6 +39,8 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   final List<PilotSpec> submitted = new ArrayList<>();
   final Map<PilotHandle, PilotState> pilots = new LinkedHashMap<>();
   final List<PilotHandle> cancelled = new ArrayList<>();
+  /** What the batch system says of a pilot beside its state ({@link #preempt}). */
+  final Map<PilotHandle, String> details = new HashMap<>();
   /** The jobs the broker released ({@link #unpark}), in order. */
   final List<String> unparked = new ArrayList<>();
   /** Each job's notes to its user, oldest first. */
@@ -145,9 +147,15 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
     pilots.put(pilot, PilotState.CANCELLED);
   }
 
+  /** The batch system's own preemption ends {@code pilot}, as Slurm's reports it (PREEMPTED). */
+  void preempt(PilotHandle pilot) {
+    pilots.put(pilot, PilotState.CANCELLED);
+    details.put(pilot, "PREEMPTED");
+  }
+
   @Override
   public PilotStatus status(PilotHandle pilot) {
-    return new PilotStatus(pilot, pilots.getOrDefault(pilot, PilotState.UNKNOWN), OptionalInt.empty(), "");
+    return new PilotStatus(pilot, pilots.getOrDefault(pilot, PilotState.UNKNOWN), OptionalInt.empty(), details.getOrDefault(pilot, ""));
   }
 
   @Override

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.coalition.coordination.CoordinationException;
@@ -269,6 +270,33 @@ class PilotAgentTest {
     assertTrue(d.outcome.timedOut(), "its home replays it as TIMEOUT");
     assertEquals(15, d.outcome.signal(), "SIGTERM stopped it");
     assertEquals("started\n", new String(d.outcome.stdout(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aRunCutShortByThePilotsBatchSystemIsNotReportedAndDoesNotGoOn() throws Exception {
+    Daemon d = new Daemon();
+    d.script = "echo started\nsleep 60\necho ended\n";
+    PilotAgent agent = new PilotAgent(d, "p1", "t1", runner, HEARTBEAT_MILLIS, 10_000, () -> System.currentTimeMillis() / 1000.0);
+    // what the pilot's shutdown hook does on SIGTERM (a preemption, an eviction, a cancel), once the run is under way
+    Thread batchSystem = new Thread(() -> {
+      try {
+        while (d.heartbeats.get() < 2) {
+          Thread.sleep(20);
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+      agent.stop();
+    });
+    batchSystem.start();
+    long began = System.nanoTime();
+    assertEquals(1, agent.run(), "the run is given up");
+    batchSystem.join();
+    assertTrue(System.nanoTime() - began < 20_000_000_000L, "killed at the stop, not after its 60 s sleep");
+    assertNull(d.outcome, "a run cut short is not the job's result (killed by SIGTERM): its home queues the job again");
+    try (Stream<Path> left = Files.list(tmp.resolve("scratch"))) {
+      assertEquals(List.of(), left.toList(), "its folder deleted");
+    }
   }
 
   @Test

@@ -50,8 +50,12 @@ class PilotReuseTest {
     sites(new PilotReuse(IDLE_EXIT, Duration.ofMinutes(10)));
   }
 
-  /** Both sites, anew, their pilots reused as {@code reuse} says. */
   private void sites(PilotReuse reuse) {
+    sites(reuse, false);
+  }
+
+  /** Both sites, anew, their pilots reused as {@code reuse} says; the executor's batch system preempts pilots when {@code preempts}. */
+  private void sites(PilotReuse reuse, boolean preempts) {
     InMemoryFederation fed = new InMemoryFederation(clock);
     homeBatch = new FakeBatch(4);
     homeBatch.allocatedCores = 4;
@@ -61,7 +65,7 @@ class PilotReuseTest {
     String run = Long.toString(System.nanoTime());
     home = new Broker(BrokerTest.settings("home", "local:home").withReuse(reuse), hc, homeBatch, Optional.of(homeBatch),
         new RunOutputs(tmp.resolve(run).resolve("home")), clock);
-    exec = new Broker(BrokerTest.settings("exec", "local:exec").withReuse(reuse), ec, execBatch, Optional.empty(),
+    exec = new Broker(BrokerTest.settings("exec", "local:exec").withReuse(reuse).withBatchSystemEviction(preempts), ec, execBatch, Optional.empty(),
         new RunOutputs(tmp.resolve(run).resolve("exec")), clock);
     home.start();
     exec.start();
@@ -202,6 +206,32 @@ class PilotReuseTest {
     exec.finish(ids[0], runs[0].token(), ran("one\n"));
     home.tick();
     assertEquals(1, home.coordination().ledgers().get("home").jobsSubmitted(), "the home's ledger counts the one run that ended, not the evicted");
+  }
+
+  @Test
+  void aSiteWhoseBatchSystemPreemptsPilotsEvictsNothingItselfAndAPreemptedRunGoesBackToTheQueueCreditingNothing() {
+    sites(new PilotReuse(IDLE_EXIT, Duration.ofMinutes(10)), true);
+    publish("1", 4);
+    homePeriod.run();
+    execPeriod.run();
+    exec.tick();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    String id = env.get(PilotAgent.ID);
+    Assignment run = exec.work(id, env.get(PilotAgent.TOKEN)).orElseThrow();
+    assertTrue(exec.heartbeat(id, run.token()), "the run is under way");
+    execBatch.allocatedCores = 8;
+    execBatch.userJob("local", 2);
+    exec.tick();
+    assertEquals(0, execBatch.cancelled.size(), "the batch system preempts, not the daemon: two deciders would take twice the cores");
+    assertEquals(null, exec.decisions().counts().get("evict local-demand"));
+
+    // Slurm preempts the pilot; the pilot, stopped, reports nothing (PilotAgent); the daemon sees its end
+    execBatch.preempt(execBatch.pilots.keySet().iterator().next());
+    execBatch.allocatedCores = 2;
+    exec.tick();
+    assertEquals(1L, exec.decisions().counts().get("release pilot-ended"));
+    assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals(run.job())), "its job is queued again");
+    assertEquals(0, home.coordination().ledgers().get("home").jobsSubmitted(), "the preempted run credits nothing");
   }
 
   @Test

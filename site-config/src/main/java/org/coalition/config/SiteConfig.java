@@ -61,9 +61,13 @@ public record SiteConfig(
     public static final Duration RESTART_GRACE = Duration.ofSeconds(60);
   }
 
-  /** How much the site shares, and how it picks whom to serve. */
+  /**
+   * How much the site shares, and how it picks whom to serve; {@code eviction}, who takes cores
+   * back from foreign runs when local users want them (docs/jobs.md, "When the other site wants its
+   * cores back").
+   */
   public record Sharing(double exposureThreshold, double participation, Duration balancingPeriod, Policy policy, Utility utility,
-      Duration publishAfter) {}
+      Duration publishAfter, Eviction eviction) {}
 
   /** Pilot jobs: where they go and how they are kept in check. */
   /**
@@ -109,4 +113,11 @@ public record SiteConfig(
 
   /** The job-selection policy; the daemon implements DirectContr (FairShare and RoundRobin are the simulator's baselines). */
   public enum Policy { DIRECT_CONTR }
+
+  /**
+   * Who evicts foreign runs for local users: the daemon (the homes of the lowest DirectContr
+   * priority first), or the batch system's own preemption of the pilots' partition (in its own
+   * order), the daemon then evicting nothing.
+   */
+  public enum Eviction { DAEMON, BATCH_SYSTEM }
 }

@@ -131,7 +131,8 @@ public final class SiteConfigReader {
         sh.duration("balancing-period", Duration.ofSeconds(60), Duration.ofSeconds(1)),
         sh.choice("policy", Policy.class, Policy.DIRECT_CONTR),
         sh.choice("utility", Utility.class, Utility.ORIG),
-        sh.duration("publish-after", Duration.ofSeconds(30), Duration.ZERO));
+        sh.duration("publish-after", Duration.ofSeconds(30), Duration.ZERO),
+        sh.choice("eviction", SiteConfig.Eviction.class, SiteConfig.Eviction.DAEMON));
     sh.rejectUnknown();
 
     ConfigSection pi = ConfigSection.of(name, "pilots", orEmpty(top.node("pilots"), top, null, problems), problems);

@@ -49,7 +49,7 @@ class SiteConfigReaderTest {
     assertEquals(List.of(new LocalSettings("local", 4)), c.handlers());
     assertEquals(Map.of(), c.accounts());
     assertEquals(new SiteConfig.Sharing(0.7, 7200, Duration.ofSeconds(60), SiteConfig.Policy.DIRECT_CONTR, Utility.ORIG,
-        Duration.ofSeconds(30)), c.sharing());
+        Duration.ofSeconds(30), SiteConfig.Eviction.DAEMON), c.sharing());
     assertEquals(new SiteConfig.Pilots("", Duration.ofMinutes(10), Duration.ofSeconds(30), 16, List.of("coalition", "pilot"), false,
         Duration.ofSeconds(10), Duration.ofMinutes(5)), c.pilots());
     assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token"), "http://127.0.0.1:8443/"),
@@ -315,6 +315,14 @@ class SiteConfigReaderTest {
         "east.yaml:16: sharing.balancing-period: must be a duration such as 500ms, 30s, 10m, 2h or 1d, was 'soon'",
         "east.yaml:17: sharing.utility: must be one of orig, rel, simpl, was 'best'",
         "east.yaml:19: http.bind: serving on 0.0.0.0 needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only"), p);
+  }
+
+  @Test
+  void theBatchSystemMayEvictInsteadOfTheDaemon() {
+    assertEquals(SiteConfig.Eviction.BATCH_SYSTEM, SiteConfigReader.parse("east.yaml", MINIMAL + "sharing:\n  eviction: batch-system\n")
+        .sharing().eviction());
+    assertEquals(List.of("east.yaml:12: sharing.eviction: must be one of daemon, batch-system, was 'slurm'"),
+        problems(MINIMAL + "sharing:\n  eviction: slurm\n"));
   }
 
   @Test
