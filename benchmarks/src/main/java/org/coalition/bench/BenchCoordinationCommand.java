@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "coordination",
     mixinStandardHelpOptions = true,
+    header = "Job lifecycles per second and claim latency of D daemons on real ZooKeeper servers.",
     description = {
       "D daemons run J jobs through publish, claim, start, end and fold on real ZooKeeper servers started",
       "in this process, and check the outcome: every result accepted once, none lost, ledgers equal to the",

@@ -99,7 +99,7 @@ final class BenchDaemon {
         if (attempt == RECONNECT_ATTEMPTS) {
           throw e;
         }
-        System.out.printf("[chaos] %s could not start again (attempt %d of %d): %s%n", site, attempt, RECONNECT_ATTEMPTS, e.getMessage());
+        System.err.printf("[chaos] %s could not start again (attempt %d of %d): %s%n", site, attempt, RECONNECT_ATTEMPTS, e.getMessage());
         Thread.sleep(1000);
       }
     }

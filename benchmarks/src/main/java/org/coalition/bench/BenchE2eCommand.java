@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "e2e",
     mixinStandardHelpOptions = true,
+    header = "Short jobs through the testbed's three real Slurm clusters, timed stage by stage.",
     description = {
       "Federates the testbed's three Slurm clusters (north slurm22-c2 with slurmdbd, south slurm24-c1, west slurm22-c1; bring them up",
       "with testbed/up slurmdbd:c2 slurm22 slurm22:c2 slurm24) through a 3-server ZooKeeper ensemble and one daemon each, fills",

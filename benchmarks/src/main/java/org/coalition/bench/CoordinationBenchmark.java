@@ -240,9 +240,9 @@ public final class CoordinationBenchmark {
       } catch (InterruptedException e) {
         throw e;
       } catch (Exception e) {
-        System.out.printf("[chaos] %s failed (attempt %d): %s%n", kind, attempt, e);
+        System.err.printf("[chaos] %s failed (attempt %d): %s%n", kind, attempt, e);
         if (System.nanoTime() > deadline) {
-          e.printStackTrace(System.out);
+          e.printStackTrace(System.err);
           fault("faultErrors");
           return;
         }

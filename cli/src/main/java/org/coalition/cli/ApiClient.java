@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
+import org.coalition.handler.config.TextFile;
 import picocli.CommandLine.Option;
 
 /**
@@ -60,7 +61,7 @@ final class ApiClient {
         return Optional.empty();
       }
       Path file = SiteConfigReader.read(config).http().operatorTokenFile();
-      return Files.isReadable(file) ? Optional.of(Files.readString(file).trim()) : Optional.empty();
+      return Files.isReadable(file) ? Optional.of(TextFile.firstLine(file, "the operator token file")) : Optional.empty();
     }
 
     Path operatorTokenFile(Path given) throws IOException {
@@ -117,7 +118,7 @@ final class ApiClient {
 
   /** The {@code Authorization} header of the operator token in {@code tokenFile}. */
   private static String bearer(Path tokenFile) throws IOException {
-    return "Bearer " + Files.readString(tokenFile).trim();
+    return "Bearer " + TextFile.firstLine(tokenFile, "the operator token file");
   }
 
   private static JsonNode send(URI base, HttpRequest.Builder request) throws IOException {

@@ -17,6 +17,7 @@ import org.coalition.api.model.Participation;
 import org.coalition.api.model.ParticipationChange;
 import org.coalition.api.model.SiteView;
 import org.coalition.api.model.Status;
+import org.coalition.coordination.SiteStatus;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -231,7 +232,7 @@ final class ClientCommands {
         super(Participation.class);
       }
 
-      @Parameters(paramLabel = "LEVEL", description = "Core-seconds of foreign work per balancing period, >= 0.")
+      @Parameters(paramLabel = "LEVEL", description = "Core-seconds of foreign work per balancing period, 0 to 1e15.")
       double level;
 
       @Option(names = "--token-file", paramLabel = "FILE", description = "The operator token (default: http.operator-token-file of --config).")
@@ -239,8 +240,9 @@ final class ClientCommands {
 
       @Override
       JsonNode fetch(URI base) throws Exception {
-        if (!(level >= 0) || Double.isInfinite(level)) {
-          throw new IllegalArgumentException("LEVEL must be a finite number >= 0, was " + level);
+        if (!(level >= 0 && level <= SiteStatus.MAX_PARTICIPATION)) {
+          // the bound of the site file's sharing.participation and of the API's PUT v1/participation
+          throw new IllegalArgumentException("LEVEL must be between 0 and 1e15, was " + level);
         }
         return ApiClient.put(base, "v1/participation", new ParticipationChange(level), target.operatorTokenFile(tokenFile));
       }

@@ -2,7 +2,15 @@ package org.coalition.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.coalition.config.ConfigException;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.handler.config.Suggest;
 import org.coalition.simulator.swf.SwfFormatException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,13 +68,31 @@ public final class CoalitionCommand implements Runnable {
     CommandLine cli = e.getCommandLine();
     String command = cli.getCommandSpec().qualifiedName();
     StringBuilder line = new StringBuilder(command).append(": ").append(e.getMessage());
-    if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
-      line.append(" (did you mean ").append(String.join(" or ", u.getSuggestions())).append("?)");
+    if (e instanceof CommandLine.UnmatchedArgumentException u) {
+      List<String> suggestions = u.getSuggestions().isEmpty() ? optionSuggestions(u) : u.getSuggestions();
+      if (!suggestions.isEmpty()) {
+        line.append(" (did you mean ").append(String.join(" or ", suggestions)).append("?)");
+      }
     }
     line.append(line.charAt(line.length() - 1) == '.' ? "" : ".").append(" See '").append(command).append(" --help'.");
     cli.getErr().println(line);
     cli.getErr().flush();
     return ExitCodes.USAGE;
+  }
+
+  /** For each unmatched word that looks like an option, the command's option closest to it ({@code --jbos}: {@code --jobs}). */
+  private static List<String> optionSuggestions(CommandLine.UnmatchedArgumentException u) {
+    List<String> names = new ArrayList<>();
+    u.getCommandLine().getCommandSpec().options().forEach(o -> names.addAll(List.of(o.names())));
+    List<String> out = new ArrayList<>();
+    for (String word : u.getUnmatched()) {
+      String name = word.contains("=") ? word.substring(0, word.indexOf('=')) : word;
+      String close = name.startsWith("--") ? Suggest.closest(name, names) : null;
+      if (close != null && !out.contains(close)) {
+        out.add(close);
+      }
+    }
+    return out;
   }
 
   /**
@@ -80,8 +106,27 @@ public final class CoalitionCommand implements Runnable {
       cli.getErr().flush();
       return ExitCodes.USAGE;
     }
-    if (e instanceof SwfFormatException || e instanceof IOException || e instanceof UncheckedIOException) {
+    if (e instanceof ConfigException c) {
+      // a site file named by --config: each problem with its file and line
+      c.problems().forEach(p -> cli.getErr().println(command + ": " + p));
+      cli.getErr().println(command + ": the site file's keys are described in docs/site-file.md; 'coalition config check FILE' lists every problem");
+      cli.getErr().flush();
+      return ExitCodes.BAD_INPUT;
+    }
+    if (e instanceof CoordinationException c) {
+      cli.getErr().println(command + ": " + c.getMessage());
+      cli.getErr().flush();
+      return c.kind() == CoordinationException.Kind.UNAVAILABLE ? ExitCodes.UNAVAILABLE : ExitCodes.BAD_INPUT;
+    }
+    if (e instanceof ApiClient.Failed) {
       cli.getErr().println(command + ": " + e.getMessage());
+      cli.getErr().flush();
+      return ExitCodes.UNAVAILABLE;
+    }
+    if (e instanceof SwfFormatException || e instanceof IOException || e instanceof UncheckedIOException) {
+      // an UncheckedIOException wrapped by hand says more than its cause; one wrapped bare says only the cause
+      boolean bare = e instanceof UncheckedIOException u && String.valueOf(u.getMessage()).equals(String.valueOf(u.getCause()));
+      cli.getErr().println(command + ": " + describe(bare ? (Exception) e.getCause() : e));
       cli.getErr().flush();
       return ExitCodes.BAD_INPUT;
     }
@@ -89,6 +134,20 @@ public final class CoalitionCommand implements Runnable {
     e.printStackTrace(cli.getErr());
     cli.getErr().flush();
     return ExitCodes.INTERNAL;
+  }
+
+  /** What went wrong with a file, in words: Java's file errors carry only the path in their message. */
+  static String describe(Exception e) {
+    if (e instanceof NoSuchFileException f) {
+      return f.getFile() + ": no such file or directory";
+    }
+    if (e instanceof AccessDeniedException f) {
+      return f.getFile() + ": permission denied";
+    }
+    if (e instanceof FileSystemException f && f.getReason() != null) {
+      return f.getFile() + ": " + f.getReason();
+    }
+    return String.valueOf(e.getMessage());
   }
 
   @Override

@@ -25,8 +25,11 @@ final class ConfigCommand implements Runnable {
   }
 
   @Command(name = "check", mixinStandardHelpOptions = true,
-      description = {"Read a site file as the daemon would: every problem with its line, exit 4 if there is one;",
-          "otherwise a summary of what the daemon would do."})
+      header = "Read a site file as the daemon would and report every problem.",
+      description = {"Read a site file as the daemon would, and check what it names as the daemon does before it starts (the",
+          "federation's key and trust stores, the operator token and the API's key store with their modes, the spool): every",
+          "problem with its line, exit 4 if there is one; otherwise a summary of what the daemon would do. --online also",
+          "connects to ZooKeeper as the site and asks each batch system for its load (exit 3 if one does not answer)."})
   static final class Check implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -36,23 +39,33 @@ final class ConfigCommand implements Runnable {
     @CommandLine.Option(names = "--json", description = "Print the result as JSON on stdout (for scripts).")
     boolean json;
 
+    @CommandLine.Option(names = "--syntax", description = "Check the file alone, not the files it names (for a file written on another machine).")
+    boolean syntax;
+
+    @CommandLine.Option(names = "--online", description = "Also connect to ZooKeeper and to each batch system, as the daemon does.")
+    boolean online;
+
     @Override
     public Integer call() throws Exception {
       var out = spec.commandLine().getOut();
+      if (syntax && online) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--syntax and --online exclude each other");
+      }
       SiteConfig config;
       try {
         config = SiteConfigReader.read(file);
       } catch (ConfigException e) {
-        if (json) {
-          Output.json(out, Map.of("file", file.toString(), "valid", false, "problems", e.problems()));
-        } else {
-          var err = spec.commandLine().getErr();
-          e.problems().forEach(err::println);
-          err.println(e.problems().size() + " problem" + (e.problems().size() == 1 ? "" : "s") + " in " + file
-              + "; the keys are described in docs/site-file.md");
-          err.flush();
+        return refused(e.problems(), ExitCodes.BAD_INPUT);
+      }
+      List<String> problems = syntax ? List.of() : SiteChecks.problems(config);
+      if (!problems.isEmpty()) {
+        return refused(problems, ExitCodes.BAD_INPUT);
+      }
+      if (online) {
+        List<String> unreachable = SiteChecks.online(config);
+        if (!unreachable.isEmpty()) {
+          return refused(unreachable, ExitCodes.UNAVAILABLE);
         }
-        return ExitCodes.BAD_INPUT;
       }
       if (json) {
         Map<String, Object> r = new LinkedHashMap<>();
@@ -79,6 +92,20 @@ final class ConfigCommand implements Runnable {
             List.of("spool", config.spool().toString())));
       }
       return ExitCodes.OK;
+    }
+
+    /** Reports {@code problems}, on stderr or as JSON, and gives {@code code}. */
+    private int refused(List<String> problems, int code) {
+      if (json) {
+        Output.json(spec.commandLine().getOut(), Map.of("file", file.toString(), "valid", false, "problems", problems));
+      } else {
+        var err = spec.commandLine().getErr();
+        problems.forEach(err::println);
+        err.println(problems.size() + " problem" + (problems.size() == 1 ? "" : "s") + " in " + file
+            + "; the keys are described in docs/site-file.md");
+        err.flush();
+      }
+      return code;
     }
   }
 }

@@ -1,10 +1,8 @@
 package org.coalition.cli;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,7 +44,6 @@ import org.coalition.handler.ScriptRunner;
 import org.coalition.handler.SiteHandlers;
 import org.coalition.handler.config.Durations;
 import org.coalition.staging.StagingLimits;
-import org.coalition.zookeeper.policy.Identity;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,16 +79,16 @@ final class DaemonCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return ExitCodes.BAD_INPUT;
     }
-    ZkTls zkTls;
-    try {
-      zkTls = identity(c);
-    } catch (CoordinationException e) {
-      spec.commandLine().getErr().println("coalition daemon: " + e.getMessage());
+    // the checks config check runs: the stores, the secrets, the spool (one code path)
+    List<String> problems = SiteChecks.problems(c);
+    if (!problems.isEmpty()) {
+      problems.forEach(p -> spec.commandLine().getErr().println("coalition daemon: " + p));
       spec.commandLine().getErr().flush();
       return ExitCodes.BAD_INPUT;
     }
-    byte[] operator = secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
-    Optional<SSLContext> tls = c.http().tls().isPresent() ? Optional.of(tls(c.http().tls().get(), c.federation().trust())) : Optional.empty();
+    ZkTls zkTls = SiteChecks.identity(c);
+    byte[] operator = SiteChecks.secret(c.http().operatorTokenFile(), "the operator token").getBytes(StandardCharsets.UTF_8);
+    Optional<SSLContext> tls = SiteChecks.apiTls(c);
     // TLS between daemons goes with an API that serves TLS: without it (loopback), outputs are capabilities as before
     DaemonTls between = tls.isPresent() ? DaemonTlsContexts.between(c.federation().identity(), c.federation().trust(), c.federation().name())
         : DaemonTls.NONE;
@@ -207,7 +204,8 @@ final class DaemonCommand implements Callable<Integer> {
    * The batch systems the site file names, each connected by its factory: one handler as it is,
    * several as {@link SiteHandlers}.
    */
-  private static ResourceHandler connect(SiteConfig c, HandlerContext context) {
+  /** The site's batch systems, one handler (several behind {@link SiteHandlers}). */
+  static ResourceHandler connect(SiteConfig c, HandlerContext context) {
     HandlerFactories factories = HandlerFactories.installed();
     List<SiteHandlers.Member> members = new ArrayList<>();
     try {
@@ -276,39 +274,6 @@ final class DaemonCommand implements Callable<Integer> {
    */
   static Duration pilotGrace(SiteConfig.Federation f) {
     return f.sessionTimeout().plus(f.restartGrace()).plusSeconds(30);
-  }
-
-  /** The site's federation identity, which must name this site of this federation (a copied site file often names another's). */
-  static ZkTls identity(SiteConfig c) {
-    ZkTls tls = new ZkTls(c.federation().identity(), c.federation().trust());
-    Identity expected = new Identity(c.federation().name(), c.site());
-    if (!tls.who().equals(expected)) {
-      throw new CoordinationException(CoordinationException.Kind.INVALID, c.federation().identity() + ": its certificate names " + tls.who()
-          + ", but the site file is site " + c.site() + " of federation " + c.federation().name() + "; give this site's own identity"
-          + " (coalition federation issue --federation " + c.federation().name() + " " + c.site() + ")");
-    }
-    return tls;
-  }
-
-  /** A secret's file: must exist, be readable by its owner only, and hold the secret on its first line. */
-  static String secret(Path file, String what) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      throw new IOException(file + ": " + what + " is missing; create it (one line, mode 0600)");
-    }
-    var perms = Files.getPosixFilePermissions(file);
-    if (perms.contains(PosixFilePermission.OTHERS_READ) || perms.contains(PosixFilePermission.GROUP_READ)) {
-      throw new IOException(file + ": " + what + " is readable by others; chmod 600 " + file);
-    }
-    String s = Files.readString(file, StandardCharsets.UTF_8).lines().findFirst().orElse("").trim();
-    if (s.length() < 16) {
-      throw new IOException(file + ": " + what + " must be at least 16 characters on its first line");
-    }
-    return s;
-  }
-
-  /** The API's TLS: the {@code http.tls} key, asking peers for a certificate of the federation's CA. */
-  private static SSLContext tls(SiteConfig.Tls t, Path trust) throws Exception {
-    return DaemonTlsContexts.server(t.keystore(), secret(t.passwordFile(), "the keystore password").toCharArray(), trust);
   }
 
 }

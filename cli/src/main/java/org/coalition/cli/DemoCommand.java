@@ -41,6 +41,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
+    header = "Run a federation of three embedded sites on this machine, no cluster needed.",
     description = {
       "Run a federation of three embedded sites on this machine, no cluster needed: an in-process ZooKeeper,",
       "the real broker per site, jobs as local processes. Site north gets most of the work, south some, west",

@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "bilb",
     mixinStandardHelpOptions = true,
+    header = "The BILB paper's model: each site's score with the federation, round by round.",
     description = {
       "The BILB paper's model: Poisson arrivals, gamma job sizes, FCFS per site, rounds of length T;",
       "prints each site's score S (flow time alone / with the federation - 1, or minus its inverse),",

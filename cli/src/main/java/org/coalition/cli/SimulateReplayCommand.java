@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "replay",
     mixinStandardHelpOptions = true,
+    header = "One federation over a whole log: each site's waits and the work that ran elsewhere.",
     description = {
       "One federation over a whole log: the log's cores split equally among the sites, each user",
       "belongs to one site, jobs keep their shape; free cores take waiting work the policy picks.",

@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "traces",
     mixinStandardHelpOptions = true,
+    header = "The CloudShare paper's experiment: which algorithm is fairest on real logs.",
     description = {
       "The CloudShare paper's experiment: random 24-hour periods of each log, jobs normalised to",
       "one-core one-hour tasks, users mapped to sites per scenario, every coalition simulated for",

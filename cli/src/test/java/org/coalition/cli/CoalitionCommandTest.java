@@ -35,7 +35,7 @@ class CoalitionCommandTest {
     ObjectMapper json = new ObjectMapper();
     try (var files = Files.list(Path.of("..", "docs", "examples"))) {
       for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-        CliRun r = CliRun.of("config", "check", file.toString(), "--json");
+        CliRun r = CliRun.of("config", "check", "--syntax", file.toString(), "--json");
         assertEquals(ExitCodes.OK, r.exit(), file + ": " + r.err());
         var tree = json.readTree(r.out());
         assertTrue(tree.path("valid").asBoolean(), r.out());
@@ -44,11 +44,11 @@ class CoalitionCommandTest {
         assertTrue(tree.path("config").path("handlers").get(0).path("name").isTextual(), r.out());
       }
     }
-    CliRun ge = CliRun.of("config", "check", "../docs/examples/site-gridengine.yaml", "--json");
+    CliRun ge = CliRun.of("config", "check", "--syntax", "../docs/examples/site-gridengine.yaml", "--json");
     var handler = json.readTree(ge.out()).path("config").path("handlers").get(0);
     assertEquals("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0", handler.path("library").asText(), ge.out());
     assertEquals("1h", handler.path("defaultTimeLimit").asText(), ge.out());
-    assertTrue(json.readTree(CliRun.of("config", "check", "../docs/examples/site-local.yaml", "--json").out()).path("config")
+    assertTrue(json.readTree(CliRun.of("config", "check", "--syntax", "../docs/examples/site-local.yaml", "--json").out()).path("config")
         .path("http").path("tls").isNull(), "an empty Optional is null");
   }
 
@@ -56,7 +56,7 @@ class CoalitionCommandTest {
   void configCheckWarnsWhenOneAccountRunsSeveralHomesJobs() throws Exception {
     Path shared = Files.createTempFile("shared", ".yaml");
     Files.writeString(shared, Files.readString(Path.of("..", "docs", "examples", "site-slurm.yaml")).replace("west: fed-west", "\"*\": fed-south"));
-    CliRun r = CliRun.of("config", "check", shared.toString());
+    CliRun r = CliRun.of("config", "check", "--syntax", shared.toString());
     assertEquals(ExitCodes.OK, r.exit(), "a warning, not an error: " + r.err());
     assertTrue(r.err().contains("warning: accounts: 'fed-south' runs the jobs of every other site"), r.err());
     Files.delete(shared);

@@ -15,7 +15,8 @@ public final class ApiError extends RuntimeException {
 
   /** The error categories, each with its HTTP status. */
   public enum Code {
-    INVALID(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), CONFLICT(409), TOO_LARGE(413), UNAVAILABLE(503), INTERNAL(500);
+    INVALID(400), UNAUTHORIZED(401), FORBIDDEN(403), NOT_FOUND(404), METHOD_NOT_ALLOWED(405), NOT_ACCEPTABLE(406), CONFLICT(409),
+    TOO_LARGE(413), UNSUPPORTED_MEDIA_TYPE(415), UNAVAILABLE(503), INTERNAL(500);
 
     final int status;
 

@@ -42,7 +42,7 @@ final class ErrorMapper implements ExceptionMapper<Throwable> {
       return new ApiError(ApiError.Code.UNAVAILABLE, full.getCause().getMessage() + "; retry later");
     }
     if (e instanceof JsonProcessingException j) {
-      return new ApiError(ApiError.Code.INVALID, "the request body is not the JSON expected: " + j.getOriginalMessage());
+      return new ApiError(ApiError.Code.INVALID, "the request body is not the JSON expected: " + BodyErrors.describe(j));
     }
     if (e instanceof CharConversionException c) {
       // Jackson guesses a body's encoding from its first bytes: NULs there read as UTF-32 and fail here, outside its parser
@@ -64,10 +64,7 @@ final class ErrorMapper implements ExceptionMapper<Throwable> {
           "batch system: " + h.getMessage());
     }
     if (e instanceof WebApplicationException w) {
-      int status = w.getResponse().getStatus();
-      ApiError.Code code = status == 404 ? ApiError.Code.NOT_FOUND : status == 405 || status == 415 || status == 406 || status == 400
-          ? ApiError.Code.INVALID : ApiError.Code.INTERNAL;
-      return new ApiError(code, w.getMessage());
+      return BodyErrors.of(w);
     }
     LOG.error("API request failed", e);
     return new ApiError(ApiError.Code.INTERNAL, "internal error: " + e);

@@ -257,11 +257,36 @@ class DaemonApiIT {
     assertError(send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": -5}"), 400, "INVALID");
     assertError(send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": "), 400, "INVALID");
     assertError(send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"lvl\": 5}"), 400, "INVALID");
+    assertError(send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": 1e300}"), 400, "INVALID");
+    HttpResponse<String> text = send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": \"lots\"}");
+    assertError(text, 400, "INVALID");
+    assertEquals("the request body is not the JSON expected: field 'level' must be a number",
+        JSON.readTree(text.body()).path("error").path("message").asText(), "in the API's words, no Java type");
     assertEquals(10_000, s.broker().participation(), "nothing changed by refused requests");
     HttpResponse<String> ok = send(s.broker(), "PUT", "v1/participation", OPERATOR, "{\"level\": 3600}");
     assertEquals(200, ok.statusCode(), ok.body());
     assertEquals(3600, JSON.readTree(ok.body()).path("level").asDouble());
     assertEquals(3600, s.broker().participation());
+  }
+
+  @Test
+  void aWrongMethodMediaTypeOrAcceptGetsItsOwnStatusAndSaysWhatIsTaken() throws Exception {
+    Site s = fed.site("east", 1);
+    s.broker().start();
+    HttpResponse<String> delete = send(s.broker(), "DELETE", "v1/participation", OPERATOR, null);
+    assertError(delete, 405, "METHOD_NOT_ALLOWED");
+    assertTrue(delete.body().contains("it takes GET, OPTIONS, PUT") || delete.body().contains("it takes GET, HEAD, OPTIONS, PUT"),
+        delete.body());
+    HttpResponse<String> form = http.send(HttpRequest.newBuilder(api(s.broker()).uri().resolve("v1/participation"))
+        .PUT(HttpRequest.BodyPublishers.ofString("level=5")).header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Authorization", "Bearer " + OPERATOR).build(), HttpResponse.BodyHandlers.ofString());
+    assertError(form, 415, "UNSUPPORTED_MEDIA_TYPE");
+    HttpResponse<String> xml = http.send(HttpRequest.newBuilder(api(s.broker()).uri().resolve("v1/participation"))
+        .header("Accept", "application/xml").build(), HttpResponse.BodyHandlers.ofString());
+    assertError(xml, 406, "NOT_ACCEPTABLE");
+    for (HttpResponse<String> r : List.of(delete, form, xml)) {
+      assertTrue(!r.body().contains("java.") && !r.body().contains("jakarta.") && !r.body().contains("Exception"), r.body());
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.coalition.config;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import org.coalition.policy.fairness.Utility;
  * into that module's own settings record.
  *
  * @param identityDomains the identity domains this site declares ({@code identity-domains}; empty: none)
+ * @param places where the keys naming files are in the file read ({@link #where})
  */
 public record SiteConfig(
     String site,
@@ -29,7 +31,17 @@ public record SiteConfig(
     Http http,
     Staging staging,
     Path spool,
-    List<IdentityDomain> identityDomains) {
+    List<IdentityDomain> identityDomains,
+    @JsonIgnore Map<String, String> places) {
+
+  /**
+   * Where {@code key} ({@code federation.identity}, {@code http.operator-token-file}, {@code http.tls},
+   * {@code spool}) is written in the file read, {@code FILE:LINE: KEY}, for problems with what it
+   * names found after reading ({@code SiteChecks}); the key alone for a config made otherwise.
+   */
+  public String where(String key) {
+    return places.getOrDefault(key, key);
+  }
 
   /**
    * What is allowed but unwise, for {@code config check} and the daemon's start: an account that

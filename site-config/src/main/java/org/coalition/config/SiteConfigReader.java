@@ -4,8 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,6 +33,7 @@ import org.coalition.handler.SiteFacts;
 import org.coalition.handler.config.ConfigSection;
 import org.coalition.handler.config.Node;
 import org.coalition.handler.config.Suggest;
+import org.coalition.handler.config.TextFile;
 import org.coalition.policy.fairness.Utility;
 
 /**
@@ -46,6 +45,9 @@ public final class SiteConfigReader {
   /** A site's id, as the federation's records check it. */
   static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
+
+  /** The largest site file read: a site file is a page of YAML. */
+  static final long MAX_BYTES = 1 << 20;
 
   private final HandlerFactories factories;
 
@@ -64,8 +66,15 @@ public final class SiteConfigReader {
     return new SiteConfigReader(HandlerFactories.installed()).parseText(name, text);
   }
 
+  /** Reads {@code file}; a file that is missing, not a file or not text is a problem as any other ({@link ConfigException}). */
   public SiteConfig readFile(Path file) throws IOException {
-    return parseText(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+    String text;
+    try {
+      text = TextFile.read(file, "a site file", MAX_BYTES);
+    } catch (TextFile.Unreadable e) {
+      throw new ConfigException(List.of(e.getMessage()));
+    }
+    return parseText(file.toString(), text);
   }
 
   /** Parses {@code text}; {@code name} names it in messages. */
@@ -183,8 +192,11 @@ public final class SiteConfigReader {
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
+    Map<String, String> places = Map.of("federation.identity", fed.where("identity"), "federation.trust", fed.where("trust"),
+        "federation.zookeeper", fed.where("zookeeper"), "handlers", top.where("handlers"),
+        "http.operator-token-file", ht.where("operator-token-file"), "http.tls", ht.where("tls"), "spool", top.where("spool"));
     return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
-        spool != null ? spool : Path.of("/var/spool/coalition", site), domains);
+        spool != null ? spool : Path.of("/var/spool/coalition", site), domains, places);
   }
 
   /**

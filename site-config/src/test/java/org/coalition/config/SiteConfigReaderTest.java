@@ -259,6 +259,15 @@ class SiteConfigReaderTest {
   }
 
   @Test
+  void aCommandWrittenAsOneStringIsSplitIntoItsWordsAndQuotesAreRefused() {
+    assertEquals(List.of("coalition", "pilot"), SiteConfigReader.parse("east.yaml", MINIMAL + "pilots:\n  command: coalition  pilot\n")
+        .pilots().command());
+    List<String> p = problems(MINIMAL + "pilots:\n  command: \"java -jar '/opt/my coalition.jar' pilot\"\n");
+    assertEquals(List.of("east.yaml:12: pilots.command: quotes, backslashes and $ are not read in a command written as one string; give it"
+        + " as a list of words, e.g. [/usr/bin/java, -jar, /opt/coalition/coalition.jar, pilot]"), p);
+  }
+
+  @Test
   void aSiteMayListSeveralBatchSystemsEachNamedOnce() {
     String two = MINIMAL.replace("- type: local", """
         - type: slurm

@@ -56,8 +56,16 @@ public final class ConfigSection {
   }
 
   public void problem(String k, String message) {
+    problems.add(where(k) + ": " + message);
+  }
+
+  /**
+   * Where key {@code k} is, as problems name it ({@code FILE:LINE: PREFIX.k}; its section's line
+   * when it is missing): for problems found after the file is read.
+   */
+  public String where(String k) {
     Node n = map.get(k);
-    problems.add(file + ":" + (n != null ? n.line() : line) + ": " + key(k) + ": " + message);
+    return file + ":" + (n != null ? n.line() : line) + ": " + key(k);
   }
 
   public boolean has(String k) {
@@ -103,6 +111,16 @@ public final class ConfigSection {
     List<String> words = words(k, null, "a command", "[/usr/bin/java, -jar, /opt/coalition/coalition.jar, pilot]");
     if (words == null) {
       return fallback;
+    }
+    if (words.size() == 1 && words.get(0).strip().contains(" ")) {
+      // one string, as on a command line: its words, split at spaces (no shell: quotes and $ are not read)
+      String line = words.get(0).strip();
+      if (line.chars().anyMatch(c -> "\"'\\$`".indexOf(c) >= 0)) {
+        problem(k, "quotes, backslashes and $ are not read in a command written as one string; give it as a list of words,"
+            + " e.g. [/usr/bin/java, -jar, /opt/coalition/coalition.jar, pilot]");
+        return fallback;
+      }
+      words = List.of(line.split("\\s+"));
     }
     if (words.isEmpty() || words.get(0).isBlank() || (words.get(0).contains("/") && !words.get(0).startsWith("/"))) {
       problem(k, "the command must start with an absolute path or a program name, was " + words);

@@ -37,14 +37,22 @@ public record BilbConfig(
   /** The one overloaded site's workload and level. */
   public record Overloaded(double alpha, double beta, double participation) {}
 
+  /** The most jobs a run may expect: each is kept until its round is scored, and more do not fit a few GB of heap. */
+  public static final long MAX_JOBS = 20_000_000;
+
   public BilbConfig {
     Objects.requireNonNull(balancer, "balancer");
     require(sites >= 1 && sites <= 10_000, "--sites must be between 1 and 10000, was " + sites);
-    require(alpha > 0 && beta > 0, "--alpha and --beta must be > 0, were " + alpha + ", " + beta);
-    require(lambda > 0, "--lambda must be > 0, was " + lambda);
-    require(period > 0 && Double.isFinite(period), "--period must be > 0, was " + period);
-    require(rounds >= 1, "--rounds must be >= 1, was " + rounds);
-    require(participation >= 0, "--participation must be >= 0, was " + participation);
+    require(alpha > 0 && beta > 0 && alpha <= 1e6 && beta <= 1e9, "--alpha must be in (0, 1e6] and --beta in (0, 1e9], were " + alpha + ", "
+        + beta);
+    require(lambda > 0 && lambda <= 1e6, "--lambda must be in (0, 1e6], was " + lambda);
+    require(period > 0 && period <= 1e9, "--period must be in (0, 1e9], was " + period);
+    require(rounds >= 1 && rounds <= 10_000_000, "--rounds must be between 1 and 10000000, was " + rounds);
+    require(participation >= 0 && participation <= 1e15, "--participation must be between 0 and 1e15 (as in the site file), was "
+        + participation);
+    double jobs = sites * lambda * period * rounds;
+    require(jobs <= MAX_JOBS, String.format("the run would have about %.3g jobs (--sites x --lambda x --period x --rounds), more than the"
+        + " %,d a run holds in memory: lower --lambda, --period or --rounds", jobs, MAX_JOBS));
     require(0 <= windowStart && windowStart < windowEnd && windowEnd <= 1,
         "the scoring window must satisfy 0 <= start < end <= 1, was " + windowStart + ".." + windowEnd);
     require(quantum >= 0 && Double.isFinite(quantum), "the work quantum must be >= 0, was " + quantum);
@@ -52,7 +60,9 @@ public record BilbConfig(
     if (overloaded != null) {
       require(overloaded.alpha() > 0 && overloaded.beta() > 0,
           "--overloaded-alpha and --overloaded-beta must be > 0, were " + overloaded.alpha() + ", " + overloaded.beta());
-      require(overloaded.participation() >= 0, "--overloaded-participation must be >= 0, was " + overloaded.participation());
+      require(overloaded.alpha() <= 1e6 && overloaded.beta() <= 1e9, "--overloaded-alpha must be at most 1e6 and --overloaded-beta 1e9");
+      require(overloaded.participation() >= 0 && overloaded.participation() <= 1e15,
+          "--overloaded-participation must be between 0 and 1e15, was " + overloaded.participation());
     }
   }
 

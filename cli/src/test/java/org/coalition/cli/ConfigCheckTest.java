@@ -1,0 +1,101 @@
+package org.coalition.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code config check} runs the daemon's own checks of what a site file names (one code path,
+ * {@link SiteChecks}): what it refuses, the daemon refuses with the same words, and the other way
+ * round; every problem names the site file's line, and no secret is shown.
+ */
+class ConfigCheckTest {
+  private static final String TOKEN = "operator-token-0123456789";
+
+  @TempDir Path tmp;
+  private Path site;
+  private Path token;
+
+  @BeforeEach
+  void federation() throws Exception {
+    Path ca = tmp.resolve("ca");
+    assertEquals(ExitCodes.OK, CliRun.of("federation", "ca", "--dir", ca.toString(), "--name", "fed").exit());
+    Path identity = tmp.resolve("east.p12");
+    CliRun issued = CliRun.of("federation", "issue", "--ca", ca.toString(), "--federation", "fed", "--out", identity.toString(), "east");
+    assertEquals(ExitCodes.OK, issued.exit(), issued.err());
+    token = Files.writeString(tmp.resolve("op.token"), TOKEN + "\n");
+    Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+    site = Files.writeString(tmp.resolve("east.yaml"), """
+        site: east
+        federation:
+          name: fed
+          zookeeper: 127.0.0.1:9
+          identity: %s
+          trust: %s
+        handlers:
+          - type: local
+        http:
+          operator-token-file: %s
+        spool: %s
+        """.formatted(identity, ca.resolve("trust.p12"), token, tmp.resolve("spool")));
+  }
+
+  /** config check and the daemon on the same file: both refuse it, each naming {@code expected}; returns config check's stderr. */
+  private String bothRefuse(String expected) {
+    CliRun check = CliRun.of("config", "check", site.toString());
+    assertEquals(ExitCodes.BAD_INPUT, check.exit(), check.err());
+    assertTrue(check.err().contains(expected), check.err());
+    CliRun daemon = CliRun.of("daemon", "--config", site.toString());
+    assertEquals(ExitCodes.BAD_INPUT, daemon.exit(), daemon.err());
+    assertTrue(daemon.err().contains("coalition daemon: " + expected), daemon.err());
+    assertFalse(check.err().contains(TOKEN) || daemon.err().contains(TOKEN), "the token is never shown");
+    return check.err();
+  }
+
+  @Test
+  void aSiteWhoseFilesAreInOrderPasses() {
+    CliRun r = CliRun.of("config", "check", site.toString());
+    assertEquals(ExitCodes.OK, r.exit(), r.err());
+    assertTrue(r.out().startsWith(site + ": valid"), r.out());
+  }
+
+  @Test
+  void anOperatorTokenOthersCanReadIsRefusedByBoth() throws Exception {
+    Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-r--r--"));
+    bothRefuse(site + ":10: http.operator-token-file: " + token + ": the operator token is readable by others; chmod 600 " + token);
+    assertEquals(ExitCodes.OK, CliRun.of("config", "check", "--syntax", site.toString()).exit(), "--syntax reads the file alone");
+  }
+
+  @Test
+  void aMissingOperatorTokenIsRefusedByBoth() throws Exception {
+    Files.delete(token);
+    bothRefuse(site + ":10: http.operator-token-file: " + token + ": the operator token is missing; create it (one line, mode 0600)");
+  }
+
+  @Test
+  void anotherSitesIdentityIsRefusedByBoth() throws Exception {
+    Files.writeString(site, Files.readString(site).replace("site: east", "site: west"));
+    bothRefuse(site + ":5: federation.identity: " + tmp.resolve("east.p12") + ": its certificate names fed/east, but the site file is site"
+        + " west of federation fed");
+  }
+
+  @Test
+  void aSpoolThatIsAFileIsRefusedByBoth() throws Exception {
+    Files.writeString(tmp.resolve("spool"), "not a folder\n");
+    bothRefuse(site + ":11: spool: " + tmp.resolve("spool") + " is not a directory");
+  }
+
+  @Test
+  void onlineSaysWhichPartDoesNotAnswer() {
+    CliRun r = CliRun.of("config", "check", "--online", site.toString());
+    assertEquals(ExitCodes.UNAVAILABLE, r.exit(), r.err());
+    assertTrue(r.err().contains(site + ":4: federation.zookeeper: "), r.err());
+  }
+}
