@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,6 +31,25 @@ class ShippedJarIT {
         List<String> found = entries.stream().filter(n -> n.startsWith(banned)).limit(3).toList();
         assertFalse(!found.isEmpty(), () -> "the shipped jar holds " + banned + ": " + found);
       }
+    }
+  }
+
+  /**
+   * Coalition's licence and notice ship in the jar, first, and every bundled library's are kept
+   * beside them: merged, not the last jar's over the others' (docs/decisions/0014-licence.md).
+   */
+  @Test
+  void theJarKeepsCoalitionsLicenceAndEveryDependencysNotices() throws Exception {
+    try (JarFile file = new JarFile(Path.of("target", "coalition.jar").toFile())) {
+      String license = new String(file.getInputStream(file.getEntry("META-INF/LICENSE")).readAllBytes(), StandardCharsets.UTF_8);
+      assertEquals(Files.readString(Path.of("..", "LICENSE")), license.substring(0, Files.readString(Path.of("..", "LICENSE")).length()),
+          "Coalition's licence first");
+      String notice = new String(file.getInputStream(file.getEntry("META-INF/NOTICE")).readAllBytes(), StandardCharsets.UTF_8);
+      for (String kept : List.of("Coalition", "Curator Framework", "The Netty Project", "Jersey")) {
+        assertTrue(notice.contains(kept), "NOTICE keeps " + kept);
+      }
+      String eclipse = new String(file.getInputStream(file.getEntry("META-INF/LICENSE.md")).readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(eclipse.contains("Eclipse Public License"), "the Eclipse projects' licence (Jersey, Jakarta) ships");
     }
   }
 
