@@ -12,6 +12,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 import org.coalition.coordination.Coordination;
@@ -100,5 +102,15 @@ final class Metrics {
       throw new UncheckedIOException(e);
     }
     return out.toString(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The names of every metric registered, as Prometheus names them (a counter without its
+   * {@code _total}), those without a sample yet included: the text leaves those out.
+   */
+  Set<String> names() {
+    Set<String> out = new TreeSet<>();
+    registry.scrape().forEach(m -> out.add(m.getMetadata().getPrometheusName()));
+    return out;
   }
 }
