@@ -35,17 +35,7 @@ class MetricsTest {
     broker.start();
     broker.tick();
     broker.setParticipation(participation);
-    return new Metrics(broker, new DaemonApi.Health() {
-      @Override
-      public boolean zookeeperConnected() {
-        return true;
-      }
-
-      @Override
-      public String handler() {
-        return "fake";
-      }
-    }).scrape();
+    return new Metrics(broker, LocalHealth.INSTANCE).scrape();
   }
 
   @Test

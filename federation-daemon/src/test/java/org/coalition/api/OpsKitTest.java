@@ -144,16 +144,6 @@ class OpsKitTest {
         new RunOutputs(tmp), clock);
     broker.start();
     broker.tick();
-    return new Metrics(broker, new DaemonApi.Health() {
-      @Override
-      public boolean zookeeperConnected() {
-        return true;
-      }
-
-      @Override
-      public String handler() {
-        return "fake";
-      }
-    });
+    return new Metrics(broker, LocalHealth.INSTANCE);
   }
 }
