@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
       FederationCommand.class,
       PilotCommand.class,
       DemoCommand.class,
+      TrialCommand.class,
       SimulateCommand.class,
       ConfigCommand.class,
       ClientCommands.StatusCommand.class,

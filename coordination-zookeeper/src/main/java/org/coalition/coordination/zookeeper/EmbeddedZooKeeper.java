@@ -62,8 +62,17 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   /** {@code who}'s TLS identity from the server's own CA. */
   public ZkTls identity(Identity who) {
-    Path store = ca.issue(who, List.of(), dir.resolve("identities").resolve(who.federation() + "-" + who.name() + ".p12"));
-    return new ZkTls(store, ca.trustStore());
+    return new ZkTls(issue(who), ca.trustStore());
+  }
+
+  /** {@code who}'s key store (its password beside it, owner-only), issued by the server's own CA. */
+  public Path issue(Identity who) {
+    return ca.issue(who, List.of(), dir.resolve("identities").resolve(who.federation() + "-" + who.name() + ".p12"));
+  }
+
+  /** The trust store of the server's CA (its password beside it). */
+  public Path trustStore() {
+    return ca.trustStore();
   }
 
   @Override

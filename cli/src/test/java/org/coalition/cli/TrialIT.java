@@ -1,0 +1,79 @@
+package org.coalition.cli;
+
+import static org.coalition.testbed.Eventually.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The local trial runs as shipped: {@code java -jar coalition.jar trial docs/examples/site-local.yaml}
+ * starts ZooKeeper, the federation and the site's daemon, which becomes ready and live; SIGTERM
+ * stops it cleanly, and the folder the trial made is gone.
+ */
+class TrialIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+
+  @Test
+  void theShippedExampleRunsAsATrialAndStopsClean() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0)) {
+      port = probe.getLocalPort();
+    }
+    Path log = tmp.resolve("trial.log");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process trial = new ProcessBuilder(java, "-jar", Path.of("target", "coalition.jar").toString(), "trial",
+        Path.of("..", "docs", "examples", "site-local.yaml").toString(), "--port", Integer.toString(port))
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      HttpClient http = HttpClient.newHttpClient();
+      URI api = URI.create("http://127.0.0.1:" + port + "/");
+      waitFor("the trial's daemon to be ready (its log: " + log + ")", Duration.ofSeconds(90), () -> {
+        try {
+          return http.send(HttpRequest.newBuilder(api.resolve("v1/health/ready")).build(), HttpResponse.BodyHandlers.ofString())
+              .statusCode() == 200;
+        } catch (IOException e) {
+          return false;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      });
+      JsonNode sites = JSON.readTree(http.send(HttpRequest.newBuilder(api.resolve("v1/sites")).build(),
+          HttpResponse.BodyHandlers.ofString()).body());
+      boolean trialLive = false;
+      for (JsonNode s : sites.path("sites")) {
+        trialLive |= s.path("site").asText().equals("trial") && s.path("live").asBoolean();
+      }
+      assertTrue(trialLive, "site trial is live in its federation: " + sites);
+      assertTrue(sites.toString().contains("\"north\""), "the home its accounts name is a member: " + sites);
+    } finally {
+      trial.destroy(); // SIGTERM
+    }
+    assertTrue(trial.waitFor(60, TimeUnit.SECONDS), "the trial stopped on SIGTERM");
+    String out = Files.readString(log);
+    assertEquals(143, trial.exitValue(), "as a JVM stopped by SIGTERM after its hooks ran (the unit's SuccessExitStatus): " + out);
+    assertTrue(out.contains("coalition daemon: site trial stopped"), out);
+    Matcher made = Pattern.compile("runs on (\\S+)/trial\\.yaml").matcher(out);
+    assertTrue(made.find(), out);
+    assertFalse(Files.exists(Path.of(made.group(1))), "the trial's folder is removed: " + made.group(1));
+  }
+}
