@@ -79,6 +79,7 @@ final class DaemonCommand implements Callable<Integer> {
       spec.commandLine().getErr().flush();
       return ExitCodes.BAD_INPUT;
     }
+    Logging.apply(c.logging(), System.getenv("COALITION_LOG_FORMAT"));
     // the checks config check runs: the stores, the secrets, the spool (one code path)
     List<String> problems = SiteChecks.problems(c);
     if (!problems.isEmpty()) {

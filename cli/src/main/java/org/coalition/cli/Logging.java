@@ -1,11 +1,15 @@
 package org.coalition.cli;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.joran.JoranConfigurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
+import ch.qos.logback.core.joran.spi.JoranException;
 import java.nio.file.Path;
+import org.coalition.config.SiteConfig;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
@@ -24,6 +28,26 @@ public final class Logging {
     }
     SLF4JBridgeHandler.removeHandlersForRootLogger();
     SLF4JBridgeHandler.install();
+  }
+
+  /**
+   * The site file's {@code logging}: Coalition's own loggers at its level, and its format unless
+   * {@code COALITION_LOG_FORMAT} or {@code -Dlogback.configurationFile} chose one for this run.
+   */
+  static void apply(SiteConfig.LogSettings settings, String formatFromEnvironment) {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    if (formatFromEnvironment == null && System.getProperty("logback.configurationFile") == null
+        && settings.format() == SiteConfig.LogSettings.Format.JSON) {
+      JoranConfigurator joran = new JoranConfigurator();
+      joran.setContext(context);
+      context.reset();
+      try {
+        joran.doConfigure(Logging.class.getResource("/logback-json.xml"));
+      } catch (JoranException e) {
+        throw new IllegalStateException("the shipped logback-json.xml does not load: " + e.getMessage(), e);
+      }
+    }
+    context.getLogger("org.coalition").setLevel(Level.toLevel(settings.level().name()));
   }
 
   /** From now on every line goes to {@code file} instead of stderr, in the same format (the demo's decision log). */

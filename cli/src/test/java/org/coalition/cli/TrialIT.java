@@ -16,6 +16,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,32 +33,67 @@ class TrialIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path tmp;
+  private int port;
 
-  @Test
-  void theShippedExampleRunsAsATrialAndStopsClean() throws Exception {
-    int port;
+  /** {@code coalition trial FILE} from the shipped jar, its API on a free port, its output in {@code log}. */
+  private Process trial(Path file, Path log) throws Exception {
     try (ServerSocket probe = new ServerSocket(0)) {
       port = probe.getLocalPort();
     }
-    Path log = tmp.resolve("trial.log");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process trial = new ProcessBuilder(java, "-jar", Path.of("target", "coalition.jar").toString(), "trial",
-        Path.of("..", "docs", "examples", "site-local.yaml").toString(), "--port", Integer.toString(port))
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    return new ProcessBuilder(java, "-jar", Path.of("target", "coalition.jar").toString(), "trial", file.toString(), "--port",
+        Integer.toString(port)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  private void waitReady(Path log) {
+    HttpClient http = HttpClient.newHttpClient();
+    waitFor("the trial's daemon to be ready (its log: " + log + ")", Duration.ofSeconds(90), () -> {
+      try {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/health/ready")).build(),
+            HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    });
+  }
+
+  /** The site file's logging: JSON events, and Coalition's own loggers at its level (warn: no INFO event of theirs). */
+  @Test
+  void theSiteFilesLoggingSetsTheFormatAndLevel() throws Exception {
+    Path file = Files.writeString(tmp.resolve("site.yaml"), Files.readString(Path.of("..", "docs", "examples", "site-local.yaml"))
+        + "logging:\n  level: warn\n  format: json\n");
+    Path log = tmp.resolve("json.log");
+    Process trial = trial(file, log);
     try {
+      waitReady(log);
+    } finally {
+      trial.destroy();
+    }
+    assertTrue(trial.waitFor(60, TimeUnit.SECONDS), "the trial stopped on SIGTERM");
+    List<JsonNode> events = new ArrayList<>();
+    for (String line : Files.readAllLines(log)) {
+      if (line.startsWith("{")) {
+        events.add(JSON.readTree(line));
+      }
+    }
+    assertTrue(events.size() > 0, "the daemon's log is JSON: " + Files.readString(log));
+    for (JsonNode e : events) {
+      boolean ours = e.path("loggerName").asText().startsWith("org.coalition");
+      assertFalse(ours && e.path("level").asText().equals("INFO"), "no INFO event of Coalition's loggers at level warn: " + e);
+    }
+  }
+
+  @Test
+  void theShippedExampleRunsAsATrialAndStopsClean() throws Exception {
+    Path log = tmp.resolve("trial.log");
+    Process trial = trial(Path.of("..", "docs", "examples", "site-local.yaml"), log);
+    try {
+      waitReady(log);
       HttpClient http = HttpClient.newHttpClient();
       URI api = URI.create("http://127.0.0.1:" + port + "/");
-      waitFor("the trial's daemon to be ready (its log: " + log + ")", Duration.ofSeconds(90), () -> {
-        try {
-          return http.send(HttpRequest.newBuilder(api.resolve("v1/health/ready")).build(), HttpResponse.BodyHandlers.ofString())
-              .statusCode() == 200;
-        } catch (IOException e) {
-          return false;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      });
       JsonNode sites = JSON.readTree(http.send(HttpRequest.newBuilder(api.resolve("v1/sites")).build(),
           HttpResponse.BodyHandlers.ofString()).body());
       boolean trialLive = false;

@@ -19,6 +19,7 @@ import org.coalition.policy.fairness.Utility;
  * into that module's own settings record.
  *
  * @param identityDomains the identity domains this site declares ({@code identity-domains}; empty: none)
+ * @param logging the daemon's log: the level of Coalition's own loggers, and text or JSON lines
  * @param places where the keys naming files are in the file read ({@link #where})
  */
 public record SiteConfig(
@@ -32,6 +33,7 @@ public record SiteConfig(
     Staging staging,
     Path spool,
     List<IdentityDomain> identityDomains,
+    LogSettings logging,
     @JsonIgnore Map<String, String> places) {
 
   /**
@@ -41,6 +43,16 @@ public record SiteConfig(
    */
   public String where(String key) {
     return places.getOrDefault(key, key);
+  }
+
+  /** The daemon's log ({@code logging}): Coalition's own loggers at {@code level}, each event a line of text or a JSON object. */
+  public record LogSettings(Level level, Format format) {
+    public static final LogSettings DEFAULT = new LogSettings(Level.INFO, Format.TEXT);
+
+    /** Logback's levels, from the least to the most said. */
+    public enum Level { ERROR, WARN, INFO, DEBUG, TRACE }
+
+    public enum Format { TEXT, JSON }
   }
 
   /**

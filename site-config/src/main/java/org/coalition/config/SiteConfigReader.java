@@ -187,6 +187,11 @@ public final class SiteConfigReader {
 
     List<IdentityDomain> domains = IdentityDomainsReader.read(name, site, top.node("identity-domains"), problems);
 
+    ConfigSection lg = ConfigSection.of(name, "logging", orEmpty(top.node("logging"), top, null, problems), problems);
+    SiteConfig.LogSettings logging = new SiteConfig.LogSettings(
+        lg.choice("level", SiteConfig.LogSettings.Level.class, SiteConfig.LogSettings.DEFAULT.level()),
+        lg.choice("format", SiteConfig.LogSettings.Format.class, SiteConfig.LogSettings.DEFAULT.format()));
+    lg.rejectUnknown();
     Path spool = top.absolutePath("spool", false);
     top.rejectUnknown();
     if (!problems.isEmpty()) {
@@ -196,7 +201,7 @@ public final class SiteConfigReader {
         "federation.zookeeper", fed.where("zookeeper"), "handlers", top.where("handlers"),
         "http.operator-token-file", ht.where("operator-token-file"), "http.tls", ht.where("tls"), "spool", top.where("spool"));
     return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
-        spool != null ? spool : Path.of("/var/spool/coalition", site), domains, places);
+        spool != null ? spool : Path.of("/var/spool/coalition", site), domains, logging, places);
   }
 
   /**

@@ -238,7 +238,7 @@ class SiteConfigReaderTest {
     assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
     List<String> top = problems(MINIMAL + "partcipation: 5\n");
     assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http,"
-        + " staging, identity-domains, spool"), top);
+        + " staging, identity-domains, logging, spool"), top);
   }
 
   @Test
@@ -324,6 +324,15 @@ class SiteConfigReaderTest {
         "east.yaml:16: sharing.balancing-period: must be a duration such as 500ms, 30s, 10m, 2h or 1d, was 'soon'",
         "east.yaml:17: sharing.utility: must be one of orig, rel, simpl, was 'best'",
         "east.yaml:19: http.bind: serving on 0.0.0.0 needs http.tls (keystore, password-file); plain HTTP is allowed on loopback only"), p);
+  }
+
+  @Test
+  void theLogsLevelAndFormatAreTheSiteFiles() {
+    assertEquals(SiteConfig.LogSettings.DEFAULT, SiteConfigReader.parse("east.yaml", MINIMAL).logging());
+    assertEquals(new SiteConfig.LogSettings(SiteConfig.LogSettings.Level.DEBUG, SiteConfig.LogSettings.Format.JSON),
+        SiteConfigReader.parse("east.yaml", MINIMAL + "logging:\n  level: debug\n  format: json\n").logging());
+    assertEquals(List.of("east.yaml:12: logging.format: must be one of text, json, was 'xml'"),
+        problems(MINIMAL + "logging:\n  format: xml\n"));
   }
 
   @Test
