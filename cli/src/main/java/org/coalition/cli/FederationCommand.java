@@ -28,8 +28,8 @@ import picocli.CommandLine.Parameters;
  * (or adds sites). Keys and their passwords live in files of mode 0600, never on the command line.
  */
 @Command(name = "federation", mixinStandardHelpOptions = true,
-    description = "Make a federation's CA and certificates, and create the federation in ZooKeeper.",
-    subcommands = {FederationCommand.Ca.class, FederationCommand.Issue.class, FederationCommand.Create.class})
+    description = "Make a federation's CA and certificates, create the federation in ZooKeeper and list its members.",
+    subcommands = {FederationCommand.Ca.class, FederationCommand.Issue.class, FederationCommand.Create.class, FederationCommand.ListMembers.class})
 final class FederationCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -175,6 +175,41 @@ final class FederationCommand implements Callable<Integer> {
       result.put("zookeeper", zookeeper);
       result.put("sites", members);
       report(spec, json, result, "federation " + name + " at " + zookeeper + ": member sites " + String.join(", ", members));
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true,
+      description = {"List the federation's member sites, the identity each must present, and which are live now.",
+          "It connects over TLS as the operator (--identity), as create does."})
+  static final class ListMembers implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--zookeeper", required = true, paramLabel = "HOSTS", description = "The ensemble's TLS ports, e.g. zk1:2281,zk2:2281,zk3:2281.")
+    String zookeeper;
+
+    @Option(names = "--identity", required = true, paramLabel = "FILE", description = "The operator's key store (password in FILE.password).")
+    Path identity;
+
+    @Option(names = "--trust", required = true, paramLabel = "FILE", description = "The federation's trust store (trust.p12).")
+    Path trust;
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      ZkTls tls = new ZkTls(identity, trust);
+      List<ZkFederation.Member> members = ZkFederation.members(zookeeper, tls);
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        Output.json(out, Map.of("federation", tls.who().federation(), "zookeeper", zookeeper, "members", members));
+      } else {
+        List<List<String>> rows = new ArrayList<>();
+        members.forEach(m -> rows.add(List.of(m.site(), m.live() ? "live" : "gone", m.identity())));
+        Output.table(out, List.of("site", "now", "identity"), rows);
+        out.flush();
+      }
       return ExitCodes.OK;
     }
   }

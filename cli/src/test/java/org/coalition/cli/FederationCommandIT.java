@@ -10,6 +10,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
@@ -85,6 +87,23 @@ class FederationCommandIT {
       assertTrue(again.out().contains("\"sites\" : [ \"south\" ]"), again.out());
       joins(zk.connectString(), south, trust);
       joins(zk.connectString(), north, trust);
+
+      String[] list = {"federation", "list", "--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust", trust.toString()};
+      CliRun members = run(list);
+      assertEquals(0, members.exit(), members.err());
+      assertTrue(members.out().contains("north") && members.out().contains("south") && members.out().contains("fed/north"), members.out());
+      assertTrue(members.out().contains("gone"), "neither daemon is connected now: " + members.out());
+      try (ZkCoordination live = ZkFederation.connect(zk.connectString(), new ZkTls(north, trust), Clock.systemUTC(),
+          new ZkFederation.Options(Duration.ofSeconds(6), Duration.ofSeconds(10)))) {
+        live.join(new SiteInfo("north", "", 8), new SiteStatus("north", 8, 0, 0, 0, 100)); // as its daemon does at start
+        CliRun json = run(with(list, "--json"));
+        assertEquals(0, json.exit(), json.err());
+        assertTrue(json.out().contains("\"site\" : \"north\",\n    \"identity\" : \"fed/north\",\n    \"live\" : true"), json.out());
+        assertTrue(json.out().contains("\"site\" : \"south\",\n    \"identity\" : \"fed/south\",\n    \"live\" : false"), json.out());
+      }
+      CliRun notOperatorList = run("federation", "list", "--zookeeper", zk.connectString(), "--identity", north.toString(), "--trust",
+          trust.toString());
+      assertEquals(ExitCodes.BAD_INPUT, notOperatorList.exit(), notOperatorList.err());
 
       CliRun notOperator = run("federation", "create", "--zookeeper", zk.connectString(), "--identity", north.toString(), "--trust",
           trust.toString(), "--site", "west");

@@ -2,6 +2,7 @@ package org.coalition.coordination.zookeeper;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -110,6 +111,34 @@ public final class ZkFederation {
       throw e;
     } catch (Exception e) {
       throw ZkSite.translate("bootstrap of federation " + federation + " at " + connectString, e);
+    }
+  }
+
+  /** A member of a federation as its operator sees it: its site id, the identity its certificate must name, whether it is live now. */
+  public record Member(String site, String identity, boolean live) {}
+
+  /** The members of the federation {@code operator} runs, by site id, and which are live (their daemons' sessions hold their live nodes). */
+  public static List<Member> members(String connectString, ZkTls operator) {
+    Identity self = operator.who();
+    if (!self.isOperator()) {
+      throw new CoordinationException(Kind.FORBIDDEN, "only the federation's operator lists its members; this identity is " + self);
+    }
+    ZkPaths paths = new ZkPaths(self.federation());
+    try (CuratorFramework admin = client(connectString, operator, Options.DEFAULT)) {
+      if (admin.checkExists().forPath(paths.root) == null) {
+        throw new CoordinationException(Kind.INVALID, "no federation " + self.federation() + " at " + connectString
+            + "; the operator creates it with coalition federation create");
+      }
+      FederationRecord record = ZkRecords.read(paths.root, admin.getData().forPath(paths.root), FederationRecord.class);
+      List<Member> out = new ArrayList<>();
+      for (Map.Entry<String, String> m : new TreeMap<>(record.members()).entrySet()) {
+        out.add(new Member(m.getKey(), m.getValue(), admin.checkExists().forPath(paths.live(m.getKey())) != null));
+      }
+      return out;
+    } catch (CoordinationException e) {
+      throw e;
+    } catch (Exception e) {
+      throw ZkSite.translate("listing the members of federation " + self.federation() + " at " + connectString, e);
     }
   }
 
