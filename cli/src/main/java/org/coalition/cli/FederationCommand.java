@@ -137,14 +137,7 @@ final class FederationCommand implements Callable<Integer> {
   static final class Create implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--zookeeper", required = true, paramLabel = "HOSTS", description = "The ensemble's TLS ports, e.g. zk1:2281,zk2:2281,zk3:2281.")
-    String zookeeper;
-
-    @Option(names = "--identity", required = true, paramLabel = "FILE", description = "The operator's key store (password in FILE.password).")
-    Path identity;
-
-    @Option(names = "--trust", required = true, paramLabel = "FILE", description = "The federation's trust store (trust.p12).")
-    Path trust;
+    @CommandLine.Mixin Operator operator = new Operator();
 
     @Option(names = "--site", required = true, paramLabel = "NAME", description = "A member site; repeat for each.")
     List<String> sites = new ArrayList<>();
@@ -156,8 +149,8 @@ final class FederationCommand implements Callable<Integer> {
     public Integer call() {
       ZkTls tls;
       try {
-        tls = new ZkTls(identity, trust);
-        ZkFederation.bootstrap(zookeeper, tls, sites, Clock.systemUTC());
+        tls = operator.tls();
+        ZkFederation.bootstrap(operator.zookeeper, tls, sites, Clock.systemUTC());
       } catch (IllegalArgumentException e) {
         return fail(spec, "federation create", e.getMessage(), ExitCodes.USAGE);
       } catch (CoordinationException e) {
@@ -172,9 +165,9 @@ final class FederationCommand implements Callable<Integer> {
       List<String> members = List.copyOf(new TreeSet<>(sites));
       Map<String, Object> result = new LinkedHashMap<>();
       result.put("federation", name);
-      result.put("zookeeper", zookeeper);
+      result.put("zookeeper", operator.zookeeper);
       result.put("sites", members);
-      report(spec, json, result, "federation " + name + " at " + zookeeper + ": member sites " + String.join(", ", members));
+      report(spec, json, result, "federation " + name + " at " + operator.zookeeper + ": member sites " + String.join(", ", members));
       return ExitCodes.OK;
     }
   }
@@ -185,6 +178,30 @@ final class FederationCommand implements Callable<Integer> {
   static final class ListMembers implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+    @CommandLine.Mixin Operator operator = new Operator();
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+      ZkTls tls = operator.tls();
+      List<ZkFederation.Member> members = ZkFederation.members(operator.zookeeper, tls);
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        Output.json(out, Map.of("federation", tls.who().federation(), "zookeeper", operator.zookeeper, "members", members));
+      } else {
+        List<List<String>> rows = new ArrayList<>();
+        members.forEach(m -> rows.add(List.of(m.site(), m.live() ? "live" : "gone", m.identity())));
+        Output.table(out, List.of("site", "now", "identity"), rows);
+        out.flush();
+      }
+      return ExitCodes.OK;
+    }
+  }
+
+  /** How the operator reaches the federation's ensemble: its servers, and the operator's key and the federation's trust store. */
+  static final class Operator {
     @Option(names = "--zookeeper", required = true, paramLabel = "HOSTS", description = "The ensemble's TLS ports, e.g. zk1:2281,zk2:2281,zk3:2281.")
     String zookeeper;
 
@@ -194,23 +211,8 @@ final class FederationCommand implements Callable<Integer> {
     @Option(names = "--trust", required = true, paramLabel = "FILE", description = "The federation's trust store (trust.p12).")
     Path trust;
 
-    @Option(names = "--json", description = "Print the result as JSON.")
-    boolean json;
-
-    @Override
-    public Integer call() {
-      ZkTls tls = new ZkTls(identity, trust);
-      List<ZkFederation.Member> members = ZkFederation.members(zookeeper, tls);
-      PrintWriter out = spec.commandLine().getOut();
-      if (json) {
-        Output.json(out, Map.of("federation", tls.who().federation(), "zookeeper", zookeeper, "members", members));
-      } else {
-        List<List<String>> rows = new ArrayList<>();
-        members.forEach(m -> rows.add(List.of(m.site(), m.live() ? "live" : "gone", m.identity())));
-        Output.table(out, List.of("site", "now", "identity"), rows);
-        out.flush();
-      }
-      return ExitCodes.OK;
+    ZkTls tls() {
+      return new ZkTls(identity, trust);
     }
   }
 
