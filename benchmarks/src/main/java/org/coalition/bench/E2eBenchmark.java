@@ -49,9 +49,23 @@ final class E2eBenchmark {
    * @param fillerCores north's cores its own long job holds
    * @param fillerMemoryMb north's memory its own long job holds
    * @param eviction whether the eviction part ({@link EvictionPhase}) follows
+   * @param atEnd what looks at the federation last, while it still runs (a test's probe; {@link Probe#NONE})
    */
   record Config(int jobs, double rate, int cores, int memoryMb, double runSeconds, int fillerCores, int fillerMemoryMb,
-      TestbedFederation.Settings settings, Duration timeout, Path jar, Path dir, boolean eviction) {}
+      TestbedFederation.Settings settings, Duration timeout, Path jar, Path dir, boolean eviction, Probe atEnd) {
+    /** A run with nothing looking at the federation at its end. */
+    Config(int jobs, double rate, int cores, int memoryMb, double runSeconds, int fillerCores, int fillerMemoryMb,
+        TestbedFederation.Settings settings, Duration timeout, Path jar, Path dir, boolean eviction) {
+      this(jobs, rate, cores, memoryMb, runSeconds, fillerCores, fillerMemoryMb, settings, timeout, jar, dir, eviction, Probe.NONE);
+    }
+  }
+
+  /** Looks at a running federation, its problems added to the run's. */
+  interface Probe {
+    Probe NONE = f -> List.of();
+
+    List<String> look(TestbedFederation federation) throws Exception;
+  }
 
   /**
    * What was measured, in seconds. {@code publishToStart}: from the home's publication to the claim
@@ -67,6 +81,14 @@ final class E2eBenchmark {
       Map<String, Double> startOnNewPilot, Map<String, Double> startOnWaitingPilot, Map<String, Double> pilotSubmissionToFirstClaim,
       int pilotsSubmitted, int pilotsThatRan, double jobsPerPilot, List<String> problems, double seconds, String logs,
       EvictionPhase.Result eviction) {
+    /** This result with more problems. */
+    Result withProblems(List<String> more) {
+      List<String> all = new ArrayList<>(problems);
+      all.addAll(more);
+      return new Result(jobs, submitRate, ranAt, publishToStart, publishToReplayed, jobsPerSecond, completionRate, stages, startOnNewPilot,
+          startOnWaitingPilot, pilotSubmissionToFirstClaim, pilotsSubmitted, pilotsThatRan, jobsPerPilot, all, seconds, logs, eviction);
+    }
+
     /** This result and the eviction part's; its problems are the result's too. */
     Result with(EvictionPhase.Result e) {
       List<String> all = new ArrayList<>(problems);
@@ -121,7 +143,8 @@ final class E2eBenchmark {
         r = r.with(new EvictionPhase(f, jobs, config.memoryMb()).run(config.timeout()));
       }
       Command.of(north.tool("scancel"), filler).run();
-      return r;
+      List<String> seen = config.atEnd().look(f);
+      return seen.isEmpty() ? r : r.withProblems(seen);
     }
   }
 

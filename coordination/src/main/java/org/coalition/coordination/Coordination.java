@@ -142,6 +142,12 @@ public interface Coordination extends AutoCloseable {
   Map<String, SiteLedger> ledgers();
 
   /**
+   * The homes' rows as this site believes them ({@link #ledgers} is made of them): by home, what
+   * it credited each executor with, the work that flowed from the home to each executor.
+   */
+  Map<String, LedgerRow> ledgerRows();
+
+  /**
    * How many of the peers' records this site refused, by kind of record (a job, a live status, a
    * ledger row...): unreadable, out of bounds, naming another node, or a ledger row that went back.
    * Each node and reason counts once. For the metrics.

@@ -146,7 +146,8 @@ final class ApiGate extends Handler.Wrapper {
             : new ApiError(ApiError.Code.FORBIDDEN, "an output is served only to its home site's certificate"
                 + peer.map(p -> "; this one names " + p).orElse("; none was shown"));
       }
-      boolean open = local || output || path.equals("/openapi.yaml");
+      // the dashboard's page and files hold no data: the page reads the API, with the token from another host
+      boolean open = local || output || path.equals("/openapi.yaml") || path.equals("/") || path.startsWith("/ui/");
       String credential = munge(authorization);
       if (!open && credential != null && seg.length == 3 && seg[0].equals("v1") && seg[1].equals("jobs")) {
         // a user on another host of the cluster asks after a job: theirs only

@@ -24,8 +24,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.coalition.api.model.DecisionView;
 import org.coalition.api.model.Drain;
 import org.coalition.api.model.Federation;
+import org.coalition.api.model.Flow;
+import org.coalition.api.model.Flows;
 import org.coalition.api.model.Health;
 import org.coalition.api.model.JobView;
 import org.coalition.api.model.Keep;
@@ -34,6 +37,7 @@ import org.coalition.api.model.LedgerRow;
 import org.coalition.api.model.Outcome;
 import org.coalition.api.model.Participation;
 import org.coalition.api.model.ParticipationChange;
+import org.coalition.api.model.RecentDecisions;
 import org.coalition.api.model.SiteView;
 import org.coalition.api.model.Status;
 import org.coalition.coordination.Allowances;
@@ -159,6 +163,34 @@ public final class ApiResource {
           l.jobsSubmitted()));
     }
     return new Ledger(u.name(), now, rows);
+  }
+
+  /** The dashboard: a page that reads this API ({@link DashboardResource}). */
+  @GET
+  @Produces(MediaType.TEXT_HTML)
+  public Response dashboard() throws IOException {
+    return DashboardResource.page();
+  }
+
+  @GET
+  @Path("v1/flows")
+  public Flows flows() {
+    double now = coordination.now();
+    var u = broker.settings().utility();
+    List<Flow> flows = new ArrayList<>();
+    for (var row : new TreeMap<>(coordination.ledgerRows()).entrySet()) {
+      new TreeMap<>(row.getValue().credits()).forEach((executor, credit) -> flows.add(new Flow(row.getKey(), executor, credit.jobs(),
+          credit.sums().get(u).at(now))));
+    }
+    return new Flows(u.name(), now, flows);
+  }
+
+  @GET
+  @Path("v1/decisions")
+  public RecentDecisions decisions() {
+    List<DecisionView> out = new ArrayList<>();
+    broker.decisions().recent().forEach(d -> out.add(new DecisionView(d.millis(), d.kind(), d.subject(), d.reason(), d.detail())));
+    return new RecentDecisions(broker.settings().site(), out);
   }
 
   @GET

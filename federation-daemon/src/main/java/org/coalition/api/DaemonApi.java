@@ -80,7 +80,8 @@ public final class DaemonApi implements AutoCloseable {
     ResourceConfig app = new ResourceConfig()
         .register(JacksonFeature.withoutExceptionMappers())
         .register(ErrorMapper.class)
-        .register(new ApiResource(broker, health));
+        .register(new ApiResource(broker, health))
+        .register(DashboardResource.class);
     QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4);
     threads.setName("api-" + broker.settings().site());
     threads.setDaemon(true);

@@ -269,6 +269,27 @@ class DaemonApiIT {
     assertEquals(3600, s.broker().participation());
   }
 
+  /** The dashboard's page and files come from this jar (uPlot from its WebJar), and the two reads only it makes answer. */
+  @Test
+  void theDashboardIsServedWithItsFilesAndTheReadsItMakes() throws Exception {
+    Site s = fed.site("east", 1);
+    s.broker().start();
+    HttpResponse<String> page = send(s.broker(), "GET", "", null, null);
+    assertEquals(200, page.statusCode(), page.body());
+    assertTrue(page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"), page.headers().toString());
+    assertTrue(page.body().contains("<script src=\"ui/dashboard.js\"></script>"), page.body());
+    assertTrue(page.headers().firstValue("Content-Security-Policy").orElse("").contains("default-src 'self'"), "no outside resource");
+    for (String file : List.of("dashboard.js", "dashboard.css", "uPlot.iife.min.js", "uPlot.min.css")) {
+      HttpResponse<String> r = send(s.broker(), "GET", "ui/" + file, null, null);
+      assertEquals(200, r.statusCode(), file + ": " + r.body());
+      assertTrue(r.body().length() > 500, file);
+    }
+    assertError(send(s.broker(), "GET", "ui/..%2Fopenapi.yaml", null, null), 400, "INVALID");
+    assertError(send(s.broker(), "GET", "ui/secrets.txt", null, null), 404, "NOT_FOUND");
+    assertEquals("east", get(s.broker(), "v1/decisions").path("site").asText());
+    assertTrue(get(s.broker(), "v1/flows").path("flows").isArray());
+  }
+
   @Test
   void aWrongMethodMediaTypeOrAcceptGetsItsOwnStatusAndSaysWhatIsTaken() throws Exception {
     Site s = fed.site("east", 1);

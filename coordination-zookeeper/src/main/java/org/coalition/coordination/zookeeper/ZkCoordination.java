@@ -21,6 +21,7 @@ import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.FederatedJob;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
@@ -252,6 +253,11 @@ public final class ZkCoordination implements Coordination {
   @Override
   public Map<String, SiteLedger> ledgers() {
     return ledger.ledgers();
+  }
+
+  @Override
+  public Map<String, LedgerRow> ledgerRows() {
+    return ledger.rows();
   }
 
   @Override

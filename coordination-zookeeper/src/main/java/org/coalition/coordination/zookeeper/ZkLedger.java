@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
@@ -41,17 +40,23 @@ final class ZkLedger {
 
   /** Every member's ledger, by site, from the homes' rows. */
   Map<String, SiteLedger> ledgers() {
+    Map<String, LedgerRow> rows = rows();
+    return Ledgers.of(rows.values(), rows.keySet());
+  }
+
+  /** The homes' rows this daemon believes, by home. */
+  Map<String, LedgerRow> rows() {
     List<String> members;
     try {
       members = zk.client.getChildren().forPath(zk.paths.ledgers());
     } catch (Exception e) {
       throw ZkSite.translate("reading the ledger's members", e);
     }
-    List<LedgerRow> believed = new ArrayList<>();
+    Map<String, LedgerRow> believed = new TreeMap<>();
     for (String home : members) {
-      believed.add(believed(home));
+      believed.put(home, believed(home));
     }
-    return Ledgers.of(believed, new TreeSet<>(members));
+    return believed;
   }
 
   /**

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.coalition.coordination.Allowances;
@@ -357,6 +358,13 @@ public final class InMemoryCoordination implements Coordination {
   public Map<String, SiteLedger> ledgers() {
     synchronized (fed.lock) {
       return Ledgers.of(fed.ledgers.values(), fed.ledgers.keySet());
+    }
+  }
+
+  @Override
+  public Map<String, LedgerRow> ledgerRows() {
+    synchronized (fed.lock) {
+      return new TreeMap<>(fed.ledgers);
     }
   }
 
