@@ -145,6 +145,10 @@ public final class PilotAgent {
     int runs = 0;
     long idleSince = System.nanoTime();
     while (true) {
+      if (stopped) {
+        LOG.info("pilot {}: stopped by its batch system; exiting after {} jobs", pilotId, runs);
+        return 0;
+      }
       Optional<Assignment> work;
       long asking = System.nanoTime();
       try {
