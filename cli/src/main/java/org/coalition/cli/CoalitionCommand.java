@@ -41,6 +41,7 @@ import picocli.CommandLine.Command;
       ClientCommands.JobCommand.class,
       ClientCommands.ParticipationCommand.class,
       DrainCommand.class,
+      CompletionCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CoalitionCommand implements Runnable {

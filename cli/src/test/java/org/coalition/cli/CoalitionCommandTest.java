@@ -62,6 +62,22 @@ class CoalitionCommandTest {
     Files.delete(shared);
   }
 
+  /** The bash completion script comes from the command line itself: it knows every command, and bash reads it. */
+  @Test
+  void theBashCompletionScriptKnowsEveryCommandAndParses() throws Exception {
+    CliRun r = CliRun.of("completion", "bash");
+    assertEquals(ExitCodes.OK, r.exit(), r.err());
+    for (String word : new String[] {"trial", "federation", "list", "config", "check", "--syntax", "--online", "participation"}) {
+      assertTrue(r.out().contains(word), word + " missing from the completion script");
+    }
+    Path script = Files.createTempFile("coalition-completion", ".bash");
+    Files.writeString(script, r.out());
+    Process bash = new ProcessBuilder("bash", "-n", script.toString()).redirectErrorStream(true).start();
+    assertEquals(0, bash.waitFor(), new String(bash.getInputStream().readAllBytes()));
+    Files.delete(script);
+    assertEquals(ExitCodes.USAGE, CliRun.of("completion", "fish").exit());
+  }
+
   @Test
   void noArgumentsPrintsHelp() {
     assertEquals(ExitCodes.OK, run());
