@@ -25,20 +25,24 @@
     return r.json();
   }
 
-  function cell(row, text, className) {
-    const td = document.createElement('td');
+  function cell(row, text, className, tag) {
+    const td = document.createElement(tag || 'td');
     td.textContent = text;
     if (className) { td.className = className; }
     row.appendChild(td);
     return td;
   }
 
-  function fill(tableId, rows) {
+  // rows of cells, each text or [text, class]; with headed, each row's first cell is its heading (th)
+  function fill(tableId, rows, headed) {
     const body = document.querySelector('#' + tableId + ' tbody');
     body.replaceChildren();
     rows.forEach(function (cells) {
       const tr = document.createElement('tr');
-      cells.forEach(function (c) { Array.isArray(c) ? cell(tr, c[0], c[1]) : cell(tr, c); });
+      cells.forEach(function (c, i) {
+        const tag = headed && i === 0 ? 'th' : 'td';
+        Array.isArray(c) ? cell(tr, c[0], c[1], tag) : cell(tr, c, null, tag);
+      });
       body.appendChild(tr);
     });
   }
@@ -119,12 +123,7 @@
       ['own queue', num(s.pendingJobs, 0) + ' jobs, ' + num(s.pendingCoreSeconds / 3600, 1) + ' core-hours'],
       ['pilots', pilots],
       ['its jobs in the federation', num(s.jobsInFederation, 0)]
-    ].map(function (r) { return r; }));
-    document.querySelectorAll('#status tbody tr').forEach(function (tr) {
-      const th = document.createElement('th');
-      th.textContent = tr.firstChild.textContent;
-      tr.replaceChild(th, tr.firstChild);
-    });
+    ], true);
   }
 
   function showDecisions(d) {

@@ -205,7 +205,6 @@ final class DaemonCommand implements Callable<Integer> {
    * The batch systems the site file names, each connected by its factory: one handler as it is,
    * several as {@link SiteHandlers}.
    */
-  /** The site's batch systems, one handler (several behind {@link SiteHandlers}). */
   static ResourceHandler connect(SiteConfig c, HandlerContext context) {
     HandlerFactories factories = HandlerFactories.installed();
     List<SiteHandlers.Member> members = new ArrayList<>();

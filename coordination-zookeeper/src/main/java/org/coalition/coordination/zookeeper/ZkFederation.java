@@ -65,11 +65,7 @@ public final class ZkFederation {
    * Idempotent: existing nodes are kept, new sites are added to the member list.
    */
   public static void bootstrap(String connectString, ZkTls operator, Collection<String> sites, Clock clock) {
-    Identity self = operator.who();
-    if (!self.isOperator()) {
-      throw new CoordinationException(Kind.FORBIDDEN, "only the federation's operator creates its tree; this identity is " + self
-          + " (the operator's certificate names CN=" + OPERATOR + ")");
-    }
+    Identity self = operatorOf(operator, "creates its tree");
     String federation = self.federation();
     ZkPaths paths = new ZkPaths(federation);
     try (CuratorFramework admin = client(connectString, operator, Options.DEFAULT)) {
@@ -119,10 +115,7 @@ public final class ZkFederation {
 
   /** The members of the federation {@code operator} runs, by site id, and which are live (their daemons' sessions hold their live nodes). */
   public static List<Member> members(String connectString, ZkTls operator) {
-    Identity self = operator.who();
-    if (!self.isOperator()) {
-      throw new CoordinationException(Kind.FORBIDDEN, "only the federation's operator lists its members; this identity is " + self);
-    }
+    Identity self = operatorOf(operator, "lists its members");
     ZkPaths paths = new ZkPaths(self.federation());
     try (CuratorFramework admin = client(connectString, operator, Options.DEFAULT)) {
       if (admin.checkExists().forPath(paths.root) == null) {
@@ -140,6 +133,16 @@ public final class ZkFederation {
     } catch (Exception e) {
       throw ZkSite.translate("listing the members of federation " + self.federation() + " at " + connectString, e);
     }
+  }
+
+  /** Who {@code operator} is, when it is the federation's operator; else FORBIDDEN: only the operator {@code does} this. */
+  private static Identity operatorOf(ZkTls operator, String does) {
+    Identity self = operator.who();
+    if (!self.isOperator()) {
+      throw new CoordinationException(Kind.FORBIDDEN, "only the federation's operator " + does + "; this identity is " + self
+          + " (the operator's certificate names CN=" + OPERATOR + ")");
+    }
+    return self;
   }
 
   /** Connects the site {@code tls} names to its federation; the operator must have added it. */
