@@ -2,6 +2,7 @@ package org.coalition.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -109,6 +110,58 @@ class FederationCommandIT {
           trust.toString(), "--site", "west");
       assertEquals(ExitCodes.BAD_INPUT, notOperator.exit(), notOperator.err());
       assertTrue(notOperator.err().contains("only the federation's operator creates its tree; this identity is fed/north"), notOperator.err());
+    }
+  }
+
+  /** add issues a member's key and admits it; rotate admits a new one and refuses the old; remove refuses every key of the site. */
+  @Test
+  void addRotateAndRemoveChangeWhichKeysTheServersTake() throws Exception {
+    Path ca = tmp.resolve("ca");
+    assertEquals(0, run("federation", "ca", "--dir", ca.toString(), "--name", "fed").exit());
+    Path operator = issue(ca, "operator");
+    Path server = tmp.resolve("zk.p12");
+    assertEquals(0, run("federation", "issue", "--ca", ca.toString(), "--server", "--host", "127.0.0.1", "--out", server.toString(),
+        "localhost").exit());
+    Path trust = ca.resolve("trust.p12");
+    try (Ensemble zk = Ensemble.start(1, server, trust)) {
+      String[] op = {"--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust", trust.toString()};
+      CliRun created = run(with(with(new String[] {"federation", "create"}, op)));
+      assertEquals(0, created.exit(), created.err());
+      assertTrue(created.out().contains("no member sites yet"), created.out());
+      Path north = tmp.resolve("north.p12");
+      CliRun added = run(with(with(new String[] {"federation", "add", "--ca", ca.toString(), "--out", north.toString()}, op), "north"));
+      assertEquals(0, added.exit(), added.err());
+      assertTrue(added.out().startsWith("added site fed/north"), added.out());
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(north)));
+      joins(zk.connectString(), north, trust);
+      CliRun again = run(with(with(new String[] {"federation", "add", "--ca", ca.toString(), "--out", tmp.resolve("n2.p12").toString()}, op),
+          "north"));
+      assertEquals(ExitCodes.BAD_INPUT, again.exit(), again.err());
+      assertTrue(again.err().contains("already a member of federation fed; coalition federation rotate gives it a new key"), again.err());
+
+      Path old = tmp.resolve("north-old.p12");
+      Files.copy(north, old);
+      Files.copy(StoreFiles.passwordFile(north), StoreFiles.passwordFile(old));
+      Thread.sleep(1_100); // keys are told apart by their issue time, to the second
+      CliRun rotated = run(with(with(new String[] {"federation", "rotate", "--ca", ca.toString(), "--out", north.toString(), "--overlap", "0s",
+          "--json"}, op), "north"));
+      assertEquals(0, rotated.exit(), rotated.err());
+      assertTrue(rotated.out().contains("\"olderCertificatesRefusedFrom\""), rotated.out());
+      joins(zk.connectString(), north, trust);
+      assertThrows(RuntimeException.class, () -> joins(zk.connectString(), old, trust), "the rotated-out key is refused");
+
+      CliRun stranger = run(with(with(new String[] {"federation", "rotate", "--ca", ca.toString(), "--out", tmp.resolve("x.p12").toString()},
+          op), "west"));
+      assertEquals(ExitCodes.BAD_INPUT, stranger.exit(), stranger.err());
+      assertTrue(stranger.err().contains("'west' is not a member of federation fed"), stranger.err());
+
+      CliRun removed = run(with(with(new String[] {"federation", "remove"}, op), "north"));
+      assertEquals(0, removed.exit(), removed.err());
+      assertThrows(RuntimeException.class, () -> joins(zk.connectString(), north, trust), "a removed site's key is refused");
+      CliRun members = run(with(with(new String[] {"federation", "list"}, op), "--json"));
+      assertFalse(members.out().contains("north"), members.out());
+      CliRun twice = run(with(with(new String[] {"federation", "remove"}, op), "north"));
+      assertEquals(ExitCodes.BAD_INPUT, twice.exit(), twice.err());
     }
   }
 

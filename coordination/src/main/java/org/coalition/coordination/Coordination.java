@@ -173,6 +173,15 @@ public interface Coordination extends AutoCloseable {
   /** Whether the store answers now (the daemon's health endpoint and metrics). */
   boolean connected();
 
+  /**
+   * Why the federation no longer takes this site, if it says so now: its operator removed the site
+   * or revoked the key it connects with. Empty while it is taken, and when the store cannot tell
+   * (not connected): a daemon told this stops, since every round would be refused.
+   */
+  default Optional<String> refusal() {
+    return Optional.empty();
+  }
+
   @Override
   void close();
 }

@@ -285,6 +285,11 @@ public final class ZkCoordination implements Coordination {
     return zk.client.getZookeeperClient().isConnected();
   }
 
+  @Override
+  public Optional<String> refusal() {
+    return zk.refusal();
+  }
+
   /**
    * This handle's current ZooKeeper session, for fault injection that expires it on the servers
    * (tests, benchmarks); the client itself is never handed out.

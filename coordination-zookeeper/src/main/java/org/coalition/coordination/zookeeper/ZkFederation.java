@@ -136,7 +136,7 @@ public final class ZkFederation {
   }
 
   /** Who {@code operator} is, when it is the federation's operator; else FORBIDDEN: only the operator {@code does} this. */
-  private static Identity operatorOf(ZkTls operator, String does) {
+  static Identity operatorOf(ZkTls operator, String does) {
     Identity self = operator.who();
     if (!self.isOperator()) {
       throw new CoordinationException(Kind.FORBIDDEN, "only the federation's operator " + does + "; this identity is " + self
@@ -219,7 +219,7 @@ public final class ZkFederation {
     }
   }
 
-  private static void ensure(CuratorFramework admin, String path, byte[] data, List<ACL> acl) throws Exception {
+  static void ensure(CuratorFramework admin, String path, byte[] data, List<ACL> acl) throws Exception {
     try {
       admin.create().withACL(acl).forPath(path, data);
     } catch (KeeperException.NodeExistsException e) {

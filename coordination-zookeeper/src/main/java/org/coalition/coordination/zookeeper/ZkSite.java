@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
@@ -48,6 +49,9 @@ final class ZkSite {
     this.clock = clock;
     FederationRecord fed;
     try {
+      // a server that lags behind the leader may not have the federation the operator just created: catch up first (the
+      // read below is queued after the sync on this session)
+      client.sync().forPath(paths.root);
       if (client.checkExists().forPath(paths.root) == null) {
         throw new CoordinationException(Kind.INVALID, "no federation at " + paths.root
             + " (or this identity may not read it); the operator creates it with coalition federation create");
@@ -58,11 +62,30 @@ final class ZkSite {
     }
     if (!self.toString().equals(fed.members().get(site))) {
       throw new CoordinationException(Kind.FORBIDDEN, "site " + site + " is not a member of " + paths.root
-          + "; the operator adds it with coalition federation create --site " + site);
+          + "; the operator adds it with coalition federation add " + site);
     }
     this.epochMillis = fed.epochMillis();
     this.jobAcl = FederationAcls.job(self);
     this.ownAcl = FederationAcls.own(self);
+  }
+
+  /**
+   * Whether the servers still take this site: a read of the federation's record (which every
+   * member may read) refused for this identity, or a record that no longer lists the site, says
+   * the operator removed it or revoked its key. Empty when taken, or when the servers cannot be
+   * asked now (a lost connection is not a refusal).
+   */
+  Optional<String> refusal() {
+    try {
+      FederationRecord fed = ZkRecords.read(paths.root, client.getData().forPath(paths.root), FederationRecord.class);
+      return self.toString().equals(fed.members().get(site)) ? Optional.empty()
+          : Optional.of("site " + site + " is no longer a member of federation " + self.federation() + " (its operator removed it)");
+    } catch (KeeperException.NoAuthException | KeeperException.AuthFailedException e) {
+      return Optional.of("the servers of federation " + self.federation() + " refuse this site's key (its operator removed " + site
+          + " or revoked the key: coalition federation rotate gives a new one)");
+    } catch (Exception e) {
+      return Optional.empty();
+    }
   }
 
   /** The identity of {@code site}, a member of this federation. */

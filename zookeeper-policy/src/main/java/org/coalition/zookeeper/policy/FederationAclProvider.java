@@ -8,6 +8,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.server.DataNode;
 import org.apache.zookeeper.server.auth.ServerAuthenticationProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,18 +19,22 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Authentication: a client that adds auth {@value #SCHEME} (with no data) on a TLS connection
  * gets the identity its verified client certificate names ({@link Identity}); without a
- * certificate, or with one that names no identity, the server refuses it (AUTHFAILED).
+ * certificate, or with one that names no identity, the server refuses it (AUTHFAILED); so it does
+ * a certificate the operator has revoked ({@link Revocations}: a removed site, a rotated key).
  *
  * <p>Authorisation: ZooKeeper asks {@link #matches} for every ACL entry of this scheme, with the
  * path, the permission asked for and, on a create, the new node's ACL. That is what plain ACLs
  * cannot see: under another site's job a member may create only {@code claim}, and only with
  * the ACL {@link FederationAcls#claim} prescribes (so it cannot take rights it should not have);
  * under its claim the claimer may create only {@code result}, with {@link FederationAcls#result}'s ACL.
+ * A session whose certificate is revoked while it is open matches no entry from then on.
  */
 public final class FederationAclProvider extends ServerAuthenticationProvider {
   /** The ACL scheme and the auth scheme clients add. */
   public static final String SCHEME = "coalition";
   private static final Logger LOG = LoggerFactory.getLogger(FederationAclProvider.class);
+  /** Between the identity and its certificate's issue time in a session's auth id: {@code FED/SITE#MILLIS}. */
+  static final String ISSUED = "#";
 
   @Override
   public String getScheme() {
@@ -46,7 +51,15 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
     }
     try {
       Identity identity = Identity.of(leaf.getSubjectX500Principal());
-      serverObjs.getCnxn().addAuthInfo(new Id(SCHEME, identity.toString()));
+      long issued = leaf.getNotBefore().getTime();
+      if (revoked(serverObjs, identity, issued)) {
+        LOG.warn("refused {} auth from {}: the certificate of {} (serial {}) is revoked by the federation's operator", SCHEME,
+            serverObjs.getCnxn().getRemoteSocketAddress(), identity, leaf.getSerialNumber().toString(16));
+        return KeeperException.Code.AUTHFAILED;
+      }
+      // the certificate's issue time travels with the session's requests (a follower forwards them to the
+      // leader with their auth ids, not their connection), so every server can check a revocation made since
+      serverObjs.getCnxn().addAuthInfo(new Id(SCHEME, identity + ISSUED + issued));
       return KeeperException.Code.OK;
     } catch (IllegalArgumentException e) {
       LOG.warn("refused {} auth from {}: {}", SCHEME, serverObjs.getCnxn().getRemoteSocketAddress(), e.getMessage());
@@ -56,13 +69,33 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
 
   @Override
   public boolean matches(ServerObjs serverObjs, MatchValues m) {
+    String id = m.getId();
+    int mark = id.indexOf(ISSUED);
     Identity who;
+    long issued;
     try {
-      who = Identity.parse(m.getId());
+      who = Identity.parse(mark < 0 ? id : id.substring(0, mark));
+      issued = mark < 0 ? Long.MIN_VALUE : Long.parseLong(id.substring(mark + 1));
     } catch (IllegalArgumentException e) {
       return false;
     }
+    if (revoked(serverObjs, who, issued)) {
+      return false;
+    }
     return allows(who, m.getAclExpr(), m.getPath(), m.getPerm(), m.getSetAcls());
+  }
+
+  /**
+   * Whether the operator has revoked {@code who}'s certificate issued at {@code issued} (ms; the
+   * session of an older server that did not record it: {@link Long#MIN_VALUE}, the oldest). The
+   * operator's own certificates are not revocable here.
+   */
+  private static boolean revoked(ServerObjs serverObjs, Identity who, long issued) {
+    if (who.isOperator()) {
+      return false;
+    }
+    DataNode node = serverObjs.getZks().getZKDatabase().getNode(Revocations.path(who));
+    return node != null && Revocations.revoked(node.getData(), issued, System.currentTimeMillis());
   }
 
   /**
