@@ -12,6 +12,7 @@ import org.coalition.config.ConfigException;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.handler.config.Suggest;
 import org.coalition.simulator.swf.SwfFormatException;
+import org.coalition.trust.TrustException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -42,6 +43,7 @@ import picocli.CommandLine.Command;
       ClientCommands.ParticipationCommand.class,
       DrainCommand.class,
       CompletionCommand.class,
+      ManualCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CoalitionCommand implements Runnable {
@@ -119,6 +121,12 @@ public final class CoalitionCommand implements Runnable {
       cli.getErr().println(command + ": " + c.getMessage());
       cli.getErr().flush();
       return c.kind() == CoordinationException.Kind.UNAVAILABLE ? ExitCodes.UNAVAILABLE : ExitCodes.BAD_INPUT;
+    }
+    if (e instanceof TrustException) {
+      // a CA or key store that cannot be read or written: the message names the file
+      cli.getErr().println(command + ": " + e.getMessage());
+      cli.getErr().flush();
+      return ExitCodes.BAD_INPUT;
     }
     if (e instanceof ApiClient.Failed) {
       cli.getErr().println(command + ": " + e.getMessage());

@@ -65,6 +65,8 @@ final class DaemonCommand implements Callable<Integer> {
       description = "How often the broker looks at the batch system (default ${DEFAULT-VALUE}).")
   Duration tick;
 
+  /** How often the daemon asks whether its federation still takes it (a removal, a revoked key): one read. */
+  private static final int REFUSAL_CHECK_SECONDS = 10;
   private final CountDownLatch stop = new CountDownLatch(1);
   /** The running broker, told at once when a stop is asked: it hands out no more work while the daemon closes. */
   private volatile Broker running;
@@ -118,6 +120,7 @@ final class DaemonCommand implements Callable<Integer> {
       return ExitCodes.OK; // stopped while waiting for ZooKeeper
     }
     SystemdNotify systemd = SystemdNotify.fromEnvironment(System.getenv());
+    Optional<String> refused = Optional.empty();
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = onShutdown(systemd, stopped);
     Runtime.getRuntime().addShutdownHook(hook);
@@ -155,10 +158,15 @@ final class DaemonCommand implements Callable<Integer> {
         String hello = "site " + daemon.broker().settings().site() + " joined federation " + c.federation().name() + "; API at " + api.uri();
         say(hello + "; stop with SIGTERM");
         systemd.ready(hello);
-        while (!stop.await(1, TimeUnit.SECONDS)) {
+        for (long second = 1; !stop.await(1, TimeUnit.SECONDS); second++) {
           if (broker.drained()) {
             say("site " + c.site() + " drained: no foreign job runs here any more");
             systemd.stopping("drained");
+            break;
+          }
+          refused = second % REFUSAL_CHECK_SECONDS == 0 ? coordination.refusal() : Optional.empty();
+          if (refused.isPresent()) {
+            systemd.stopping("refused by the federation");
             break;
           }
         }
@@ -175,6 +183,12 @@ final class DaemonCommand implements Callable<Integer> {
       }
     }
     say("site " + c.site() + " stopped");
+    if (refused.isPresent()) {
+      // exit 4, which the unit does not restart: a new key or a new membership is the operator's to give
+      spec.commandLine().getErr().println("coalition daemon: " + refused.get() + "; stopped");
+      spec.commandLine().getErr().flush();
+      return ExitCodes.BAD_INPUT;
+    }
     return ExitCodes.OK;
   }
 

@@ -25,11 +25,13 @@ import picocli.CommandLine.Parameters;
  * {@code coalition federation}: what an operator does. {@code ca} makes the federation's
  * certificate authority, {@code issue} gives a site, the operator or a ZooKeeper server its key
  * and certificate, {@code create} makes the federation's tree in ZooKeeper with its member sites
- * (or adds sites). Keys and their passwords live in files of mode 0600, never on the command line.
+ * (or adds sites); {@code add}, {@code rotate} and {@code remove} ({@link FederationMemberCommands})
+ * change a member and which of its certificates the servers take. Keys and their passwords live in files of mode 0600, never on the command line.
  */
 @Command(name = "federation", mixinStandardHelpOptions = true,
-    description = "Make a federation's CA and certificates, create the federation in ZooKeeper and list its members.",
-    subcommands = {FederationCommand.Ca.class, FederationCommand.Issue.class, FederationCommand.Create.class, FederationCommand.ListMembers.class})
+    description = "Make a federation's CA and certificates, create the federation in ZooKeeper, add, rotate, remove and list its members.",
+    subcommands = {FederationCommand.Ca.class, FederationCommand.Issue.class, FederationCommand.Create.class, FederationMemberCommands.Add.class,
+        FederationMemberCommands.Rotate.class, FederationMemberCommands.Remove.class, FederationCommand.ListMembers.class})
 final class FederationCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -130,8 +132,8 @@ final class FederationCommand implements Callable<Integer> {
   }
 
   @Command(name = "create", mixinStandardHelpOptions = true,
-      description = {"Create the federation's tree in ZooKeeper with its member sites, or add sites to it. Running it again with the"
-          + " same sites changes nothing.",
+      description = {"Create the federation's tree in ZooKeeper, with member sites named by --site (whose keys 'issue' makes) or none"
+          + " (then 'add' each: it issues the key too). Running it again with the same sites changes nothing.",
           "It connects over TLS as the operator (--identity, from coalition federation issue operator); the federation is the one"
               + " the operator's certificate names."})
   static final class Create implements Callable<Integer> {
@@ -139,7 +141,7 @@ final class FederationCommand implements Callable<Integer> {
 
     @CommandLine.Mixin Operator operator = new Operator();
 
-    @Option(names = "--site", required = true, paramLabel = "NAME", description = "A member site; repeat for each.")
+    @Option(names = "--site", paramLabel = "NAME", description = "A member site; repeat for each (or add them later: coalition federation add).")
     List<String> sites = new ArrayList<>();
 
     @Option(names = "--json", description = "Print the result as JSON.")
@@ -167,7 +169,8 @@ final class FederationCommand implements Callable<Integer> {
       result.put("federation", name);
       result.put("zookeeper", operator.zookeeper);
       result.put("sites", members);
-      report(spec, json, result, "federation " + name + " at " + operator.zookeeper + ": member sites " + String.join(", ", members));
+      report(spec, json, result, "federation " + name + " at " + operator.zookeeper + ": "
+          + (members.isEmpty() ? "no member sites yet (coalition federation add SITE)" : "member sites " + String.join(", ", members)));
       return ExitCodes.OK;
     }
   }
@@ -216,7 +219,7 @@ final class FederationCommand implements Callable<Integer> {
     }
   }
 
-  private static void report(CommandLine.Model.CommandSpec spec, boolean json, Map<String, ?> result, String text) {
+  static void report(CommandLine.Model.CommandSpec spec, boolean json, Map<String, ?> result, String text) {
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       Output.json(out, result);
@@ -226,7 +229,7 @@ final class FederationCommand implements Callable<Integer> {
     }
   }
 
-  private static int fail(CommandLine.Model.CommandSpec spec, String command, String message, int code) {
+  static int fail(CommandLine.Model.CommandSpec spec, String command, String message, int code) {
     PrintWriter err = spec.commandLine().getErr();
     err.println("coalition " + command + ": " + message);
     err.flush();

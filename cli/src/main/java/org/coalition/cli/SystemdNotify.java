@@ -1,9 +1,7 @@
 package org.coalition.cli;
 
-import java.io.IOException;
+import com.sun.jna.LastErrorException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -16,32 +14,33 @@ import org.slf4j.LoggerFactory;
 /**
  * Tells systemd how the daemon is doing when it runs as a {@code Type=notify} unit (its
  * {@code NOTIFY_SOCKET} is set): READY once it has joined, WATCHDOG while its rounds run, STOPPING
- * on SIGTERM, and a STATUS line. It runs {@code systemd-notify --pid=PID}: the JVM has no
- * datagram Unix sockets, and the unit says {@code NotifyAccess=all} so that systemd takes the
- * message from the helper. Outside systemd every call does nothing.
+ * on SIGTERM, and a STATUS line, each a datagram this process sends itself ({@link NotifySocket}),
+ * so the unit takes notifications from its main process only ({@code NotifyAccess=main}).
+ * Outside systemd every call does nothing.
  */
 final class SystemdNotify {
   private static final Logger LOG = LoggerFactory.getLogger(SystemdNotify.class);
 
-  private final boolean enabled;
+  private final Optional<String> socket;
   private final Optional<Duration> watchdog;
   private ScheduledExecutorService pinger;
 
-  private SystemdNotify(boolean enabled, Optional<Duration> watchdog) {
-    this.enabled = enabled;
+  private SystemdNotify(Optional<String> socket, Optional<Duration> watchdog) {
+    this.socket = socket;
     this.watchdog = watchdog;
   }
 
   /** From the process's environment: systemd sets {@code NOTIFY_SOCKET}, and {@code WATCHDOG_USEC} with {@code WatchdogSec=}. */
   static SystemdNotify fromEnvironment(Map<String, String> env) {
-    boolean on = env.get("NOTIFY_SOCKET") != null && !env.get("NOTIFY_SOCKET").isEmpty();
+    Optional<String> socket = Optional.ofNullable(env.get("NOTIFY_SOCKET")).filter(s -> !s.isEmpty());
+    boolean on = socket.isPresent();
     Optional<Duration> dog = Optional.empty();
     String usec = env.get("WATCHDOG_USEC");
     String pid = env.get("WATCHDOG_PID");
     if (on && usec != null && usec.matches("[0-9]{1,15}") && (pid == null || pid.equals(Long.toString(ProcessHandle.current().pid())))) {
       dog = Optional.of(Duration.ofNanos(Long.parseLong(usec) * 1000));
     }
-    return new SystemdNotify(on, dog);
+    return new SystemdNotify(socket, dog);
   }
 
   /** How often to send WATCHDOG=1 (half the unit's {@code WatchdogSec}); empty without a watchdog. */
@@ -79,7 +78,7 @@ final class SystemdNotify {
   }
 
   void ready(String status) {
-    send("--ready", "STATUS=" + status);
+    send("READY=1", "STATUS=" + status);
   }
 
   void watchdog() {
@@ -91,23 +90,13 @@ final class SystemdNotify {
   }
 
   private void send(String... fields) {
-    if (!enabled) {
+    if (socket.isEmpty()) {
       return;
     }
-    List<String> command = new ArrayList<>(List.of("systemd-notify", "--pid=" + ProcessHandle.current().pid()));
-    command.addAll(List.of(fields));
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-      if (!p.waitFor(5, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        LOG.warn("systemd-notify {} did not return within 5 s", String.join(" ", fields));
-      } else if (p.exitValue() != 0) {
-        LOG.warn("systemd-notify {} failed (exit {})", String.join(" ", fields), p.exitValue());
-      }
-    } catch (IOException e) {
-      LOG.warn("cannot run systemd-notify ({}); is systemd installed?", e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      NotifySocket.send(socket.get(), String.join("\n", fields));
+    } catch (LastErrorException | IllegalArgumentException e) {
+      LOG.warn("cannot tell systemd {} ({})", String.join(" ", fields), e.getMessage());
     }
   }
 }

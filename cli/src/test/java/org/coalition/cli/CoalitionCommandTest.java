@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -76,6 +77,41 @@ class CoalitionCommandTest {
     assertEquals(0, bash.waitFor(), new String(bash.getInputStream().readAllBytes()));
     Files.delete(script);
     assertEquals(ExitCodes.USAGE, CliRun.of("completion", "fish").exit());
+  }
+
+  /**
+   * The manual page comes from the command line too: every command and every option a person can
+   * type is on it, and man's formatter reads it without a warning.
+   */
+  @Test
+  void theManualPageNamesEveryCommandAndOptionAndFormatsCleanly() throws Exception {
+    CliRun r = CliRun.of("manual");
+    assertEquals(ExitCodes.OK, r.exit(), r.err());
+    assertTrue(r.out().startsWith(".TH COALITION 1 "), r.out());
+    walk(CoalitionCommand.commandLine(), r.out());
+    Process groff = new ProcessBuilder("groff", "-man", "-Tutf8", "-ww", "-z").redirectErrorStream(true).start();
+    groff.getOutputStream().write(r.out().getBytes(StandardCharsets.UTF_8));
+    groff.getOutputStream().close();
+    String warnings = new String(groff.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, groff.waitFor(), warnings);
+    assertEquals("", warnings, "groff's warnings on the page");
+  }
+
+  private static void walk(CommandLine cli, String page) {
+    var spec = cli.getCommandSpec();
+    if (spec.userObject() instanceof CommandLine.HelpCommand) {
+      return;
+    }
+    if (spec.parent() != null) {
+      assertTrue(page.contains(".SS \"" + spec.qualifiedName() + "\""), spec.qualifiedName() + " has no section");
+    }
+    for (var option : spec.options()) {
+      if (!option.hidden() && !option.usageHelp() && !option.versionHelp()) {
+        assertTrue(page.contains("\\fB" + ManPage.escape(option.longestName()) + "\\fR"),
+            spec.qualifiedName() + " " + option.longestName() + " missing from the page");
+      }
+    }
+    cli.getSubcommands().values().forEach(sub -> walk(sub, page));
   }
 
   @Test

@@ -131,12 +131,12 @@ final class SlurmSite implements AutoCloseable {
 
   /**
    * Upgrades the daemon: {@code docker stop} (SIGTERM, the daemon's clean stop, at most 60 s),
-   * the jar replaced by {@code jar}, and a start; returns once it serves again. The soak puts the
+   * the package's jar replaced by {@code jar} (what dpkg does to it on an upgrade), and a start; returns once it serves again. The soak puts the
    * same build back: what it tests is the procedure, not a change between versions.
    */
   void upgradeDaemon(Path jar) {
     Engine.stop(daemon, 60);
-    daemon.copyFileToContainer(MountableFile.forHostPath(jar, 0644), "/opt/coalition/coalition.jar");
+    daemon.copyFileToContainer(MountableFile.forHostPath(jar, 0644), "/usr/share/coalition/coalition.jar");
     restartDaemon();
   }
 

@@ -27,12 +27,12 @@ final class ZooKeeperEnsemble implements AutoCloseable {
     String image = "coalition/zookeeper:3.8";
     for (int i = 1; i <= 3; i++) {
       GenericContainer<?> zk = Engine.container(image).withNetwork(network).withNetworkAliases("zk" + i)
-          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("zk" + i + ".p12"), 0600), "/etc/zookeeper/tls/server.p12")
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("zk" + i + ".p12"), 0600), "/etc/coalition-zookeeper/server.p12")
           .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("zk" + i + ".p12.password"), 0600),
-              "/etc/zookeeper/tls/server.p12.password")
-          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("federation-ca.p12"), 0644), "/etc/zookeeper/tls/trust.p12")
+              "/etc/coalition-zookeeper/server.p12.password")
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("federation-ca.p12"), 0644), "/etc/coalition-zookeeper/trust.p12")
           .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("federation-ca.p12.password"), 0644),
-              "/etc/zookeeper/tls/trust.p12.password")
+              "/etc/coalition-zookeeper/trust.p12.password")
           .withEnv("ZK_ID", String.valueOf(i)).withEnv("ZK_SERVERS", "zk1 zk2 zk3").withExposedPorts(TLS_PORT)
           .withCreateContainerCmdModifier(logs.hostname("zk" + i)).withCreateContainerCmdModifier(Logs.netAdmin())
           .withLogConsumer(logs.to("zk" + i)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(2)));

@@ -201,7 +201,7 @@ public final class SiteConfigReader {
         "federation.zookeeper", fed.where("zookeeper"), "handlers", top.where("handlers"),
         "http.operator-token-file", ht.where("operator-token-file"), "http.tls", ht.where("tls"), "spool", top.where("spool"));
     return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
-        spool != null ? spool : Path.of("/var/spool/coalition", site), domains, logging, places);
+        spool != null ? spool : Path.of("/var/lib/coalition", site), domains, logging, places);
   }
 
   /**

@@ -1,0 +1,277 @@
+package org.coalition.containers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.github.dockerjava.api.model.AccessMode;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Volume;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.coalition.testbed.Eventually;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.testcontainers.containers.Container.ExecResult;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.utility.MountableFile;
+
+/**
+ * The Debian packages on a clean Debian 12 host with systemd (coalition/debian-systemd: systemd
+ * as the container's first process, Java, nothing of Coalition): installed with apt, then every
+ * command of docs/operations.md's "A federation on one machine" run as written there, in order
+ * (the blocks marked {@code <!-- run by containers/PackageIT -->}): the CA, a ZooKeeper server
+ * as {@code coalition-zookeeper.service}, the federation with two sites, two site files, and two
+ * daemons as {@code coalition@north} and {@code coalition@south}. Then what an admin would check:
+ * both live, the dashboard served, the man page and completion installed, the units verified by
+ * systemd, the sandbox really applied to the running daemon, a broken site file not restarted in
+ * a loop, a member's key rotated and a member removed, the local trial run from the installed
+ * examples, and a removal of the package that keeps site files.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PackageIT {
+  private static final Path OPERATIONS = Path.of("..", "docs", "operations.md");
+  private static final String MARK = "<!-- run by containers/PackageIT -->";
+  /**
+   * The daemon unit's CapabilityBoundingSet as a mask: CHOWN 0, DAC_OVERRIDE 1, DAC_READ_SEARCH 2,
+   * FOWNER 3, KILL 5, SETGID 6, SETUID 7, NET_BIND_SERVICE 10, AUDIT_WRITE 29.
+   */
+  private static final long BOUNDING = 0x200004efL;
+
+  private static final Logs LOGS = new Logs(Path.of("target", "containers"));
+  private static final String OPERATOR = "--zookeeper localhost:2281 --identity /root/operator.p12 --trust /root/ca/trust.p12";
+  private static GenericContainer<?> host;
+
+  @BeforeAll
+  static void bootAndInstallFromTheGuide() throws Exception {
+    List<Path> debs = packages();
+    // systemd needs its own /run and the cgroup tree; CAP_SYS_ADMIN and no seccomp profile let it
+    // build the units' sandboxes (mount namespaces), which it otherwise skips without a word
+    host = Engine.container("coalition/debian-systemd:bookworm").withCreateContainerCmdModifier(LOGS.hostname("debian"))
+        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withCapAdd(Capability.SYS_ADMIN)
+            .withSecurityOpts(List.of("seccomp=unconfined", "apparmor=unconfined"))
+            .withTmpFs(Map.of("/run", "rw,exec", "/run/lock", "rw"))
+            .withBinds(new Bind("/sys/fs/cgroup", new Volume("/sys/fs/cgroup"), AccessMode.ro)))
+        .withLogConsumer(LOGS.to("debian"));
+    host.start();
+    Eventually.waitFor("systemd to boot in the container", Duration.ofMinutes(1),
+        () -> run("systemctl is-system-running").getStdout().matches("(?s)(running|degraded).*"));
+    // after the boot: systemd mounts a fresh /tmp, so the packages go to root's home
+    for (Path deb : debs) {
+      host.copyFileToContainer(MountableFile.forHostPath(deb, 0644), "/root/" + deb.getFileName());
+    }
+    List<String> blocks = blocks(Files.readString(OPERATIONS));
+    assertTrue(blocks.size() >= 5, "operations.md marks its one-machine walkthrough: " + blocks.size() + " blocks");
+    for (String block : blocks) {
+      ExecResult r = host.execInContainer("bash", "-euo", "pipefail", "-c", "cd /root\n" + block);
+      System.out.println("[package] $ " + block.strip().replace("\n", "\n[package] $ "));
+      System.out.print(r.getStdout().lines().map(l -> "[package]   " + l + "\n").reduce("", String::concat));
+      assertEquals(0, r.getExitCode(), "a block of docs/operations.md failed:\n" + block + "\n" + r.getStderr() + r.getStdout()
+          + "\njournal:\n" + run("journalctl --no-pager -n 60").getStdout());
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (host != null) {
+      host.stop();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void bothDaemonsJoinedAndTheDashboardIsServed() {
+    String list = ok("coalition federation list " + OPERATOR + " --json");
+    assertTrue(list.contains("\"north\"") && list.contains("\"south\""), list);
+    assertEquals(2, list.split("\"live\"\\s*:\\s*true", -1).length - 1, "both members live: " + list);
+    String sites = ok("coalition sites --config /etc/coalition/south.yaml --json");
+    assertEquals(2, sites.split("\"live\"\\s*:\\s*true", -1).length - 1, "south sees both live: " + sites);
+    assertTrue(ok("curl -fsS http://127.0.0.1:8081/").contains("<title>Coalition</title>"), "north's dashboard");
+    assertTrue(ok("curl -fsS http://127.0.0.1:8082/ui/dashboard.js").length() > 1000, "south's dashboard script, from its jar");
+    for (String site : List.of("north", "south")) {
+      assertTrue(ok("systemctl show -p StatusText --value coalition@" + site).contains("joined federation demo"),
+          site + " told systemd it joined (READY from its main process: NotifyAccess=main)");
+      assertEquals("active", ok("systemctl is-active coalition@" + site).strip());
+    }
+  }
+
+  @Test
+  @Order(2)
+  void theCommandItsManPageAndItsCompletionAreInstalled() {
+    assertTrue(ok("coalition --help").contains("federation"));
+    assertTrue(ok("coalition --version").contains("Java 17"), "the system's Java");
+    String man = ok("MANWIDTH=100 man -P cat coalition 2>&1");
+    for (String section : List.of("coalition federation create", "coalition config check", "EXIT STATUS", "/var/lib/coalition/SITE")) {
+      assertTrue(man.contains(section), section + " missing from man coalition");
+    }
+    String completion = ok(". /usr/share/bash-completion/bash_completion && { _completion_loader coalition; complete -p coalition; }");
+    assertTrue(completion.contains("coalition"), completion);
+    assertTrue(ok("id coalition").contains("coalition"), "the package's system user");
+    assertEquals("750 root coalition", ok("stat -c '%a %U %G' /etc/coalition").strip());
+  }
+
+  /** systemd reads both units without a warning, and rates the daemon's exposure (printed). */
+  @Test
+  @Order(3)
+  void systemdVerifiesBothUnitsAndRatesTheDaemonsExposure() {
+    ExecResult verify = run("systemd-analyze verify coalition@north.service coalition-zookeeper.service");
+    assertEquals(0, verify.getExitCode(), verify.getStderr());
+    assertEquals("", (verify.getStdout() + verify.getStderr()).strip(), "systemd-analyze verify's warnings");
+    for (String unit : List.of("coalition@north.service", "coalition-zookeeper.service")) {
+      String security = ok("systemd-analyze security --no-pager " + unit);
+      Matcher level = Pattern.compile("Overall exposure level for " + Pattern.quote(unit) + ": ([0-9.]+) (\\S+)").matcher(security);
+      assertTrue(level.find(), security);
+      System.out.println("[package] systemd-analyze security " + unit + ": exposure " + level.group(1) + " " + level.group(2));
+      assertTrue(Double.parseDouble(level.group(1)) <= 4.0, unit + " exposure above 4.0 (a sandbox option lost?): " + level.group(0));
+    }
+  }
+
+  /** The sandbox is not only written: the running daemon has it (bounded capabilities, no new privileges, a read-only /usr). */
+  @Test
+  @Order(4)
+  void theRunningDaemonIsSandboxed() {
+    String pid = ok("systemctl show -p MainPID --value coalition@north").strip();
+    String status = ok("cat /proc/" + pid + "/status");
+    assertTrue(status.contains("NoNewPrivs:\t1"), status);
+    // the unit's list, within what the container itself may have (Docker's default set lacks DAC_READ_SEARCH)
+    long container = capabilities(ok("cat /proc/1/status"));
+    assertEquals(Long.toHexString(BOUNDING & container), Long.toHexString(capabilities(status)), "capabilities bounded to the unit's list");
+    ExecResult write = run("nsenter -t " + pid + " -m touch /usr/coalition-probe");
+    assertFalse(write.getExitCode() == 0, "the daemon's view of /usr is read-only");
+    assertTrue(write.getStderr().contains("Read-only file system"), write.getStderr());
+    ok("nsenter -t " + pid + " -m sh -c 'touch /var/lib/coalition/north/probe && rm /var/lib/coalition/north/probe'");
+    // root's alone, but for the execute bit the accounts it maps need to reach their jobs' folders
+    assertEquals("711 root", ok("stat -c '%a %U' /var/lib/coalition/north").strip());
+  }
+
+  private static long capabilities(String procStatus) {
+    Matcher m = Pattern.compile("CapBnd:\\s*([0-9a-f]+)").matcher(procStatus);
+    assertTrue(m.find(), procStatus);
+    return Long.parseUnsignedLong(m.group(1), 16);
+  }
+
+  /** A site file the daemon's checks refuse fails the start with exit 4 and waits for its admin: no restart loop. */
+  @Test
+  @Order(5)
+  void aBrokenSiteFileIsNotRestartedInALoop() throws Exception {
+    ok("printf 'site: broken\\nfederation: [\\n' > /etc/coalition/broken.yaml");
+    ExecResult start = run("systemctl start coalition@broken");
+    assertFalse(start.getExitCode() == 0, "the start fails");
+    Thread.sleep(7_000);
+    assertEquals("0", ok("systemctl show -p NRestarts --value coalition@broken").strip(), "no restart: RestartPreventExitStatus");
+    String journal = ok("journalctl --no-pager -u coalition@broken");
+    assertTrue(journal.contains("/etc/coalition/broken.yaml:"), "the journal names the file and line: " + journal);
+    assertTrue(journal.contains("status=4/"), "config check's exit code for bad input: " + journal);
+    ok("rm /etc/coalition/broken.yaml; systemctl reset-failed coalition@broken");
+  }
+
+  /**
+   * The operator rotates south's key with no overlap, writing the new key where south's site file
+   * names it; south's daemon, refused on its old key, is restarted by its admin and joins on the new one.
+   */
+  @Test
+  @Order(6)
+  void aRotatedKeyTakesOverWhenTheDaemonRestarts() {
+    ok("coalition federation rotate --ca /root/ca --out /etc/coalition/south.p12 --overlap 0s " + OPERATOR + " south");
+    ok("systemctl restart coalition@south");
+    Eventually.waitFor("south to be live again on its new key", Duration.ofMinutes(1),
+        () -> run("coalition federation list " + OPERATOR + " --json").getStdout().matches("(?s).*\"south\",\\s*\"identity\"[^}]*\"live\" : true.*"));
+  }
+
+  /** The one-command trial, on the example the package installs: ready, its dashboard served, and gone without a trace. */
+  @Test
+  @Order(7)
+  void theTrialRunsOnTheInstalledExample() {
+    ok("(coalition trial /usr/share/doc/coalition/examples/site-local.yaml > /root/trial.log 2>&1 & echo $! > /root/trial.pid)");
+    Eventually.waitFor("the trial's daemon to be ready (/root/trial.log)", Duration.ofMinutes(2),
+        () -> run("curl -fsS http://127.0.0.1:8080/v1/health/ready").getExitCode() == 0);
+    assertTrue(ok("curl -fsS http://127.0.0.1:8080/").contains("<title>Coalition</title>"));
+    ok("kill -TERM $(cat /root/trial.pid)");
+    Eventually.waitFor("the trial to stop", Duration.ofSeconds(60), () -> run("kill -0 $(cat /root/trial.pid)").getExitCode() != 0);
+    assertEquals("", ok("ls -d /tmp/coalition-trial* 2>/dev/null || true").strip(), "the trial removed its folder");
+  }
+
+  /**
+   * The operator removes south: it leaves the member list, north stops seeing it, and south's daemon,
+   * refused, stops by itself with exit 4, which the unit does not restart; its journal says why.
+   */
+  @Test
+  @Order(8)
+  void aRemovedSiteLeavesTheFederation() {
+    ok("coalition federation remove " + OPERATOR + " south");
+    String members = ok("coalition federation list " + OPERATOR + " --json");
+    assertFalse(members.contains("\"south\""), members);
+    Eventually.waitFor("north to see south gone", Duration.ofMinutes(1),
+        () -> !run("coalition sites --config /etc/coalition/north.yaml --json").getStdout().contains("\"south\""));
+    Eventually.waitFor("south's daemon to stop by itself", Duration.ofMinutes(1),
+        () -> run("systemctl is-active coalition@south").getStdout().strip().equals("failed"));
+    String journal = ok("journalctl --no-pager -u coalition@south");
+    assertTrue(journal.contains("refuse this site's key (its operator removed south"), journal);
+    assertTrue(journal.contains("status=4/"), journal);
+    assertEquals("0", ok("systemctl show -p NRestarts --value coalition@south").strip(), "not restarted");
+  }
+
+  /** Removing the package stops the daemons and keeps what is the site's: site files, keys, spools. */
+  @Test
+  @Order(9)
+  void removalStopsTheDaemonsAndKeepsTheSitesFiles() {
+    ok("apt-get remove -y coalition");
+    assertEquals("inactive", run("systemctl is-active coalition@north").getStdout().strip());
+    ok("test -f /etc/coalition/north.yaml && test -f /etc/coalition/north.p12 && test -d /var/lib/coalition/north");
+    ok("apt-get purge -y coalition");
+    ok("test -f /etc/coalition/north.yaml && test -d /var/lib/coalition/north");
+  }
+
+  private static String ok(String script) {
+    ExecResult r = run(script);
+    assertEquals(0, r.getExitCode(), script + ": " + r.getStderr() + r.getStdout());
+    return r.getStdout();
+  }
+
+  private static ExecResult run(String script) {
+    try {
+      return host.execInContainer("bash", "-c", script);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The shell blocks of the guide marked as run here, in order. */
+  static List<String> blocks(String markdown) {
+    List<String> blocks = new ArrayList<>();
+    Matcher m = Pattern.compile(Pattern.quote(MARK) + "\\s*\\n```sh\\n(.*?)\\n```", Pattern.DOTALL).matcher(markdown);
+    while (m.find()) {
+      blocks.add(m.group(1));
+    }
+    return blocks;
+  }
+
+  private static List<Path> packages() throws IOException {
+    Path target = Path.of("..", "debian", "target");
+    List<Path> debs;
+    try (Stream<Path> files = Files.list(target)) {
+      debs = files.filter(f -> f.getFileName().toString().endsWith("_all.deb")).sorted().toList();
+    } catch (IOException e) {
+      throw new IOException("debian/target has no packages; build them first (mvn -pl debian -am package)", e);
+    }
+    assertEquals(2, debs.size(), "coalition and coalition-zookeeper in debian/target: " + debs);
+    return debs;
+  }
+}
