@@ -54,7 +54,7 @@ class SiteConfigReaderTest {
         Duration.ofSeconds(10), Duration.ofMinutes(5)), c.pilots());
     assertEquals(new SiteConfig.Http("127.0.0.1", 8443, Optional.empty(), Path.of("/etc/coalition/op.token"), "http://127.0.0.1:8443/"),
         c.http());
-    assertEquals(Path.of("/var/spool/coalition/east"), c.spool());
+    assertEquals(Path.of("/var/lib/coalition/east"), c.spool(), "the packaged unit's StateDirectory");
     assertEquals(new SiteConfig.Staging(1L << 30, 10L << 30), c.staging());
     assertEquals(List.of(), c.identityDomains(), "in no identity domain");
   }
