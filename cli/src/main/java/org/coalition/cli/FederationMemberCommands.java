@@ -80,7 +80,7 @@ final class FederationMemberCommands {
     public Integer call() {
       ZkTls tls = operator.tls();
       Identity identity = new Identity(tls.who().federation(), site);
-      if (ZkFederation.members(operator.zookeeper, tls).stream().anyMatch(m -> m.site().equals(site))) {
+      if (isMember(operator, tls, site)) {
         throw new CoordinationException(CoordinationException.Kind.INVALID, "'" + site + "' is already a member of federation "
             + identity.federation() + "; coalition federation rotate gives it a new key");
       }
@@ -121,9 +121,11 @@ final class FederationMemberCommands {
       }
       ZkTls tls = operator.tls();
       Identity identity = new Identity(tls.who().federation(), site);
-      ZkFederation.members(operator.zookeeper, tls).stream().filter(m -> m.site().equals(site)).findAny()
-          .orElseThrow(() -> new CoordinationException(CoordinationException.Kind.INVALID, "'" + site + "' is not a member of federation "
-              + identity.federation() + "; add it with coalition federation add"));
+      if (!isMember(operator, tls, site)) {
+        // checked before the key is issued: no key is written for a site that is not a member
+        throw new CoordinationException(CoordinationException.Kind.INVALID, "'" + site + "' is not a member of federation "
+            + identity.federation() + "; add it with coalition federation add");
+      }
       long issued = key.issue(identity);
       Instant from = Instant.now().plus(overlap);
       ZkMemberChanges.revokeBefore(operator.zookeeper, tls, site, issued, overlap.isZero() ? 0 : from.toEpochMilli());
@@ -157,6 +159,10 @@ final class FederationMemberCommands {
           + ": its certificates are refused and its jobs left the federation; stop its daemon (systemctl stop coalition@" + site + ")");
       return ExitCodes.OK;
     }
+  }
+
+  private static boolean isMember(FederationCommand.Operator operator, ZkTls tls, String site) {
+    return ZkFederation.members(operator.zookeeper, tls).stream().anyMatch(m -> m.site().equals(site));
   }
 
   private static Map<String, Object> result(Identity identity, Path out, Instant oldRefusedFrom) {

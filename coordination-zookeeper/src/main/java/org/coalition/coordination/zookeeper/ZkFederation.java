@@ -118,11 +118,7 @@ public final class ZkFederation {
     Identity self = operatorOf(operator, "lists its members");
     ZkPaths paths = new ZkPaths(self.federation());
     try (CuratorFramework admin = client(connectString, operator, Options.DEFAULT)) {
-      if (admin.checkExists().forPath(paths.root) == null) {
-        throw new CoordinationException(Kind.INVALID, "no federation " + self.federation() + " at " + connectString
-            + "; the operator creates it with coalition federation create");
-      }
-      FederationRecord record = ZkRecords.read(paths.root, admin.getData().forPath(paths.root), FederationRecord.class);
+      FederationRecord record = record(admin, self.federation(), connectString);
       List<Member> out = new ArrayList<>();
       for (Map.Entry<String, String> m : new TreeMap<>(record.members()).entrySet()) {
         out.add(new Member(m.getKey(), m.getValue(), admin.checkExists().forPath(paths.live(m.getKey())) != null));
@@ -133,6 +129,16 @@ public final class ZkFederation {
     } catch (Exception e) {
       throw ZkSite.translate("listing the members of federation " + self.federation() + " at " + connectString, e);
     }
+  }
+
+  /** The federation's record (its members), as the operator reads it; INVALID when there is no federation. */
+  static FederationRecord record(CuratorFramework admin, String federation, String connectString) throws Exception {
+    ZkPaths paths = new ZkPaths(federation);
+    if (admin.checkExists().forPath(paths.root) == null) {
+      throw new CoordinationException(Kind.INVALID, "no federation " + federation + " at " + connectString
+          + "; the operator creates it with coalition federation create");
+    }
+    return ZkRecords.read(paths.root, admin.getData().forPath(paths.root), FederationRecord.class);
   }
 
   /** Who {@code operator} is, when it is the federation's operator; else FORBIDDEN: only the operator {@code does} this. */

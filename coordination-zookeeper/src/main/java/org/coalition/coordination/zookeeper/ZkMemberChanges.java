@@ -30,9 +30,8 @@ public final class ZkMemberChanges {
    */
   public static void revokeBefore(String connectString, ZkTls operator, String site, long cutoffMillis, long fromMillis) {
     Identity self = ZkFederation.operatorOf(operator, "revokes a member's certificates");
-    ZkPaths paths = new ZkPaths(self.federation());
     try (CuratorFramework admin = ZkFederation.client(connectString, operator, ZkFederation.Options.DEFAULT)) {
-      FederationRecord record = record(admin, paths, connectString);
+      FederationRecord record = ZkFederation.record(admin, self.federation(), connectString);
       if (!record.members().containsKey(site)) {
         throw new CoordinationException(Kind.INVALID, "'" + site + "' is not a member of federation " + self.federation()
             + " (members: " + String.join(", ", new TreeMap<>(record.members()).keySet()) + ")");
@@ -55,7 +54,7 @@ public final class ZkMemberChanges {
     Identity self = ZkFederation.operatorOf(operator, "removes a member");
     ZkPaths paths = new ZkPaths(self.federation());
     try (CuratorFramework admin = ZkFederation.client(connectString, operator, ZkFederation.Options.DEFAULT)) {
-      FederationRecord record = record(admin, paths, connectString);
+      FederationRecord record = ZkFederation.record(admin, self.federation(), connectString);
       if (!record.members().containsKey(site)) {
         throw new CoordinationException(Kind.INVALID, "'" + site + "' is not a member of federation " + self.federation());
       }
@@ -77,14 +76,6 @@ public final class ZkMemberChanges {
     } catch (Exception e) {
       throw ZkSite.translate("removing " + site + " from federation " + self.federation() + " at " + connectString, e);
     }
-  }
-
-  private static FederationRecord record(CuratorFramework admin, ZkPaths paths, String connectString) throws Exception {
-    if (admin.checkExists().forPath(paths.root) == null) {
-      throw new CoordinationException(Kind.INVALID, "no federation at " + paths.root + " on " + connectString
-          + "; the operator creates it with coalition federation create");
-    }
-    return ZkRecords.read(paths.root, admin.getData().forPath(paths.root), FederationRecord.class);
   }
 
   /** The site's cutoff node, made (with its branch) or replaced; the operator's, read by members. */
