@@ -162,6 +162,7 @@
   document.getElementById('job-form').addEventListener('submit', async function (e) {
     e.preventDefault();
     const id = document.getElementById('job-id').value.trim();
+    window.history.replaceState(null, '', '#job=' + encodeURIComponent(id)); // the address shows this job's story to whoever opens it
     try {
       const j = await get('v1/jobs/' + encodeURIComponent(id));
       // times are on the federation's clock (seconds since it began), the same at every site
@@ -177,6 +178,17 @@
     }
   });
 
+  // an address ending in #job=ID opens that job's story
+  function jobFromAddress() {
+    const m = /^#job=(.+)$/.exec(location.hash);
+    if (m) {
+      document.getElementById('job-id').value = decodeURIComponent(m[1]);
+      document.getElementById('job-form').requestSubmit();
+    }
+  }
+  window.addEventListener('hashchange', jobFromAddress);
+
   refresh();
+  jobFromAddress();
   setInterval(refresh, REFRESH_MS);
 })();

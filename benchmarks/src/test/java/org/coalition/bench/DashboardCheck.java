@@ -1,17 +1,13 @@
 package org.coalition.bench;
 
-import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import javax.imageio.ImageIO;
 import org.coalition.bench.DecisionLog.Decision;
+import org.coalition.testbed.Screenshots;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
@@ -121,13 +117,7 @@ final class DashboardCheck implements E2eBenchmark.Probe {
     byte[] png = ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES);
     Files.write(screenshots.resolve(name + ".png"), png);
     Files.writeString(screenshots.resolve(name + ".txt"), text);
-    BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
-    Set<Integer> colors = new HashSet<>();
-    for (int y = 0; y < image.getHeight(); y += 4) {
-      for (int x = 0; x < image.getWidth(); x += 4) {
-        colors.add(image.getRGB(x, y));
-      }
-    }
-    return colors.size() < 20 ? List.of("the screenshot " + name + ".png is nearly blank (" + colors.size() + " colours)") : List.of();
+    int colours = Screenshots.colours(png);
+    return colours < Screenshots.MIN_COLOURS ? List.of("the screenshot " + name + ".png is nearly blank (" + colours + " colours)") : List.of();
   }
 }

@@ -10,16 +10,19 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Volume;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.coalition.testbed.Eventually;
+import org.coalition.testbed.Screenshots;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -32,12 +35,14 @@ import org.testcontainers.utility.MountableFile;
 
 /**
  * The Debian packages on a clean Debian 12 host with systemd (coalition/debian-systemd: systemd
- * as the container's first process, Java, nothing of Coalition): installed with apt, then every
- * command of docs/operations.md's "A federation on one machine" run as written there, in order
- * (the blocks marked {@code <!-- run by containers/PackageIT -->}): the CA, a ZooKeeper server
- * as {@code coalition-zookeeper.service}, the federation with two sites, two site files, and two
- * daemons as {@code coalition@north} and {@code coalition@south}. Then what an admin would check:
- * both live, the dashboard served, the man page and completion installed, the units verified by
+ * as the container's first process, Java, Debian's Slurm unconfigured, nothing of Coalition):
+ * installed with apt, then every command of docs/operations.md's "A federation on one machine"
+ * run as written there, in order (the blocks marked {@code <!-- run by containers/PackageIT -->}):
+ * the CA, a ZooKeeper server as {@code coalition-zookeeper.service}, the federation with two
+ * sites, a one-node Slurm cluster for north, two site files, two daemons as {@code coalition@north}
+ * and {@code coalition@south}, and a workload of eight {@code sbatch} jobs of north's user. Then
+ * what an admin would check: both live, the workload through both daemons with every output home,
+ * the dashboard in a browser with the workload's numbers, the man page and completion installed, the units verified by
  * systemd, the sandbox really applied to the running daemon, a broken site file not restarted in
  * a loop, a member's key rotated and a member removed, the local trial run from the installed
  * examples, and a removal of the package that keeps site files.
@@ -53,6 +58,10 @@ class PackageIT {
   private static final long BOUNDING = 0x200004efL;
 
   private static final Logs LOGS = new Logs(Path.of("target", "containers"));
+  private static final Path SCREENSHOTS = Path.of("target", "containers", "screenshots");
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  /** The jobs alice submits in the guide's workload. */
+  private static final int JOBS = 8;
   private static final String OPERATOR = "--zookeeper localhost:2281 --identity /root/operator.p12 --trust /root/ca/trust.p12";
   private static GenericContainer<?> host;
 
@@ -75,7 +84,7 @@ class PackageIT {
       host.copyFileToContainer(MountableFile.forHostPath(deb, 0644), "/root/" + deb.getFileName());
     }
     List<String> blocks = blocks(Files.readString(OPERATIONS));
-    assertTrue(blocks.size() >= 5, "operations.md marks its one-machine walkthrough: " + blocks.size() + " blocks");
+    assertEquals(7, blocks.size(), "operations.md's one-machine walkthrough, in blocks marked for this test");
     for (String block : blocks) {
       ExecResult r = host.execInContainer("bash", "-euo", "pipefail", "-c", "cd /root\n" + block);
       System.out.println("[package] $ " + block.strip().replace("\n", "\n[package] $ "));
@@ -109,8 +118,101 @@ class PackageIT {
     }
   }
 
+  /**
+   * The guide's workload went through both daemons: each of alice's eight jobs ran once, as alice
+   * at north or as fed-north at south (north has two cores for eight jobs), each output came home
+   * whole where alice asked for it, Slurm shows every job completed with exit 0, and south's
+   * ledger credits it with the jobs it ran.
+   */
   @Test
   @Order(2)
+  void aliceSJobsRanOnceEachSomeAtSouthAndCameHomeWhole() {
+    int atSouth = ranAtSouth().size();
+    assertTrue(atSouth >= 1 && atSouth <= JOBS - 2, "north runs two at once and publishes what waits: " + atSouth + " ran at south");
+    String slurm = ok("scontrol show job --oneliner");
+    for (int i = 1; i <= JOBS; i++) {
+      assertTrue(slurm.matches("(?s).*JobId=" + i + " .*?JobState=COMPLETED .*?ExitCode=0:0 .*"), "job " + i + " in Slurm: " + slurm);
+    }
+    String ledger = ok("coalition ledger --config /etc/coalition/south.yaml --json");
+    assertTrue(ledger.matches("(?s).*\"site\" : \"south\",[^}]*\"jobsExecuted\" : " + atSouth + ",.*"), "south ran " + atSouth + ": " + ledger);
+  }
+
+  /**
+   * North's dashboard in Debian's headless Chromium, opened on the container's own loopback as the
+   * guide says (the browser runs in the container's network namespace): both sites live, the flow
+   * from north to south and south's ledger row with as many jobs as the outputs say ran there, the
+   * decisions, and one of those jobs' story by its address. Screenshots are kept and must show something.
+   */
+  @Test
+  @Order(3)
+  void theDashboardInABrowserShowsTheWorkloadsRealNumbers() throws Exception {
+    List<Integer> south = ranAtSouth();
+    String page = browse("http://127.0.0.1:8081/", "north-dashboard");
+    assertTrue(page.contains("2 of 2 sites live"), page);
+    List<String> sites = Dom.rows(page, "sites");
+    assertTrue(sites.stream().anyMatch(r -> r.startsWith("north live 2 ")) && sites.stream().anyMatch(r -> r.startsWith("south live 4 ")), sites.toString());
+    List<String> flows = Dom.rows(page, "flows");
+    assertTrue(flows.stream().anyMatch(r -> r.startsWith("north south " + south.size() + " ")),
+        "the flow north -> south of " + south.size() + " jobs: " + flows);
+    List<String> ledger = Dom.rows(page, "ledger");
+    assertTrue(ledger.stream().anyMatch(r -> r.matches("south [0-9,.]+ [0-9,.]+ [-0-9,.]+ " + south.size() + " 0")), "south's ledger row: " + ledger);
+    assertTrue(Dom.rows(page, "decisions").stream().anyMatch(r -> r.contains("replay job=north/")), Dom.rows(page, "decisions").toString());
+    int job = south.get(0);
+    String story = browse("http://127.0.0.1:8081/#job=" + job, "north-job-" + job);
+    List<String> rows = Dom.rows(story, "job");
+    assertTrue(rows.contains("job north/" + job) && rows.contains("ran at south"), "job " + job + "'s story: " + rows);
+  }
+
+  /** The numbers of alice's jobs that ran at south, from their outputs; every output says exactly where its job ran. */
+  private static List<Integer> ranAtSouth() {
+    List<Integer> south = new ArrayList<>();
+    for (int i = 1; i <= JOBS; i++) {
+      String out = ok("cat /home/alice/job-" + i + ".out");
+      assertTrue(out.equals("job " + i + " ran as alice\n") || out.equals("job " + i + " ran as fed-north\n"), "job " + i + "'s output: " + out);
+      if (out.contains("fed-north")) {
+        south.add(i);
+      }
+    }
+    return south;
+  }
+
+  /**
+   * The page at {@code url} as Chromium renders it once its script has run ({@code --dump-dom}
+   * after 15 s of the page's own time), and its screenshot kept as {@code name}.png, checked not blank.
+   */
+  private static String browse(String url, String name) throws Exception {
+    assertTrue(Files.isExecutable(CHROMIUM), CHROMIUM + " is missing: testbed/up tools installs it");
+    Files.createDirectories(SCREENSHOTS);
+    Path png = SCREENSHOTS.resolve(name + ".png").toAbsolutePath();
+    String dom = chromium(url, "--dump-dom");
+    Files.writeString(SCREENSHOTS.resolve(name + ".html"), dom);
+    chromium(url, "--screenshot=" + png);
+    int colours = Screenshots.colours(Files.readAllBytes(png));
+    assertTrue(colours >= Screenshots.MIN_COLOURS, name + ".png is nearly blank: " + colours + " colours");
+    return dom;
+  }
+
+  /** Chromium run on the container's loopback; the page's console must stay silent (an error in its script fails the test). */
+  private static String chromium(String url, String what) throws Exception {
+    long pid = host.getContainerInfo().getState().getPidLong();
+    Path log = Files.createTempFile("chromium-", ".log");
+    try {
+      Process p = new ProcessBuilder("nsenter", "--net=/proc/" + pid + "/ns/net", CHROMIUM.toString(), "--headless=new", "--no-sandbox",
+          "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,2000", "--virtual-time-budget=15000", "--enable-logging=stderr",
+          "--v=0", what, url).redirectError(log.toFile()).start();
+      byte[] out = p.getInputStream().readAllBytes();
+      assertTrue(p.waitFor(2, TimeUnit.MINUTES), "chromium " + what + " " + url + " did not end");
+      assertEquals(0, p.exitValue(), "chromium " + what + " " + url);
+      List<String> console = Files.readAllLines(log).stream().filter(l -> l.contains(":CONSOLE")).toList();
+      assertEquals(List.of(), console, "the page's console at " + url);
+      return new String(out, StandardCharsets.UTF_8);
+    } finally {
+      Files.delete(log);
+    }
+  }
+
+  @Test
+  @Order(4)
   void theCommandItsManPageAndItsCompletionAreInstalled() {
     assertTrue(ok("coalition --help").contains("federation"));
     assertTrue(ok("coalition --version").contains("Java 17"), "the system's Java");
@@ -126,7 +228,7 @@ class PackageIT {
 
   /** systemd reads both units without a warning, and rates the daemon's exposure (printed). */
   @Test
-  @Order(3)
+  @Order(5)
   void systemdVerifiesBothUnitsAndRatesTheDaemonsExposure() {
     ExecResult verify = run("systemd-analyze verify coalition@north.service coalition-zookeeper.service");
     assertEquals(0, verify.getExitCode(), verify.getStderr());
@@ -142,7 +244,7 @@ class PackageIT {
 
   /** The sandbox is not only written: the running daemon has it (bounded capabilities, no new privileges, a read-only /usr). */
   @Test
-  @Order(4)
+  @Order(6)
   void theRunningDaemonIsSandboxed() {
     String pid = ok("systemctl show -p MainPID --value coalition@north").strip();
     String status = ok("cat /proc/" + pid + "/status");
@@ -166,7 +268,7 @@ class PackageIT {
 
   /** A site file the daemon's checks refuse fails the start with exit 4 and waits for its admin: no restart loop. */
   @Test
-  @Order(5)
+  @Order(7)
   void aBrokenSiteFileIsNotRestartedInALoop() throws Exception {
     ok("printf 'site: broken\\nfederation: [\\n' > /etc/coalition/broken.yaml");
     ExecResult start = run("systemctl start coalition@broken");
@@ -184,7 +286,7 @@ class PackageIT {
    * names it; south's daemon, refused on its old key, is restarted by its admin and joins on the new one.
    */
   @Test
-  @Order(6)
+  @Order(8)
   void aRotatedKeyTakesOverWhenTheDaemonRestarts() {
     ok("coalition federation rotate --ca /root/ca --out /etc/coalition/south.p12 --overlap 0s " + OPERATOR + " south");
     ok("systemctl restart coalition@south");
@@ -194,7 +296,7 @@ class PackageIT {
 
   /** The one-command trial, on the example the package installs: ready, its dashboard served, and gone without a trace. */
   @Test
-  @Order(7)
+  @Order(9)
   void theTrialRunsOnTheInstalledExample() {
     ok("(coalition trial /usr/share/doc/coalition/examples/site-local.yaml > /root/trial.log 2>&1 & echo $! > /root/trial.pid)");
     Eventually.waitFor("the trial's daemon to be ready (/root/trial.log)", Duration.ofMinutes(2),
@@ -210,7 +312,7 @@ class PackageIT {
    * refused, stops by itself with exit 4, which the unit does not restart; its journal says why.
    */
   @Test
-  @Order(8)
+  @Order(10)
   void aRemovedSiteLeavesTheFederation() {
     ok("coalition federation remove " + OPERATOR + " south");
     String members = ok("coalition federation list " + OPERATOR + " --json");
@@ -227,7 +329,7 @@ class PackageIT {
 
   /** Removing the package stops the daemons and keeps what is the site's: site files, keys, spools. */
   @Test
-  @Order(9)
+  @Order(11)
   void removalStopsTheDaemonsAndKeepsTheSitesFiles() {
     ok("apt-get remove -y coalition");
     assertEquals("inactive", run("systemctl is-active coalition@north").getStdout().strip());

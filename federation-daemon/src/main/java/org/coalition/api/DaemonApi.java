@@ -21,10 +21,12 @@ import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.jetty.JettyHttpContainer;
 import org.glassfish.jersey.server.ContainerFactory;
 import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.server.ServerProperties;
 
 /**
  * Starts the HTTP API of one daemon: Jersey on Jetty (HTTPS when given an SSL context), behind
@@ -77,10 +79,20 @@ public final class DaemonApi implements AutoCloseable {
     if (operatorToken.length < 16) {
       throw new IllegalArgumentException("the operator token must have at least 16 characters");
     }
+    ApiResource api = new ApiResource(broker, health);
     ResourceConfig app = new ResourceConfig()
+        .property(ServerProperties.WADL_FEATURE_DISABLE, true) // no WADL, and no warning at every start that it cannot be made
         .register(JacksonFeature.withoutExceptionMappers())
         .register(ErrorMapper.class)
-        .register(new ApiResource(broker, health))
+        // the one instance, bound as what Jersey asks for when it serves the class: an instance
+        // registered itself is served too, but Jersey first warns it "will be ignored" as a provider
+        .register(new AbstractBinder() {
+          @Override
+          protected void configure() {
+            bind(api).to(ApiResource.class);
+          }
+        })
+        .register(ApiResource.class)
         .register(DashboardResource.class);
     QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4);
     threads.setName("api-" + broker.settings().site());

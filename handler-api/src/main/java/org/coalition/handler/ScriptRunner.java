@@ -209,9 +209,18 @@ public final class ScriptRunner {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
     Path sandbox = Files.createDirectory(folder.resolve(SANDBOX));
     prepare.fill(sandbox);
+    // made here, not by the redirects below: their mode would follow the daemon's umask (its unit
+    // says 0077), and the account could not read back its own output as root's file
+    List<Path> streams = new ArrayList<>();
+    for (String stream : List.of("stdout", "stderr")) {
+      streams.add(Files.createFile(folder.resolve(stream), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))));
+    }
     if (ROOT) {
       UserPrincipalLookupService users = folder.getFileSystem().getUserPrincipalLookupService();
       UserPrincipal owner = users.lookupPrincipalByName(account);
+      for (Path stream : streams) {
+        Files.setOwner(stream, owner);
+      }
       Files.setOwner(folder, owner);
       Files.setOwner(file, owner);
       try (var made = Files.walk(sandbox)) {

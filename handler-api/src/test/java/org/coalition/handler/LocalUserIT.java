@@ -70,6 +70,26 @@ class LocalUserIT {
     assertEquals(SECRET, Files.readString(secret), "cleaning the folder left the link's target alone");
   }
 
+  /**
+   * The job's output files are its account's, mode 0600, whatever the daemon's umask: made by root
+   * under the unit's {@code UMask=0077}, they were root's and the account could not read them back
+   * (found by containers/PackageIT: every job run at a local site came home as "stdout is not
+   * readable by fed-north").
+   */
+  @Test
+  void aJobsOutputFilesAreItsAccountsAndPrivate() throws Exception {
+    ScriptRunner.Run run = runner().start("owner", ACCOUNT, "#!/bin/sh\necho out\necho err >&2\n");
+    assertTrue(run.process().waitFor(30, TimeUnit.SECONDS));
+    for (String stream : List.of("stdout", "stderr")) {
+      Path f = run.folder().resolve(stream);
+      assertEquals(ACCOUNT, Files.getOwner(f, LinkOption.NOFOLLOW_LINKS).getName(), stream + "'s owner");
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f, LinkOption.NOFOLLOW_LINKS)), stream);
+    }
+    assertEquals("out\n", new String(run.stdout(), StandardCharsets.UTF_8));
+    assertEquals("err\n", new String(run.stderr(), StandardCharsets.UTF_8));
+    run.clean();
+  }
+
   @Test
   void aJobThatPutsAPipeInPlaceOfItsOutputCannotHoldThePilot() throws Exception {
     ScriptRunner.Run run = runner().start("fifo", ACCOUNT, "#!/bin/sh\nrm -f ../stdout\nmkfifo ../stdout\n");

@@ -171,7 +171,9 @@ public final class ZkFederation {
     Identity self = tls.who();
     CuratorFramework client = tls.curator(connectString)
         .sessionTimeoutMs((int) options.sessionTimeout().toMillis())
-        .connectionTimeoutMs((int) options.connectTimeout().toMillis())
+        // Curator's per-connection wait, which it wants no longer than the session (it warns
+        // otherwise); the whole wait for a first connection is connectTimeout, below
+        .connectionTimeoutMs((int) Math.min(options.connectTimeout().toMillis(), options.sessionTimeout().toMillis()))
         .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
         .aclProvider(new OwnNodesAclProvider(self))
         // A short disconnect (SUSPENDED) must not cost leadership; only a lost session does.
