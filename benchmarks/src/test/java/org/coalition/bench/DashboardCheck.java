@@ -1,6 +1,8 @@
 package org.coalition.bench;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,7 +46,7 @@ final class DashboardCheck implements E2eBenchmark.Probe {
     Files.createDirectories(screenshots);
     ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
         .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,2000");
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).build();
+    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).usingPort(freePort()).build();
     WebDriver browser = new ChromeDriver(service, options);
     try {
       browser.get("http://127.0.0.1:" + f.site("north").port() + "/");
@@ -89,6 +91,17 @@ final class DashboardCheck implements E2eBenchmark.Probe {
       browser.quit();
     }
     return problems;
+  }
+
+  /**
+   * A port the kernel says is free now, for the driver. Selenium's own probe looks only outside
+   * the ephemeral range, and on a machine whose range is 1024-65535 (this one) it has one port
+   * left to offer, 1024, which any outgoing connection may hold: "Unable to find a free port".
+   */
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
   }
 
   /**
