@@ -60,12 +60,29 @@ class TrialIT {
     });
   }
 
-  /** The site file's logging: JSON events, and Coalition's own loggers at its level (warn: no INFO event of theirs). */
+  /**
+   * The site file's logging: at level info, Coalition's INFO events as JSON; at level warn, none of
+   * them (the same daemon start, which logs no warning of its own).
+   */
   @Test
   void theSiteFilesLoggingSetsTheFormatAndLevel() throws Exception {
-    Path file = Files.writeString(tmp.resolve("site.yaml"), Files.readString(Path.of("..", "docs", "examples", "site-local.yaml"))
-        + "logging:\n  level: warn\n  format: json\n");
-    Path log = tmp.resolve("json.log");
+    List<JsonNode> info = jsonEvents("info");
+    assertTrue(info.stream().anyMatch(e -> ours(e) && e.path("level").asText().equals("INFO")),
+        "at level info, Coalition's INFO events, as JSON: " + info);
+    for (JsonNode e : jsonEvents("warn")) {
+      assertFalse(ours(e) && e.path("level").asText().equals("INFO"), "no INFO event of Coalition's loggers at level warn: " + e);
+    }
+  }
+
+  private static boolean ours(JsonNode event) {
+    return event.path("loggerName").asText().startsWith("org.coalition");
+  }
+
+  /** The log events of a trial of the example at {@code level} with JSON logging; any other line of the log must be the commands' own words. */
+  private List<JsonNode> jsonEvents(String level) throws Exception {
+    Path file = Files.writeString(tmp.resolve("site-" + level + ".yaml"), Files.readString(Path.of("..", "docs", "examples", "site-local.yaml"))
+        + "logging:\n  level: " + level + "\n  format: json\n");
+    Path log = tmp.resolve(level + ".log");
     Process trial = trial(file, log);
     try {
       waitReady(log);
@@ -77,13 +94,11 @@ class TrialIT {
     for (String line : Files.readAllLines(log)) {
       if (line.startsWith("{")) {
         events.add(JSON.readTree(line));
+      } else {
+        assertTrue(line.startsWith("coalition trial: ") || line.startsWith("coalition daemon: "), "a log line that is not JSON: " + line);
       }
     }
-    assertTrue(events.size() > 0, "the daemon's log is JSON: " + Files.readString(log));
-    for (JsonNode e : events) {
-      boolean ours = e.path("loggerName").asText().startsWith("org.coalition");
-      assertFalse(ours && e.path("level").asText().equals("INFO"), "no INFO event of Coalition's loggers at level warn: " + e);
-    }
+    return events;
   }
 
   @Test

@@ -122,7 +122,8 @@ class PackageIT {
    * The guide's workload went through both daemons: each of alice's eight jobs ran once, as alice
    * at north or as fed-north at south (north has two cores for eight jobs), each output came home
    * whole where alice asked for it, Slurm shows every job completed with exit 0, and south's
-   * ledger credits it with the jobs it ran.
+   * ledger credits it with the jobs its outputs say it ran (a run at south twice, or at both
+   * sites, would count more there than the outputs show).
    */
   @Test
   @Order(2)
@@ -196,18 +197,22 @@ class PackageIT {
   private static String chromium(String url, String what) throws Exception {
     long pid = host.getContainerInfo().getState().getPidLong();
     Path log = Files.createTempFile("chromium-", ".log");
+    Path out = Files.createTempFile("chromium-", ".out");
     try {
       Process p = new ProcessBuilder("nsenter", "--net=/proc/" + pid + "/ns/net", CHROMIUM.toString(), "--headless=new", "--no-sandbox",
           "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1300,2000", "--virtual-time-budget=15000", "--enable-logging=stderr",
-          "--v=0", what, url).redirectError(log.toFile()).start();
-      byte[] out = p.getInputStream().readAllBytes();
-      assertTrue(p.waitFor(2, TimeUnit.MINUTES), "chromium " + what + " " + url + " did not end");
+          "--v=0", what, url).redirectOutput(out.toFile()).redirectError(log.toFile()).start();
+      if (!p.waitFor(2, TimeUnit.MINUTES)) {
+        p.destroyForcibly();
+        throw new AssertionError("chromium " + what + " " + url + " did not end within 2 minutes");
+      }
       assertEquals(0, p.exitValue(), "chromium " + what + " " + url);
       List<String> console = Files.readAllLines(log).stream().filter(l -> l.contains(":CONSOLE")).toList();
       assertEquals(List.of(), console, "the page's console at " + url);
-      return new String(out, StandardCharsets.UTF_8);
+      return Files.readString(out, StandardCharsets.UTF_8);
     } finally {
       Files.delete(log);
+      Files.delete(out);
     }
   }
 
