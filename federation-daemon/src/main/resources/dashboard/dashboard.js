@@ -4,7 +4,7 @@
   'use strict';
   const REFRESH_MS = 5000;
   const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22'];
-  const history = { t: [], sites: {} };
+  const ledgerSeries = { t: [], sites: {} };
   let chart = null;
   let chartSites = '';
 
@@ -68,30 +68,30 @@
       return [r.site, num(r.contribution), num(r.utility), [num(r.priority), r.priority >= 0 ? 'positive' : 'negative'],
         num(r.jobsExecuted, 0), num(r.jobsSubmitted, 0)];
     }));
-    history.t.push(Date.now() / 1000);
+    ledgerSeries.t.push(Date.now() / 1000);
     l.sites.forEach(function (r) {
-      const h = history.sites[r.site] || (history.sites[r.site] = { c: new Array(history.t.length - 1).fill(null),
-        u: new Array(history.t.length - 1).fill(null) });
+      const h = ledgerSeries.sites[r.site] || (ledgerSeries.sites[r.site] = { c: new Array(ledgerSeries.t.length - 1).fill(null),
+        u: new Array(ledgerSeries.t.length - 1).fill(null) });
       h.c.push(r.contribution);
       h.u.push(r.utility);
     });
-    Object.keys(history.sites).forEach(function (s) {
-      const h = history.sites[s];
-      while (h.c.length < history.t.length) { h.c.push(null); h.u.push(null); }
+    Object.keys(ledgerSeries.sites).forEach(function (s) {
+      const h = ledgerSeries.sites[s];
+      while (h.c.length < ledgerSeries.t.length) { h.c.push(null); h.u.push(null); }
     });
     drawChart();
   }
 
   function drawChart() {
     if (typeof uPlot === 'undefined') { return; }
-    const sites = Object.keys(history.sites).sort();
-    const data = [history.t];
+    const sites = Object.keys(ledgerSeries.sites).sort();
+    const data = [ledgerSeries.t];
     const series = [{}];
     sites.forEach(function (s, i) {
       const color = COLORS[i % COLORS.length];
-      data.push(history.sites[s].c);
+      data.push(ledgerSeries.sites[s].c);
       series.push({ label: s + ' contribution', stroke: color, width: 2 });
-      data.push(history.sites[s].u);
+      data.push(ledgerSeries.sites[s].u);
       series.push({ label: s + ' utility', stroke: color, width: 2, dash: [6, 4] });
     });
     const element = document.getElementById('ledger-chart');
@@ -162,7 +162,7 @@
   document.getElementById('job-form').addEventListener('submit', async function (e) {
     e.preventDefault();
     const id = document.getElementById('job-id').value.trim();
-    window.history.replaceState(null, '', '#job=' + encodeURIComponent(id)); // the address shows this job's story to whoever opens it
+    history.replaceState(null, '', '#job=' + encodeURIComponent(id)); // the address shows this job's story to whoever opens it
     try {
       const j = await get('v1/jobs/' + encodeURIComponent(id));
       // times are on the federation's clock (seconds since it began), the same at every site
