@@ -67,6 +67,8 @@ class JobTreeIT {
       assertNotNull(atHome.get(paths.result(ref)).orElseThrow().getStat(), "the home reads its job's result");
       assertNull(elsewhere.get(paths.claim(ref)).orElseThrow().getData(), "another site only knows the claim exists");
       assertNull(elsewhere.get(paths.result(ref)).orElseThrow().getData(), "another site only knows the result exists");
+      // north's own view is a third watcher of the same tree: it hears the result in its own time
+      Eventually.waitFor(() -> "north's view hears the result", WAIT, Duration.ofMillis(50), () -> !north.results().isEmpty());
       assertEquals(1, north.results().size(), "the home still reads the result through its view");
       assertEquals(List.of(true), north.jobs("north").stream().map(f -> f.finished() && f.executor().equals("south")).toList());
       assertEquals("south", south.jobs("north").get(0).executor(), "another site asking about a home's jobs has the claim read for it");
