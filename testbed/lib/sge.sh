@@ -1,7 +1,9 @@
 # Grid Engine 8.1.9 (qmaster and one execution host) with its DRMAA 1.0 library, on the host.
 # Sourced by testbed/up and testbed/down.
 
-SGE_PACKAGES=(gridengine-master gridengine-exec gridengine-client gridengine-drmaa1.0)
+# libdrmaa1.0-java: Grid Engine's org.ggf.drmaa (/usr/share/java/drmaa.jar), the reference
+# drmaa-api's StandardBindingFidelityIT checks the standard binding against.
+SGE_PACKAGES=(gridengine-master gridengine-exec gridengine-client gridengine-drmaa1.0 libdrmaa1.0-java)
 SGE_SLOTS=4
 SGE_DRMAA_LIB=/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0
 export SGE_ROOT=/var/lib/gridengine SGE_CELL=default

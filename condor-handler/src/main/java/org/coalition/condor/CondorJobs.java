@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.coalition.drmaa.JobInfo;
+import org.coalition.drmaa.JobEnd;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 
@@ -33,6 +33,9 @@ final class CondorJobs {
   static final int SUSPENDED = 7;
   /** HoldReasonCode of a hold asked for by a user ({@code condor_hold}) or at submission ({@code hold = true}). */
   static final Set<Integer> USER_HOLDS = Set.of(1, 15);
+  /** The job ad's usage attributes by the names Grid Engine's libdrmaa gives the same figures, so that both back ends speak alike. */
+  private static final Map<String, String> USAGE = Map.of("RemoteWallClockTime", "ru_wallclock", "RemoteUserCpu", "ru_utime", "RemoteSysCpu",
+      "ru_stime", "QDate", "submission_time", "JobStartDate", "start_time", "CompletionDate", "end_time");
   static final String ATTRIBUTES = "ClusterId,ProcId,JobStatus,ExitCode,ExitBySignal,ExitSignal,HoldReason,HoldReasonCode,RemoveReason,"
       + "RequestCpus,AllowedJobDuration,RemoteWallClockTime,RemoteUserCpu,RemoteSysCpu,QDate,JobStartDate,CompletionDate,Owner";
 
@@ -118,20 +121,23 @@ final class CondorJobs {
   }
 
   /** How a finished job ended, in DRMAA's words: exited, signaled, or aborted (removed). */
-  static JobInfo info(String id, JsonNode ad) {
+  static JobEnd info(String id, JsonNode ad) {
     Map<String, String> usage = new HashMap<>();
-    for (String a : List.of("RemoteWallClockTime", "RemoteUserCpu", "RemoteSysCpu", "QDate", "JobStartDate", "CompletionDate")) {
-      if (ad.has(a)) {
-        usage.put(a, ad.get(a).asText());
+    USAGE.forEach((attribute, name) -> {
+      if (ad.has(attribute)) {
+        usage.put(name, ad.get(attribute).asText());
       }
+    });
+    if (ad.has("RemoteUserCpu") && ad.has("RemoteSysCpu")) {
+      usage.put("cpu", Double.toString(ad.get("RemoteUserCpu").asDouble() + ad.get("RemoteSysCpu").asDouble()));
     }
     if (status(ad) == REMOVED) {
-      return new JobInfo(id, false, 0, false, "", false, true, usage);
+      return new JobEnd(id, false, 0, false, "", false, true, usage);
     }
     if (ad.path("ExitBySignal").asBoolean(false)) {
-      return new JobInfo(id, false, 0, true, signalName(ad.path("ExitSignal").asInt()), false, false, usage);
+      return new JobEnd(id, false, 0, true, signalName(ad.path("ExitSignal").asInt()), false, false, usage);
     }
-    return new JobInfo(id, true, ad.path("ExitCode").asInt(), false, "", false, false, usage);
+    return new JobEnd(id, true, ad.path("ExitCode").asInt(), false, "", false, false, usage);
   }
 
   private static String signalName(int n) {

@@ -1,6 +1,7 @@
 package org.coalition.condor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,12 +9,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import org.coalition.drmaa.DrmaaException;
-import org.coalition.drmaa.JobTemplate;
-import org.coalition.drmaa.Session;
 import org.coalition.drmaa.SessionConformance;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.ggf.drmaa.ConflictingAttributeValuesException;
+import org.ggf.drmaa.DeniedByDrmException;
+import org.ggf.drmaa.DrmaaException;
+import org.ggf.drmaa.JobTemplate;
+import org.ggf.drmaa.PartialTimestamp;
+import org.ggf.drmaa.Session;
+import org.ggf.drmaa.SessionFactory;
+import org.ggf.drmaa.UnsupportedAttributeException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,19 +53,34 @@ class CondorSessionIT extends SessionConformance {
   @Test
   void jobsRunAsTheSessionsUserAndANativeSpecificationReachesTheSubmitDescription() throws Exception {
     Path out = dir().resolve("native.out");
-    String id = session().runJob(shell("id -un; echo \"$COALITION_NATIVE\"", out).setNativeSpecification("environment = \"COALITION_NATIVE=from-native\""));
-    assertEquals(0, session().waitFor(id, JOB_WAIT).exitStatus());
+    JobTemplate t = shell("id -un; echo \"$COALITION_NATIVE\"", out);
+    t.setNativeSpecification("environment = \"COALITION_NATIVE=from-native\"");
+    assertEquals(0, session().wait(session().runJob(t), JOB_WAIT).getExitStatus());
     assertEquals(condor.get("user") + "\nfrom-native\n", Files.readString(out));
   }
 
   @Test
-  void whatHTCondorCannotDoIsRefusedByName() {
-    DrmaaException e = assertThrows(DrmaaException.InvalidArgumentException.class,
-        () -> session().runJob(new JobTemplate().setRemoteCommand("/bin/true").set(JobTemplate.DEADLINE_TIME, "12:00")));
-    assertTrue(e.getMessage().contains(JobTemplate.DEADLINE_TIME), e.getMessage());
-    assertThrows(DrmaaException.ConflictingAttributeValuesException.class, () -> session().runJob(new JobTemplate().setArgs(List.of("x"))));
-    DrmaaException refused = assertThrows(DrmaaException.DeniedByDrmException.class,
-        () -> session().runJob(new JobTemplate().setRemoteCommand("/bin/true").setNativeSpecification("request_cpus = lots of")));
+  void whatHTCondorCannotDoIsRefusedByName() throws DrmaaException {
+    JobTemplate t = session().createJobTemplate();
+    UnsupportedAttributeException deadline = assertThrows(UnsupportedAttributeException.class, () -> t.setDeadlineTime(new PartialTimestamp()));
+    assertTrue(deadline.getMessage().startsWith("deadlineTime is not supported"), deadline.getMessage());
+    t.setArgs(List.of("x"));
+    assertThrows(ConflictingAttributeValuesException.class, () -> session().runJob(t), "no remote command");
+    t.setRemoteCommand("/bin/true");
+    t.setNativeSpecification("request_cpus = lots of");
+    DeniedByDrmException refused = assertThrows(DeniedByDrmException.class, () -> session().runJob(t));
     assertTrue(refused.getMessage().startsWith("drmaa_run_job: condor_submit refused the job: "), refused.getMessage());
+  }
+
+  @Test
+  void theStandardFactoryGivesThisSessionWhenThePropertyNamesIt() {
+    System.setProperty("org.ggf.drmaa.SessionFactory", CondorSessionFactory.class.getName());
+    try {
+      SessionFactory factory = SessionFactory.getFactory();
+      assertInstanceOf(CondorSessionFactory.class, factory);
+      assertInstanceOf(CondorSession.class, factory.getSession());
+    } finally {
+      System.clearProperty("org.ggf.drmaa.SessionFactory");
+    }
   }
 }

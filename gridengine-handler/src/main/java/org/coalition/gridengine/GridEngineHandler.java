@@ -8,18 +8,12 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.coalition.drmaa.DrmaaException;
-import org.coalition.drmaa.JobInfo;
-import org.coalition.drmaa.JobState;
-import org.coalition.drmaa.JobTemplate;
-import org.coalition.drmaa.Session;
 import org.coalition.drmaa.jna.NativeSession;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
@@ -31,6 +25,18 @@ import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.Tool;
+import org.ggf.drmaa.AlreadyActiveSessionException;
+import org.ggf.drmaa.AuthorizationException;
+import org.ggf.drmaa.DeniedByDrmException;
+import org.ggf.drmaa.DrmCommunicationException;
+import org.ggf.drmaa.DrmaaException;
+import org.ggf.drmaa.InternalException;
+import org.ggf.drmaa.InvalidAttributeValueException;
+import org.ggf.drmaa.InvalidJobException;
+import org.ggf.drmaa.JobInfo;
+import org.ggf.drmaa.JobTemplate;
+import org.ggf.drmaa.Session;
+import org.ggf.drmaa.TryLaterException;
 
 /**
  * Grid Engine as a site: pilots are DRMAA jobs of one session over the site's {@code libdrmaa}
@@ -88,6 +94,11 @@ public final class GridEngineHandler implements ResourceHandler {
   private final String description;
   /** Pilots this handler cancelled: DRMAA reports them aborted, as it does jobs that never started. */
   private final Set<String> cancelled = ConcurrentHashMap.newKeySet();
+  /** The DRMAA job states by name, for pilots' status details. */
+  private static final Map<Integer, String> STATES = Map.of(Session.UNDETERMINED, "UNDETERMINED", Session.QUEUED_ACTIVE, "QUEUED_ACTIVE",
+      Session.SYSTEM_ON_HOLD, "SYSTEM_ON_HOLD", Session.USER_ON_HOLD, "USER_ON_HOLD", Session.USER_SYSTEM_ON_HOLD, "USER_SYSTEM_ON_HOLD",
+      Session.RUNNING, "RUNNING", Session.SYSTEM_SUSPENDED, "SYSTEM_SUSPENDED", Session.USER_SUSPENDED, "USER_SUSPENDED",
+      Session.USER_SYSTEM_SUSPENDED, "USER_SYSTEM_SUSPENDED", Session.DONE, "DONE");
   /** Most ended pilots remembered: a pilot's result is reaped once from the session and kept for later asks. */
   static final int REMEMBERED = 10_000;
   /** Ended pilots, the newest {@link #REMEMBERED} of them. */
@@ -115,7 +126,7 @@ public final class GridEngineHandler implements ResourceHandler {
     try {
       session = NativeSession.load(config.library());
       session.init("");
-    } catch (DrmaaException.AlreadyActiveSessionException e) {
+    } catch (AlreadyActiveSessionException e) {
       throw new HandlerException(Category.INTERNAL, "this process already has a DRMAA session, and DRMAA 1.0 allows one per process:"
           + " list one Grid Engine handler per daemon", e);
     } catch (DrmaaException e) {
@@ -169,44 +180,54 @@ public final class GridEngineHandler implements ResourceHandler {
       // unsuitable; the scheduler compares it with each host's load as usual
       nativeSpec.append(" -w w -l ").append(config.memoryComplex()).append('=').append(spec.memoryMb()).append('M');
     }
-    JobTemplate t = new JobTemplate().setRemoteCommand(command.get(0)).setArgs(command.subList(1, command.size()))
-        .setJobName(spec.name()).setWorkingDirectory(spec.workingDirectory()).setJobEnvironment(spec.environment())
-        .setOutputPath(":" + spec.output()).setJoinFiles(true).setNativeSpecification(nativeSpec.toString())
-        .setJobSubmissionState(spec.held() ? JobTemplate.SubmissionState.HOLD : JobTemplate.SubmissionState.ACTIVE);
     try {
-      return new PilotHandle(KIND, session.runJob(t));
-    } catch (DrmaaException e) {
+      JobTemplate t = session.createJobTemplate();
+      try {
+        t.setRemoteCommand(command.get(0));
+        t.setArgs(command.subList(1, command.size()));
+        t.setJobName(spec.name());
+        t.setWorkingDirectory(spec.workingDirectory());
+        t.setJobEnvironment(spec.environment());
+        t.setOutputPath(":" + spec.output());
+        t.setJoinFiles(true);
+        t.setNativeSpecification(nativeSpec.toString());
+        t.setJobSubmissionState(spec.held() ? JobTemplate.HOLD_STATE : JobTemplate.ACTIVE_STATE);
+        return new PilotHandle(KIND, session.runJob(t));
+      } finally {
+        session.deleteJobTemplate(t);
+      }
+    } catch (DrmaaException | IllegalArgumentException | InternalException e) {
       throw failure("submit pilot " + spec.name() + " as " + spec.account(), e);
     }
   }
 
   @Override
   public void hold(PilotHandle pilot) {
-    control(pilot, Session.Action.HOLD);
+    control(pilot, Session.HOLD, "hold");
   }
 
   @Override
   public void release(PilotHandle pilot) {
-    control(pilot, Session.Action.RELEASE);
+    control(pilot, Session.RELEASE, "release");
   }
 
   @Override
   public void cancel(PilotHandle pilot) {
     cancelled.add(pilot.nativeId());
     try {
-      session.control(pilot.nativeId(), Session.Action.TERMINATE);
-    } catch (DrmaaException.InvalidJobException e) {
+      session.control(pilot.nativeId(), Session.TERMINATE);
+    } catch (InvalidJobException e) {
       // already gone
-    } catch (DrmaaException e) {
+    } catch (DrmaaException | InternalException e) {
       throw failure("cancel pilot " + pilot, e);
     }
   }
 
-  private void control(PilotHandle pilot, Session.Action action) {
+  private void control(PilotHandle pilot, int action, String verb) {
     try {
       session.control(pilot.nativeId(), action);
-    } catch (DrmaaException e) {
-      throw failure(action.name().toLowerCase(Locale.ROOT) + " pilot " + pilot, e);
+    } catch (DrmaaException | InternalException e) {
+      throw failure(verb + " pilot " + pilot, e);
     }
   }
 
@@ -216,49 +237,50 @@ public final class GridEngineHandler implements ResourceHandler {
     if (done != null) {
       return done;
     }
-    JobState state;
+    int state;
     try {
       state = session.getJobProgramStatus(pilot.nativeId());
-    } catch (DrmaaException.InvalidJobException e) {
+    } catch (InvalidJobException e) {
       return PilotStatus.unknown(pilot, "Grid Engine does not know job " + pilot.nativeId() + " (" + e.getMessage() + ")");
-    } catch (DrmaaException e) {
+    } catch (DrmaaException | InternalException e) {
       throw failure("status of pilot " + pilot, e);
     }
+    String name = STATES.getOrDefault(state, "state " + state);
     return switch (state) {
-      case QUEUED_ACTIVE -> new PilotStatus(pilot, PilotState.PENDING, OptionalInt.empty(), state.name());
-      case USER_ON_HOLD, SYSTEM_ON_HOLD, USER_SYSTEM_ON_HOLD -> new PilotStatus(pilot, PilotState.HELD, OptionalInt.empty(), state.name());
-      case RUNNING, USER_SUSPENDED, SYSTEM_SUSPENDED, USER_SYSTEM_SUSPENDED ->
-          new PilotStatus(pilot, PilotState.RUNNING, OptionalInt.empty(), state.name());
-      case DONE, FAILED -> reap(pilot);
-      case UNDETERMINED -> PilotStatus.unknown(pilot, "DRMAA answered UNDETERMINED");
+      case Session.QUEUED_ACTIVE -> new PilotStatus(pilot, PilotState.PENDING, OptionalInt.empty(), name);
+      case Session.USER_ON_HOLD, Session.SYSTEM_ON_HOLD, Session.USER_SYSTEM_ON_HOLD ->
+          new PilotStatus(pilot, PilotState.HELD, OptionalInt.empty(), name);
+      case Session.RUNNING, Session.USER_SUSPENDED, Session.SYSTEM_SUSPENDED, Session.USER_SYSTEM_SUSPENDED ->
+          new PilotStatus(pilot, PilotState.RUNNING, OptionalInt.empty(), name);
+      case Session.DONE, Session.FAILED -> reap(pilot);
+      default -> PilotStatus.unknown(pilot, "DRMAA answered " + name);
     };
   }
 
   private PilotStatus reap(PilotHandle pilot) {
-    JobInfo info;
+    PilotStatus status;
     try {
-      info = session.waitFor(pilot.nativeId(), Session.NO_WAIT);
-    } catch (DrmaaException.InvalidJobException e) {
+      status = ofResult(pilot, session.wait(pilot.nativeId(), Session.TIMEOUT_NO_WAIT), cancelled.contains(pilot.nativeId()));
+    } catch (InvalidJobException e) {
       PilotStatus other = ended.get(pilot.nativeId()); // another thread reaped it
       return other != null ? other : PilotStatus.unknown(pilot, "ended, but its result is gone: " + e.getMessage());
-    } catch (DrmaaException e) {
+    } catch (DrmaaException | InternalException e) {
       throw failure("result of pilot " + pilot, e);
     }
-    PilotStatus status = ofResult(pilot, info, cancelled.contains(pilot.nativeId()));
     ended.put(pilot.nativeId(), status);
     return status;
   }
 
   /** A pilot's end in the SPI's words: exit 0 completed, cancelled if this handler cancelled it, failed otherwise. */
-  static PilotStatus ofResult(PilotHandle pilot, JobInfo info, boolean cancelledHere) {
-    if (info.exited()) {
-      return new PilotStatus(pilot, info.exitStatus() == 0 ? PilotState.COMPLETED : PilotState.FAILED, OptionalInt.of(info.exitStatus()),
-          "exited " + info.exitStatus());
+  static PilotStatus ofResult(PilotHandle pilot, JobInfo info, boolean cancelledHere) throws DrmaaException {
+    if (info.hasExited()) {
+      return new PilotStatus(pilot, info.getExitStatus() == 0 ? PilotState.COMPLETED : PilotState.FAILED, OptionalInt.of(info.getExitStatus()),
+          "exited " + info.getExitStatus());
     }
     if (cancelledHere) {
       return new PilotStatus(pilot, PilotState.CANCELLED, OptionalInt.empty(), "terminated by the daemon");
     }
-    String why = info.signaled() ? "killed by " + info.signal() : "aborted before it ran (Grid Engine could not start it)";
+    String why = info.hasSignaled() ? "killed by " + info.getTerminatingSignal() : "aborted before it ran (Grid Engine could not start it)";
     return new PilotStatus(pilot, PilotState.FAILED, OptionalInt.empty(), why);
   }
 
@@ -271,16 +293,15 @@ public final class GridEngineHandler implements ResourceHandler {
     return out;
   }
 
-  private static HandlerException failure(String what, DrmaaException e) {
+  private static HandlerException failure(String what, Exception e) {
     Category category = Category.INTERNAL;
-    if (e instanceof DrmaaException.InvalidJobException) {
+    if (e instanceof InvalidJobException) {
       category = Category.NOT_FOUND;
-    } else if (e instanceof DrmaaException.DrmCommunicationException || e instanceof DrmaaException.TryLaterException) {
+    } else if (e instanceof DrmCommunicationException || e instanceof TryLaterException) {
       category = Category.UNAVAILABLE;
-    } else if (e instanceof DrmaaException.AuthorizationException) {
+    } else if (e instanceof AuthorizationException) {
       category = Category.AUTHENTICATION;
-    } else if (e instanceof DrmaaException.DeniedByDrmException || e instanceof DrmaaException.InvalidArgumentException
-        || e instanceof DrmaaException.InvalidAttributeValueException || e instanceof DrmaaException.InvalidAttributeFormatException) {
+    } else if (e instanceof DeniedByDrmException || e instanceof IllegalArgumentException || e instanceof InvalidAttributeValueException) {
       category = Category.REJECTED;
     }
     return new HandlerException(category, what + ": " + e.getMessage(), e);

@@ -13,8 +13,6 @@ import com.sun.jna.ptr.PointerByReference;
  * error buffer, so concurrent calls never share one.
  */
 interface LibDrmaa extends Library {
-  int DRMAA_ERRNO_SUCCESS = 0;
-  int DRMAA_ERRNO_NO_MORE_ELEMENTS = 25;
   int ERROR_BUFFER = 1024;
   int VALUE_BUFFER = 1024;
 
@@ -41,6 +39,12 @@ interface LibDrmaa extends Library {
   int drmaa_get_next_attr_value(Pointer values, byte[] value, NativeLong valueLen);
 
   void drmaa_release_attr_values(Pointer values);
+
+  int drmaa_get_attribute_names(PointerByReference values, byte[] err, NativeLong errLen);
+
+  int drmaa_get_next_attr_name(Pointer values, byte[] value, NativeLong valueLen);
+
+  void drmaa_release_attr_names(Pointer values);
 
   int drmaa_control(String jobId, int action, byte[] err, NativeLong errLen);
 

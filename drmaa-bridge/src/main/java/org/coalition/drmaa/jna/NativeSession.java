@@ -9,40 +9,59 @@ import com.sun.jna.ptr.PointerByReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.coalition.drmaa.DrmaaException;
-import org.coalition.drmaa.JobInfo;
-import org.coalition.drmaa.JobState;
-import org.coalition.drmaa.JobTemplate;
-import org.coalition.drmaa.Session;
+import java.util.Set;
+import org.coalition.drmaa.CAttributes;
+import org.coalition.drmaa.ErrorCodes;
+import org.coalition.drmaa.JobEnd;
+import org.coalition.drmaa.SessionTemplate;
+import org.ggf.drmaa.DrmaaException;
+import org.ggf.drmaa.InternalException;
+import org.ggf.drmaa.JobInfo;
+import org.ggf.drmaa.JobTemplate;
+import org.ggf.drmaa.NoActiveSessionException;
+import org.ggf.drmaa.Session;
+import org.ggf.drmaa.Version;
 
 /**
- * {@link Session} over a native {@code libdrmaa.so} through JNA: no JNI to compile, any DRMAA 1.0
- * library (Grid Engine's, slurm-drmaa...). Every call passes its own error buffer, so threads do
- * not share one; every native object (job template, job id list, resource usage list) is freed
- * in a {@code finally}, whatever the call's outcome.
+ * The standard {@link Session} over a native {@code libdrmaa.so} through JNA: no JNI to compile,
+ * any DRMAA 1.0 library (Grid Engine's, slurm-drmaa...). Every call passes its own error buffer, so
+ * threads do not share one; every native object (job template, job id list, resource usage list)
+ * is freed in a {@code finally}, whatever the call's outcome. A job template is a Java value
+ * ({@link SessionTemplate}) made native only inside {@code runJob} and {@code runBulkJobs}; its
+ * optional attributes are those the library lists. Errors are the standard's exceptions, one per
+ * C error code ({@link ErrorCodes}), their message the call and the library's own diagnosis.
  */
 public final class NativeSession implements Session {
   /** The environment variable DRMAA libraries' users conventionally set to the library's path. */
   public static final String LIBRARY_VARIABLE = "DRMAA_LIBRARY_PATH";
 
-  private static final NativeLong ERR_LEN = new NativeLong(LibDrmaa.ERROR_BUFFER);
-  private static final NativeLong VALUE_LEN = new NativeLong(LibDrmaa.VALUE_BUFFER);
+  private static final int BUFFER = 1024;
+  private static final NativeLong BUFFER_LEN = new NativeLong(BUFFER);
+  private static final String[] ACTIONS = {"SUSPEND", "RESUME", "HOLD", "RELEASE", "TERMINATE"};
 
   private final LibDrmaa lib;
   private final Path library;
+  private volatile boolean active;
+  private volatile Set<String> optional = Set.of();
 
   private NativeSession(LibDrmaa lib, Path library) {
     this.lib = lib;
     this.library = library;
   }
 
-  /** The library at {@code library}, else at {@code $DRMAA_LIBRARY_PATH}; not yet initialised ({@link #init}). */
+  /**
+   * The library at {@code library}, else at {@code $DRMAA_LIBRARY_PATH}; not yet initialised.
+   *
+   * @param library the library's path; empty for the environment variable's
+   * @return the session
+   * @throws DrmaaLibraryException when no library is configured or it cannot be loaded, saying how to fix it
+   */
   public static NativeSession load(Optional<Path> library) {
     Path path = library.or(() -> Optional.ofNullable(System.getenv(LIBRARY_VARIABLE)).filter(s -> !s.isBlank()).map(Path::of))
         .orElseThrow(() -> new DrmaaLibraryException("no DRMAA library configured: give its path (e.g. "
@@ -63,30 +82,50 @@ public final class NativeSession implements Session {
     }
   }
 
-  /** The library this session calls. */
+  /**
+   * The library this session calls.
+   *
+   * @return its path
+   */
   public Path library() {
     return library;
   }
 
   @Override
-  public void init(String contact) {
-    byte[] err = errorBuffer();
-    check("drmaa_init", lib.drmaa_init(contact == null || contact.isEmpty() ? null : contact, err, ERR_LEN), err);
+  public void init(String contact) throws DrmaaException {
+    byte[] err = buffer();
+    check("drmaa_init", lib.drmaa_init(contact == null || contact.isEmpty() ? null : contact, err, BUFFER_LEN), err);
+    active = true;
+    optional = optionalAttributes();
   }
 
   @Override
-  public void exit() {
-    byte[] err = errorBuffer();
-    check("drmaa_exit", lib.drmaa_exit(err, ERR_LEN), err);
+  public void exit() throws DrmaaException {
+    byte[] err = buffer();
+    check("drmaa_exit", lib.drmaa_exit(err, BUFFER_LEN), err);
+    active = false;
   }
 
   @Override
-  public String runJob(JobTemplate template) {
-    Pointer jt = allocate(template);
+  public JobTemplate createJobTemplate() throws DrmaaException {
+    if (!active) {
+      throw new NoActiveSessionException("drmaa_allocate_job_template: no active session (call init first)");
+    }
+    return new SessionTemplate(this, optional);
+  }
+
+  @Override
+  public void deleteJobTemplate(JobTemplate jt) throws DrmaaException {
+    SessionTemplate.check(jt, this, "drmaa_delete_job_template").delete();
+  }
+
+  @Override
+  public String runJob(JobTemplate template) throws DrmaaException {
+    Pointer jt = allocate(SessionTemplate.check(template, this, "drmaa_run_job"));
     try {
-      byte[] id = new byte[LibDrmaa.VALUE_BUFFER];
-      byte[] err = errorBuffer();
-      check("drmaa_run_job", lib.drmaa_run_job(id, VALUE_LEN, jt, err, ERR_LEN), err);
+      byte[] id = buffer();
+      byte[] err = buffer();
+      check("drmaa_run_job", lib.drmaa_run_job(id, BUFFER_LEN, jt, err, BUFFER_LEN), err);
       return string(id);
     } finally {
       delete(jt);
@@ -94,19 +133,19 @@ public final class NativeSession implements Session {
   }
 
   @Override
-  public List<String> runBulkJobs(JobTemplate template, int start, int end, int incr) {
+  public List<String> runBulkJobs(JobTemplate template, int start, int end, int incr) throws DrmaaException {
     if (start < 1 || end < start || incr < 1) {
-      throw new DrmaaException.InvalidArgumentException("bulk jobs need 1 <= start <= end and incr >= 1, were " + start + ", " + end + ", " + incr);
+      throw new IllegalArgumentException("drmaa_run_bulk_jobs: need 1 <= start <= end and incr >= 1, were " + start + ", " + end + ", " + incr);
     }
-    Pointer jt = allocate(template);
+    Pointer jt = allocate(SessionTemplate.check(template, this, "drmaa_run_bulk_jobs"));
     try {
       PointerByReference ids = new PointerByReference();
-      byte[] err = errorBuffer();
-      check("drmaa_run_bulk_jobs", lib.drmaa_run_bulk_jobs(ids, jt, start, end, incr, err, ERR_LEN), err);
+      byte[] err = buffer();
+      check("drmaa_run_bulk_jobs", lib.drmaa_run_bulk_jobs(ids, jt, start, end, incr, err, BUFFER_LEN), err);
       try {
         List<String> out = new ArrayList<>();
-        byte[] id = new byte[LibDrmaa.VALUE_BUFFER];
-        while (lib.drmaa_get_next_job_id(ids.getValue(), id, VALUE_LEN) == LibDrmaa.DRMAA_ERRNO_SUCCESS) {
+        byte[] id = buffer();
+        while (lib.drmaa_get_next_job_id(ids.getValue(), id, BUFFER_LEN) == ErrorCodes.SUCCESS) {
           out.add(string(id));
         }
         return out;
@@ -119,34 +158,37 @@ public final class NativeSession implements Session {
   }
 
   @Override
-  public void control(String jobId, Action action) {
-    byte[] err = errorBuffer();
-    check("drmaa_control(" + jobId + ", " + action + ")", lib.drmaa_control(jobId, action.code(), err, ERR_LEN), err);
+  public void control(String jobId, int action) throws DrmaaException {
+    if (action < SUSPEND || action > TERMINATE) {
+      throw new IllegalArgumentException("drmaa_control: action " + action + " is none of SUSPEND (0) ... TERMINATE (4)");
+    }
+    byte[] err = buffer();
+    check("drmaa_control(" + jobId + ", " + ACTIONS[action] + ")", lib.drmaa_control(jobId, action, err, BUFFER_LEN), err);
   }
 
   @Override
-  public void synchronize(List<String> jobIds, Duration timeout, boolean dispose) {
-    byte[] err = errorBuffer();
+  public void synchronize(List<String> jobIds, long timeout, boolean dispose) throws DrmaaException {
+    byte[] err = buffer();
     // StringArray ends the array with NULL, as drmaa_synchronize expects.
-    check("drmaa_synchronize", lib.drmaa_synchronize(new StringArray(jobIds.toArray(String[]::new)), seconds(timeout), dispose ? 1 : 0, err,
-        ERR_LEN), err);
+    check("drmaa_synchronize", lib.drmaa_synchronize(new StringArray(jobIds.toArray(String[]::new)), new NativeLong(timeout), dispose ? 1 : 0,
+        err, BUFFER_LEN), err);
   }
 
   @Override
-  public JobInfo waitFor(String jobId, Duration timeout) {
-    byte[] idOut = new byte[LibDrmaa.VALUE_BUFFER];
+  public JobInfo wait(String jobId, long timeout) throws DrmaaException {
+    byte[] idOut = buffer();
     IntByReference stat = new IntByReference();
     PointerByReference rusage = new PointerByReference();
-    byte[] err = errorBuffer();
-    int rc = lib.drmaa_wait(jobId, idOut, VALUE_LEN, stat, seconds(timeout), rusage, err, ERR_LEN);
+    byte[] err = buffer();
+    int rc = lib.drmaa_wait(jobId, idOut, BUFFER_LEN, stat, new NativeLong(timeout), rusage, err, BUFFER_LEN);
     Map<String, String> usage = new LinkedHashMap<>();
     try {
-      if (rc != LibDrmaa.DRMAA_ERRNO_SUCCESS && rc != 24) { // 24: DRMAA_ERRNO_NO_RUSAGE, the job ended all the same
+      if (rc != ErrorCodes.SUCCESS && rc != ErrorCodes.NO_RUSAGE) { // no usage: the job ended all the same
         check("drmaa_wait(" + jobId + ")", rc, err);
       }
       if (rusage.getValue() != null) {
-        byte[] value = new byte[LibDrmaa.VALUE_BUFFER];
-        while (lib.drmaa_get_next_attr_value(rusage.getValue(), value, VALUE_LEN) == LibDrmaa.DRMAA_ERRNO_SUCCESS) {
+        byte[] value = buffer();
+        while (lib.drmaa_get_next_attr_value(rusage.getValue(), value, BUFFER_LEN) == ErrorCodes.SUCCESS) {
           String pair = string(value);
           int eq = pair.indexOf('=');
           if (eq > 0) {
@@ -160,79 +202,104 @@ public final class NativeSession implements Session {
       }
     }
     int s = stat.getValue();
-    boolean aborted = flag("drmaa_wifaborted", (v, e) -> lib.drmaa_wifaborted(v, s, e, ERR_LEN));
-    boolean exited = !aborted && flag("drmaa_wifexited", (v, e) -> lib.drmaa_wifexited(v, s, e, ERR_LEN));
-    int exitStatus = exited ? value("drmaa_wexitstatus", (v, e) -> lib.drmaa_wexitstatus(v, s, e, ERR_LEN)) : 0;
-    boolean signaled = !aborted && !exited && flag("drmaa_wifsignaled", (v, e) -> lib.drmaa_wifsignaled(v, s, e, ERR_LEN));
+    boolean aborted = flag("drmaa_wifaborted", (v, e) -> lib.drmaa_wifaborted(v, s, e, BUFFER_LEN));
+    boolean exited = !aborted && flag("drmaa_wifexited", (v, e) -> lib.drmaa_wifexited(v, s, e, BUFFER_LEN));
+    int exitStatus = exited ? value("drmaa_wexitstatus", (v, e) -> lib.drmaa_wexitstatus(v, s, e, BUFFER_LEN)) : 0;
+    boolean signaled = !aborted && !exited && flag("drmaa_wifsignaled", (v, e) -> lib.drmaa_wifsignaled(v, s, e, BUFFER_LEN));
     String signal = "";
     boolean core = false;
     if (signaled) {
       byte[] name = new byte[64];
-      byte[] e = errorBuffer();
-      check("drmaa_wtermsig", lib.drmaa_wtermsig(name, new NativeLong(name.length), s, e, ERR_LEN), e);
+      byte[] e = buffer();
+      check("drmaa_wtermsig", lib.drmaa_wtermsig(name, new NativeLong(name.length), s, e, BUFFER_LEN), e);
       signal = string(name);
-      core = flag("drmaa_wcoredump", (v, e2) -> lib.drmaa_wcoredump(v, s, e2, ERR_LEN));
+      core = flag("drmaa_wcoredump", (v, e2) -> lib.drmaa_wcoredump(v, s, e2, BUFFER_LEN));
     }
-    return new JobInfo(string(idOut), exited, exitStatus, signaled, signal, core, aborted, usage);
+    return new JobEnd(string(idOut), exited, exitStatus, signaled, signal, core, aborted, usage);
   }
 
   @Override
-  public JobState getJobProgramStatus(String jobId) {
-    return JobState.of(value("drmaa_job_ps(" + jobId + ")", (v, e) -> lib.drmaa_job_ps(jobId, v, e, ERR_LEN)));
+  public int getJobProgramStatus(String jobId) throws DrmaaException {
+    // The C binding's DRMAA_PS_* values are the Java binding's state constants.
+    return value("drmaa_job_ps(" + jobId + ")", (v, e) -> lib.drmaa_job_ps(jobId, v, e, BUFFER_LEN));
   }
 
   @Override
   public String getContact() {
-    return text("drmaa_get_contact", (buf, e) -> lib.drmaa_get_contact(buf, VALUE_LEN, e, ERR_LEN));
+    return text("drmaa_get_contact", (buf, e) -> lib.drmaa_get_contact(buf, BUFFER_LEN, e, BUFFER_LEN));
   }
 
   @Override
-  public String getVersion() {
+  public Version getVersion() {
     IntByReference major = new IntByReference();
     IntByReference minor = new IntByReference();
-    byte[] err = errorBuffer();
-    check("drmaa_version", lib.drmaa_version(major, minor, err, ERR_LEN), err);
-    return major.getValue() + "." + minor.getValue();
+    byte[] err = buffer();
+    unchecked("drmaa_version", lib.drmaa_version(major, minor, err, BUFFER_LEN), err);
+    return new Version(major.getValue(), minor.getValue());
   }
 
   @Override
   public String getDrmSystem() {
-    return text("drmaa_get_DRM_system", (buf, e) -> lib.drmaa_get_DRM_system(buf, VALUE_LEN, e, ERR_LEN));
+    return text("drmaa_get_DRM_system", (buf, e) -> lib.drmaa_get_DRM_system(buf, BUFFER_LEN, e, BUFFER_LEN));
   }
 
   @Override
   public String getDrmaaImplementation() {
-    return text("drmaa_get_DRMAA_implementation", (buf, e) -> lib.drmaa_get_DRMAA_implementation(buf, VALUE_LEN, e, ERR_LEN));
+    return text("drmaa_get_DRMAA_implementation", (buf, e) -> lib.drmaa_get_DRMAA_implementation(buf, BUFFER_LEN, e, BUFFER_LEN));
   }
 
   // --- native templates ------------------------------------------------------------------------
 
+  /** The optional attributes, by property name, whose C names the library lists. */
+  private Set<String> optionalAttributes() throws DrmaaException {
+    PointerByReference names = new PointerByReference();
+    byte[] err = buffer();
+    check("drmaa_get_attribute_names", lib.drmaa_get_attribute_names(names, err, BUFFER_LEN), err);
+    Set<String> listed = new HashSet<>();
+    try {
+      byte[] name = buffer();
+      while (lib.drmaa_get_next_attr_name(names.getValue(), name, BUFFER_LEN) == ErrorCodes.SUCCESS) {
+        listed.add(string(name));
+      }
+    } finally {
+      lib.drmaa_release_attr_names(names.getValue());
+    }
+    Set<String> supported = new HashSet<>();
+    CAttributes.OPTIONAL.forEach((property, cName) -> {
+      if (listed.contains(cName)) {
+        supported.add(property);
+      }
+    });
+    return Set.copyOf(supported);
+  }
+
   /** A native template filled from {@code template}; the caller deletes it. Freed here if filling fails. */
-  private Pointer allocate(JobTemplate template) {
+  private Pointer allocate(SessionTemplate template) throws DrmaaException {
+    CAttributes attributes = CAttributes.of(template);
     PointerByReference ref = new PointerByReference();
-    byte[] err = errorBuffer();
-    check("drmaa_allocate_job_template", lib.drmaa_allocate_job_template(ref, err, ERR_LEN), err);
+    byte[] err = buffer();
+    check("drmaa_allocate_job_template", lib.drmaa_allocate_job_template(ref, err, BUFFER_LEN), err);
     Pointer jt = ref.getValue();
     try {
-      for (Map.Entry<String, String> a : template.scalars().entrySet()) {
-        byte[] e = errorBuffer();
-        check("drmaa_set_attribute(" + a.getKey() + ")", lib.drmaa_set_attribute(jt, a.getKey(), a.getValue(), e, ERR_LEN), e);
+      for (Map.Entry<String, String> a : attributes.scalars().entrySet()) {
+        byte[] e = buffer();
+        check("drmaa_set_attribute(" + a.getKey() + ")", lib.drmaa_set_attribute(jt, a.getKey(), a.getValue(), e, BUFFER_LEN), e);
       }
-      for (Map.Entry<String, List<String>> a : template.vectors().entrySet()) {
-        byte[] e = errorBuffer();
+      for (Map.Entry<String, List<String>> a : attributes.vectors().entrySet()) {
+        byte[] e = buffer();
         check("drmaa_set_vector_attribute(" + a.getKey() + ")",
-            lib.drmaa_set_vector_attribute(jt, a.getKey(), new StringArray(a.getValue().toArray(String[]::new)), e, ERR_LEN), e);
+            lib.drmaa_set_vector_attribute(jt, a.getKey(), new StringArray(a.getValue().toArray(String[]::new)), e, BUFFER_LEN), e);
       }
       return jt;
-    } catch (RuntimeException e) {
+    } catch (DrmaaException | RuntimeException e) {
       delete(jt);
       throw e;
     }
   }
 
-  private void delete(Pointer jt) {
-    byte[] err = errorBuffer();
-    check("drmaa_delete_job_template", lib.drmaa_delete_job_template(jt, err, ERR_LEN), err);
+  private void delete(Pointer jt) throws DrmaaException {
+    byte[] err = buffer();
+    check("drmaa_delete_job_template", lib.drmaa_delete_job_template(jt, err, BUFFER_LEN), err);
   }
 
   // --- calls and their errors ------------------------------------------------------------------
@@ -245,37 +312,42 @@ public final class NativeSession implements Session {
     int call(byte[] value, byte[] err);
   }
 
-  private int value(String what, IntCall call) {
+  private static int value(String what, IntCall call) throws DrmaaException {
     IntByReference v = new IntByReference();
-    byte[] err = errorBuffer();
+    byte[] err = buffer();
     check(what, call.call(v, err), err);
     return v.getValue();
   }
 
-  private boolean flag(String what, IntCall call) {
+  private static boolean flag(String what, IntCall call) throws DrmaaException {
     return value(what, call) != 0;
   }
 
+  /** A text answer of a call the standard lets throw no checked exception. */
   private static String text(String what, TextCall call) {
-    byte[] value = new byte[LibDrmaa.VALUE_BUFFER];
-    byte[] err = errorBuffer();
-    check(what, call.call(value, err), err);
+    byte[] value = buffer();
+    byte[] err = buffer();
+    unchecked(what, call.call(value, err), err);
     return string(value);
   }
 
-  private static void check(String what, int rc, byte[] err) {
-    if (rc != LibDrmaa.DRMAA_ERRNO_SUCCESS) {
+  private static void check(String what, int rc, byte[] err) throws DrmaaException {
+    if (rc != ErrorCodes.SUCCESS) {
       String diagnosis = string(err);
-      throw DrmaaException.of(rc, what + ": " + (diagnosis.isEmpty() ? "DRMAA error " + rc : diagnosis));
+      ErrorCodes.raise(rc, what + ": " + (diagnosis.isEmpty() ? "DRMAA error " + rc : diagnosis));
     }
   }
 
-  private static NativeLong seconds(Duration timeout) {
-    return new NativeLong(timeout.isNegative() ? -1 : timeout.toSeconds());
+  private static void unchecked(String what, int rc, byte[] err) {
+    try {
+      check(what, rc, err);
+    } catch (DrmaaException e) {
+      throw new InternalException(e.getMessage());
+    }
   }
 
-  private static byte[] errorBuffer() {
-    return new byte[LibDrmaa.ERROR_BUFFER];
+  private static byte[] buffer() {
+    return new byte[BUFFER];
   }
 
   private static String string(byte[] buffer) {

@@ -1,18 +1,21 @@
 package org.coalition.drmaa.jna;
 
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Optional;
-import org.coalition.drmaa.Session;
 import org.coalition.drmaa.SessionConformance;
 import org.coalition.testbed.Testbed;
+import org.ggf.drmaa.Session;
+import org.ggf.drmaa.SessionFactory;
 import org.junit.jupiter.api.Test;
 
 /**
  * The DRMAA conformance suite over Grid Engine 8.1.9's own libdrmaa, through JNA, on the testbed
- * ({@code testbed/up sge}); plus what only a native library can get wrong.
+ * ({@code testbed/up sge}); plus what only a native library can get wrong, and the standard's
+ * factory finding this implementation.
  */
 class NativeSessionIT extends SessionConformance {
   @Override
@@ -43,8 +46,12 @@ class NativeSessionIT extends SessionConformance {
   }
 
   @Test
-  void theLibraryIsFoundThroughTheEnvironmentVariable() {
-    // The failsafe configuration sets DRMAA_LIBRARY_PATH to the testbed's library.
-    assertTrue(NativeSession.load(Optional.empty()).library().toString().endsWith("libdrmaa.so.1.0"));
+  void theStandardFactoryFindsThisImplementationOverTheEnvironmentsLibrary() {
+    // The failsafe configuration sets DRMAA_LIBRARY_PATH to the testbed's library; this jar's services file names the factory.
+    SessionFactory factory = SessionFactory.getFactory();
+    assertInstanceOf(NativeSessionFactory.class, factory);
+    Session s = factory.getSession();
+    assertTrue(((NativeSession) s).library().toString().endsWith("libdrmaa.so.1.0"));
+    assertTrue(s == factory.getSession(), "one session per process");
   }
 }

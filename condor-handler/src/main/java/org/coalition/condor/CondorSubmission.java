@@ -1,0 +1,123 @@
+package org.coalition.condor;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.coalition.drmaa.CAttributes;
+import org.coalition.drmaa.SessionTemplate;
+import org.ggf.drmaa.ConflictingAttributeValuesException;
+import org.ggf.drmaa.DrmaaException;
+import org.ggf.drmaa.InvalidAttributeFormatException;
+import org.ggf.drmaa.InvalidAttributeValueException;
+import org.ggf.drmaa.JobTemplate;
+import org.ggf.drmaa.PartialTimestamp;
+
+/**
+ * A DRMAA job template as an HTCondor submit description, one {@code queue} per job: the remote
+ * command and arguments, the environment, the working directory ({@code initialdir}), the job
+ * name ({@code batch_name}), input, output and error paths (a {@code host:} prefix dropped:
+ * HTCondor's file system is shared here), joined files, the submission state ({@code hold}), the
+ * start time ({@code deferral_time}, the timestamp resolved at submission), the job category
+ * (recorded as the job ad's {@code DrmaaJobCategory}, for a site's own policy), e-mail
+ * ({@code notify_user}: one address) and blocked e-mail, the hard wall-clock limit
+ * ({@code allowed_job_duration}), and the native specification (submit-description lines,
+ * separated by newlines). The placeholders {@link JobTemplate#WORKING_DIRECTORY},
+ * {@link JobTemplate#HOME_DIRECTORY} and {@link JobTemplate#PARAMETRIC_INDEX} are expanded.
+ */
+final class CondorSubmission {
+  /** The optional attributes supported, by property name. */
+  static final Set<String> OPTIONAL = Set.of("hardWallclockTimeLimit");
+
+  private CondorSubmission() {
+  }
+
+  /**
+   * The submit description of a template's jobs.
+   *
+   * @param call the DRMAA call, for messages
+   * @param t the template
+   * @param session the session's id, recorded in each job's ad
+   * @param home the home directory of the jobs' user, for {@link JobTemplate#HOME_DIRECTORY}
+   * @param indices one job per index; {@code -1} for a job without one
+   * @return the submit description
+   * @throws DrmaaException when a value cannot be written for HTCondor
+   */
+  static String describe(String call, SessionTemplate t, String session, String home, List<Integer> indices) throws DrmaaException {
+    CAttributes c = CAttributes.of(t);
+    Map<String, String> s = c.scalars();
+    List<String> email = c.vectors().getOrDefault(CAttributes.V_EMAIL, List.of());
+    if (email.size() > 1) {
+      throw new InvalidAttributeValueException(call + ": HTCondor notifies one address (notify_user), not " + email.size());
+    }
+    String command = s.get(CAttributes.REMOTE_COMMAND);
+    if (command == null || command.isBlank()) {
+      throw new ConflictingAttributeValuesException(call + ": a job template needs a remote command");
+    }
+    String wd = s.getOrDefault(CAttributes.WD, "");
+    SubmitDescription d = new SubmitDescription();
+    try {
+      d.set("universe", "vanilla").set("executable", SubmitDescription.literal(command)).set("transfer_executable", "false")
+          .set("should_transfer_files", "NO").set("+CoalitionDrmaaSession", "\"" + session + "\"")
+          .arguments(c.vectors().getOrDefault(CAttributes.V_ARGV, List.of()));
+      if (t.getJobEnvironment() != null && !t.getJobEnvironment().isEmpty()) {
+        d.environment(new LinkedHashMap<>(t.getJobEnvironment()));
+      }
+      if (!wd.isEmpty()) {
+        d.set("initialdir", path(wd, wd, home));
+      }
+      if (s.containsKey(CAttributes.JOB_NAME)) {
+        d.set("batch_name", SubmitDescription.literal(s.get(CAttributes.JOB_NAME)));
+      }
+      if (s.containsKey(CAttributes.JOB_CATEGORY)) {
+        d.set("+DrmaaJobCategory", "\"" + SubmitDescription.literal(s.get(CAttributes.JOB_CATEGORY)).replace("\"", "\\\"") + "\"");
+      }
+      if (s.containsKey(CAttributes.INPUT_PATH)) {
+        d.set("input", path(s.get(CAttributes.INPUT_PATH), wd, home));
+      }
+      String out = s.containsKey(CAttributes.OUTPUT_PATH) ? path(s.get(CAttributes.OUTPUT_PATH), wd, home) : "/dev/null";
+      d.set("output", out);
+      boolean join = s.containsKey(CAttributes.JOIN_FILES);
+      d.set("error", join ? out : s.containsKey(CAttributes.ERROR_PATH) ? path(s.get(CAttributes.ERROR_PATH), wd, home) : "/dev/null");
+      if (s.containsKey(CAttributes.JS_STATE)) {
+        d.set("hold", "true");
+      }
+      PartialTimestamp start = t.getStartTime();
+      if (start != null) {
+        d.set("deferral_time", Long.toString(start.getTimeInMillis() / 1000));
+      }
+      if (s.containsKey(CAttributes.WCT_HLIMIT)) {
+        d.set("allowed_job_duration", Long.toString(seconds(s.get(CAttributes.WCT_HLIMIT), call)));
+      }
+      if (!email.isEmpty()) {
+        d.set("notify_user", SubmitDescription.literal(email.get(0)));
+      }
+      d.set("notification", s.containsKey(CAttributes.BLOCK_EMAIL) || email.isEmpty() ? "Never" : "Complete");
+      if (s.containsKey(CAttributes.NATIVE_SPECIFICATION)) {
+        s.get(CAttributes.NATIVE_SPECIFICATION).lines().map(String::strip).filter(l -> !l.isEmpty()).forEach(d::line);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new InvalidAttributeValueException(call + ": " + e.getMessage());
+    }
+    StringBuilder text = new StringBuilder(d.toString());
+    for (int index : indices) {
+      text.append(index < 0 ? "" : "DrmaaIndex = " + index + "\n").append("queue\n");
+    }
+    return text.toString();
+  }
+
+  /** A DRMAA path ({@code [host]:path}, placeholders) as a submit-description value. */
+  private static String path(String drmaaPath, String wd, String home) {
+    String p = drmaaPath.indexOf(':') >= 0 && !drmaaPath.startsWith("/") ? drmaaPath.substring(drmaaPath.indexOf(':') + 1) : drmaaPath;
+    p = SubmitDescription.literal(p.replace(JobTemplate.WORKING_DIRECTORY, wd).replace(JobTemplate.HOME_DIRECTORY, home));
+    return p.replace(SubmitDescription.literal(JobTemplate.PARAMETRIC_INDEX), "$(DrmaaIndex)");
+  }
+
+  private static long seconds(String value, String call) throws InvalidAttributeFormatException {
+    try {
+      return CAttributes.seconds(value);
+    } catch (NumberFormatException e) {
+      throw new InvalidAttributeFormatException(call + ": the wall-clock limit '" + value + "' is not [[H:]M:]S");
+    }
+  }
+}

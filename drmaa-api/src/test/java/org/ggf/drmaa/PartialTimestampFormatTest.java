@@ -1,0 +1,61 @@
+package org.ggf.drmaa;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.text.ParseException;
+import java.util.Calendar;
+import org.junit.jupiter.api.Test;
+
+/** The DRMAA timestamp form, {@code [[[[CC]YY/]MM/]DD] hh:mm[:ss] [{-|+}UU:uu]}, written and read. */
+class PartialTimestampFormatTest {
+  private final PartialTimestampFormat format = new PartialTimestampFormat();
+
+  @Test
+  void everyFormReadsAndWritesBack() throws ParseException {
+    for (String text : new String[] {"10:30", "10:30:05", "01 11:30", "11/25 10:00", "26/11/25 10:00", "2026/11/25 10:00:00 +01:00",
+        "23:59 -05:30"}) {
+      assertEquals(text, format.format(format.parse(text)), text);
+    }
+  }
+
+  @Test
+  void readingSetsOnlyTheFieldsGivenTheMonthCountedFromOne() throws ParseException {
+    PartialTimestamp t = format.parse("2026/11/25 10:00 +01:00");
+    assertEquals(20, t.get(PartialTimestamp.CENTURY));
+    assertEquals(26, t.get(Calendar.YEAR));
+    assertEquals(Calendar.NOVEMBER, t.get(Calendar.MONTH));
+    assertEquals(25, t.get(Calendar.DAY_OF_MONTH));
+    assertEquals(3_600_000, t.get(Calendar.ZONE_OFFSET));
+    assertFalse(t.isSet(Calendar.SECOND));
+    assertFalse(format.parse("10:00").isSet(Calendar.DAY_OF_MONTH));
+  }
+
+  @Test
+  void badTextIsRefusedWithWhere() {
+    assertEquals(0, assertThrows(ParseException.class, () -> format.parse("13/01 10:00")).getErrorOffset(), "month 13");
+    assertEquals(0, assertThrows(ParseException.class, () -> format.parse("1:00")).getErrorOffset(), "one digit");
+    assertEquals(3, assertThrows(ParseException.class, () -> format.parse("10:61")).getErrorOffset(), "minute 61");
+    ParseException trailing = assertThrows(ParseException.class, () -> format.parse("10:00 tomorrow"));
+    assertEquals(5, trailing.getErrorOffset());
+    assertEquals("a DRMAA timestamp ends at offset 5, then comes:  tomorrow", trailing.getMessage());
+  }
+
+  @Test
+  void aTimestampTheFormCannotHoldIsRefusedNamingTheField() {
+    PartialTimestamp yearWithoutDay = new PartialTimestamp();
+    yearWithoutDay.set(Calendar.YEAR, 26);
+    yearWithoutDay.set(Calendar.MONTH, 1);
+    yearWithoutDay.set(Calendar.HOUR_OF_DAY, 1);
+    yearWithoutDay.set(Calendar.MINUTE, 1);
+    assertEquals("a DRMAA timestamp cannot hold a month without a day",
+        assertThrows(IllegalArgumentException.class, () -> format.format(yearWithoutDay)).getMessage());
+    PartialTimestamp tomorrow = new PartialTimestamp(10, 0, 0);
+    tomorrow.add(Calendar.DAY_OF_MONTH, 1);
+    assertEquals("a DRMAA timestamp cannot hold a modifier (day 1)", assertThrows(IllegalArgumentException.class, () -> format.format(tomorrow))
+        .getMessage());
+    assertEquals("a DRMAA timestamp needs the hour and the minute", assertThrows(IllegalArgumentException.class,
+        () -> format.format(new PartialTimestamp())).getMessage());
+  }
+}
