@@ -50,9 +50,20 @@ final class SubmitDescription {
     return text.toString();
   }
 
-  /** {@code value} with every {@code $} written as HTCondor's {@code $(DOLLAR)}, so that no macro expands in it. */
+  /**
+   * {@code value} as HTCondor reads it back: a {@code $(} that would start a macro written
+   * {@code $(DOLLAR)(}; any other {@code $} is already literal. (Writing every {@code $} as
+   * {@code $(DOLLAR)} breaks {@code $$}: the first expansion and the second reference make
+   * {@code $$(DOLLAR)}, a match-time expression, and the job is held.) A {@code $$(} cannot be
+   * carried at all: HTCondor would expand it when the job is matched.
+   *
+   * @throws IllegalArgumentException when the value holds {@code $$(}
+   */
   static String literal(String value) {
-    return value.replace("$", "$(DOLLAR)");
+    if (value.contains("$$(")) {
+      throw new IllegalArgumentException("HTCondor reads '$$(' as a match-time expression, so a value cannot carry it: '" + value + "'");
+    }
+    return value.replace("$(", "$(DOLLAR)(");
   }
 
   private static String item(String value, String what) {

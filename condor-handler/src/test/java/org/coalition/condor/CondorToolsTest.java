@@ -32,9 +32,11 @@ class CondorToolsTest {
 
   @Test
   void argumentsAndEnvironmentUseTheNewQuotingAndNoMacroExpands() {
-    String d = new SubmitDescription().arguments(List.of("-c", "echo \"$HOME\" it's", "")).environment(Map.of("A", "x y")).toString();
-    assertEquals("arguments = \"-c 'echo \"\"$(DOLLAR)HOME\"\" it''s' ''\"\nenvironment = \"A='x y'\"\n", d);
+    String d = new SubmitDescription().arguments(List.of("-c", "echo \"$HOME\" it's $$ $(date)", "")).environment(Map.of("A", "x y")).toString();
+    // what condor_submit -dry-run reads back as the arguments -c, echo "$HOME" it's $$ $(date), and an empty one (checked on 23.9)
+    assertEquals("arguments = \"-c 'echo \"\"$HOME\"\" it''s $$ $(DOLLAR)(date)' ''\"\nenvironment = \"A='x y'\"\n", d);
     assertThrows(IllegalArgumentException.class, () -> new SubmitDescription().arguments(List.of("two\nlines")));
+    assertThrows(IllegalArgumentException.class, () -> new SubmitDescription().arguments(List.of("$$(Attribute)")), "a match-time expression");
   }
 
   @Test

@@ -133,7 +133,7 @@ public abstract class SessionConformance {
   void aJobRunsWithItsArgumentsAndEnvironmentAndIsReapedOnce() throws Exception {
     Path out = dir.resolve("one.out");
     JobTemplate t = shell("", out);
-    t.setArgs(List.of("-c", "echo \"hello $COALITION_TEST\" \"$0\"; exit 3", "two words"));
+    t.setArgs(List.of("-c", "echo \"hello $COALITION_TEST\" \"$0\"; exit 3", "two words, $$ and $(x) as they are"));
     t.setJobEnvironment(Map.of("COALITION_TEST", "yes"));
     String id = session.runJob(t);
     JobInfo info = session.wait(id, JOB_WAIT);
@@ -141,7 +141,8 @@ public abstract class SessionConformance {
     assertTrue(info.hasExited(), info.toString());
     assertEquals(3, info.getExitStatus());
     assertFalse(info.hasSignaled() || info.wasAborted(), info.toString());
-    assertEquals("hello yes two words\n", Files.readString(out), "the job saw its environment and its arguments unsplit");
+    assertEquals("hello yes two words, $$ and $(x) as they are\n", Files.readString(out),
+        "the job saw its environment and its arguments unsplit and unexpanded");
     assertThrows(InvalidJobException.class, () -> session.wait(id, Session.TIMEOUT_NO_WAIT), "a job is reaped once");
   }
 
