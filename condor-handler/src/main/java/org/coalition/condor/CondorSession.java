@@ -242,6 +242,9 @@ public final class CondorSession implements Session {
     }
     long deadline = deadline(timeout);
     while (true) {
+      if (!any && !open.contains(jobId)) {
+        throw new InvalidJobException(call + ": " + jobId + " was reaped meanwhile by another call (wait for any job, or synchronize with dispose)");
+      }
       List<String> ids = any ? List.copyOf(open) : List.of(jobId);
       if (ids.isEmpty()) {
         throw new InvalidJobException(call + ": the session has no job left to wait for");
@@ -258,7 +261,9 @@ public final class CondorSession implements Session {
   }
 
   private static long deadline(long timeoutSeconds) {
-    return timeoutSeconds < 0 ? Long.MAX_VALUE : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
+    // more seconds than nanoTime can count (292 years) is forever too
+    return timeoutSeconds < 0 || timeoutSeconds > Long.MAX_VALUE / 2_000_000_000L ? Long.MAX_VALUE
+        : System.nanoTime() + Duration.ofSeconds(timeoutSeconds).toNanos();
   }
 
   private static void pause(String call, long deadline) throws ExitTimeoutException {

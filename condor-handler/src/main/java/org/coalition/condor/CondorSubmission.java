@@ -18,7 +18,8 @@ import org.ggf.drmaa.PartialTimestamp;
  * command and arguments, the environment, the working directory ({@code initialdir}), the job
  * name ({@code batch_name}), input, output and error paths (a {@code host:} prefix dropped:
  * HTCondor's file system is shared here), joined files, the submission state ({@code hold}), the
- * start time ({@code deferral_time}, the timestamp resolved at submission), the job category
+ * start time ({@code deferral_time}, the timestamp resolved at submission; a past one is now), the
+ * job category
  * (recorded as the job ad's {@code DrmaaJobCategory}, for a site's own policy), e-mail
  * ({@code notify_user}: one address) and blocked e-mail, the hard wall-clock limit
  * ({@code allowed_job_duration}), and the native specification (submit-description lines,
@@ -28,6 +29,8 @@ import org.ggf.drmaa.PartialTimestamp;
 final class CondorSubmission {
   /** The optional attributes supported, by property name. */
   static final Set<String> OPTIONAL = Set.of("hardWallclockTimeLimit");
+  /** How late after its start time a job may still start: ten years, that is, any time after it. */
+  private static final long DEFERRAL_WINDOW = 10L * 365 * 24 * 3600;
 
   private CondorSubmission() {
   }
@@ -54,7 +57,8 @@ final class CondorSubmission {
     if (command == null || command.isBlank()) {
       throw new ConflictingAttributeValuesException(call + ": a job template needs a remote command");
     }
-    String wd = s.getOrDefault(CAttributes.WD, "");
+    // no working directory: the home, as Grid Engine's library has it, so that $drmaa_wd_ph$ and the job agree
+    String wd = s.getOrDefault(CAttributes.WD, JobTemplate.HOME_DIRECTORY);
     SubmitDescription d = new SubmitDescription();
     try {
       d.set("universe", "vanilla").set("executable", SubmitDescription.literal(command)).set("transfer_executable", "false")
@@ -63,14 +67,13 @@ final class CondorSubmission {
       if (t.getJobEnvironment() != null && !t.getJobEnvironment().isEmpty()) {
         d.environment(new LinkedHashMap<>(t.getJobEnvironment()));
       }
-      if (!wd.isEmpty()) {
-        d.set("initialdir", path(wd, wd, home));
-      }
+      d.set("initialdir", path(wd, wd, home));
       if (s.containsKey(CAttributes.JOB_NAME)) {
         d.set("batch_name", SubmitDescription.literal(s.get(CAttributes.JOB_NAME)));
       }
       if (s.containsKey(CAttributes.JOB_CATEGORY)) {
-        d.set("+DrmaaJobCategory", "\"" + SubmitDescription.literal(s.get(CAttributes.JOB_CATEGORY)).replace("\"", "\\\"") + "\"");
+        String category = s.get(CAttributes.JOB_CATEGORY).replace("\\", "\\\\").replace("\"", "\\\"");
+        d.set("+DrmaaJobCategory", "\"" + SubmitDescription.literal(category) + "\"");
       }
       if (s.containsKey(CAttributes.INPUT_PATH)) {
         d.set("input", path(s.get(CAttributes.INPUT_PATH), wd, home));
@@ -83,8 +86,10 @@ final class CondorSubmission {
         d.set("hold", "true");
       }
       PartialTimestamp start = t.getStartTime();
-      if (start != null) {
-        d.set("deferral_time", Long.toString(start.getTimeInMillis() / 1000));
+      long startAt = start == null ? 0 : start.getTimeInMillis() / 1000;
+      if (startAt > System.currentTimeMillis() / 1000) {
+        // a job that reaches its machine after deferral_time + deferral_window is held: a start time is the earliest, not the only one
+        d.set("deferral_time", Long.toString(startAt)).set("deferral_window", Long.toString(DEFERRAL_WINDOW));
       }
       if (s.containsKey(CAttributes.WCT_HLIMIT)) {
         d.set("allowed_job_duration", Long.toString(seconds(s.get(CAttributes.WCT_HLIMIT), call)));

@@ -2,6 +2,8 @@ package org.coalition.condor;
 
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Writes HTCondor submit descriptions: the "new" quoting of arguments and environment (a value in
@@ -9,12 +11,21 @@ import java.util.Map;
  * cannot carry (a newline) are refused with a message naming them.
  */
 final class SubmitDescription {
+  /** A {@code $} that starts a submit-time macro or macro function. */
+  private static final Pattern MACRO = Pattern.compile("\\$(?=[A-Za-z_]*\\()");
+  /** A match-time expression, which no escape survives. */
+  private static final Pattern MATCH_TIME = Pattern.compile("\\$\\$[A-Za-z_]*\\(");
+  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private final StringBuilder text = new StringBuilder();
 
-  /** Adds {@code key = value}; a value must be one line. */
+  /** Adds {@code key = value}; a value must be one line, and may not end with a backslash (which would join the next line to it). */
   SubmitDescription set(String key, String value) {
     if (value.contains("\n") || value.contains("\r")) {
       throw new IllegalArgumentException(key + " must be one line for HTCondor: '" + value + "'");
+    }
+    if (value.endsWith("\\")) {
+      throw new IllegalArgumentException(key + " may not end with a backslash for HTCondor, which would read the next line as part of it: '"
+          + value + "'");
     }
     text.append(key).append(" = ").append(value).append('\n');
     return this;
@@ -36,7 +47,12 @@ final class SubmitDescription {
 
   SubmitDescription environment(Map<String, String> env) {
     StringBuilder b = new StringBuilder("\"");
-    env.forEach((k, v) -> b.append(b.length() == 1 ? "" : " ").append(k).append('=').append(item(v, "environment value of " + k)));
+    env.forEach((k, v) -> {
+      if (k == null || !NAME.matcher(k).matches()) {
+        throw new IllegalArgumentException("'" + k + "' is not an environment variable's name (letters, digits, _; not a digit first)");
+      }
+      b.append(b.length() == 1 ? "" : " ").append(k).append('=').append(item(v, "environment value of " + k));
+    });
     return set("environment", b.append('"').toString());
   }
 
@@ -51,19 +67,21 @@ final class SubmitDescription {
   }
 
   /**
-   * {@code value} as HTCondor reads it back: a {@code $(} that would start a macro written
-   * {@code $(DOLLAR)(}; any other {@code $} is already literal. (Writing every {@code $} as
+   * {@code value} as HTCondor reads it back: a {@code $} that would start a macro or a macro
+   * function ({@code $(x)}, {@code $ENV(x)}, {@code $RANDOM_INTEGER(...)}) written
+   * {@code $(DOLLAR)}; any other {@code $} is already literal. (Writing every {@code $} as
    * {@code $(DOLLAR)} breaks {@code $$}: the first expansion and the second reference make
    * {@code $$(DOLLAR)}, a match-time expression, and the job is held.) A {@code $$(} cannot be
-   * carried at all: HTCondor would expand it when the job is matched.
+   * carried at all: HTCondor would expand it when the job is matched. Checked with HTCondor
+   * 23.9's {@code condor_submit -dry-run}.
    *
-   * @throws IllegalArgumentException when the value holds {@code $$(}
+   * @throws IllegalArgumentException when the value holds {@code $$(} or {@code $$NAME(}
    */
   static String literal(String value) {
-    if (value.contains("$$(")) {
-      throw new IllegalArgumentException("HTCondor reads '$$(' as a match-time expression, so a value cannot carry it: '" + value + "'");
+    if (MATCH_TIME.matcher(value).find()) {
+      throw new IllegalArgumentException("HTCondor reads '$$(' or '$$NAME(' as a match-time expression, so a value cannot carry it: '" + value + "'");
     }
-    return value.replace("$(", "$(DOLLAR)(");
+    return MACRO.matcher(value).replaceAll(Matcher.quoteReplacement("$(DOLLAR)"));
   }
 
   private static String item(String value, String what) {

@@ -15,6 +15,7 @@ import org.coalition.testbed.Testbed;
 import org.ggf.drmaa.ConflictingAttributeValuesException;
 import org.ggf.drmaa.DeniedByDrmException;
 import org.ggf.drmaa.DrmaaException;
+import org.ggf.drmaa.InvalidAttributeValueException;
 import org.ggf.drmaa.JobTemplate;
 import org.ggf.drmaa.PartialTimestamp;
 import org.ggf.drmaa.Session;
@@ -67,6 +68,10 @@ class CondorSessionIT extends SessionConformance {
     t.setArgs(List.of("x"));
     assertThrows(ConflictingAttributeValuesException.class, () -> session().runJob(t), "no remote command");
     t.setRemoteCommand("/bin/true");
+    t.setErrorPath(":/tmp/e\\"); // would join the next line of the submit description to it
+    InvalidAttributeValueException backslash = assertThrows(InvalidAttributeValueException.class, () -> session().runJob(t));
+    assertTrue(backslash.getMessage().contains("may not end with a backslash"), backslash.getMessage());
+    t.setErrorPath(null);
     t.setNativeSpecification("request_cpus = lots of");
     DeniedByDrmException refused = assertThrows(DeniedByDrmException.class, () -> session().runJob(t));
     assertTrue(refused.getMessage().startsWith("drmaa_run_job: condor_submit refused the job: "), refused.getMessage());

@@ -37,6 +37,11 @@ class CondorToolsTest {
     assertEquals("arguments = \"-c 'echo \"\"$HOME\"\" it''s $$ $(DOLLAR)(date)' ''\"\nenvironment = \"A='x y'\"\n", d);
     assertThrows(IllegalArgumentException.class, () -> new SubmitDescription().arguments(List.of("two\nlines")));
     assertThrows(IllegalArgumentException.class, () -> new SubmitDescription().arguments(List.of("$$(Attribute)")), "a match-time expression");
+    // checked with condor_submit -dry-run: $ENV(HOME) would be the submitting process's HOME, a trailing backslash joins the next line
+    assertEquals("arguments = \"'echo $(DOLLAR)ENV(SECRET) $(DOLLAR)RANDOM_INTEGER(1,9)'\"\n",
+        new SubmitDescription().arguments(List.of("echo $ENV(SECRET) $RANDOM_INTEGER(1,9)")).toString());
+    assertThrows(IllegalArgumentException.class, () -> new SubmitDescription().set("error", "/tmp/e\\"), "a trailing backslash");
+    assertThrows(IllegalArgumentException.class, () -> new SubmitDescription().environment(Map.of("A B", "x")), "not a variable's name");
   }
 
   @Test

@@ -330,11 +330,12 @@ public class PartialTimestamp extends Calendar {
   private void carry(int field) {
     for (int i = indexOf(field); i > 0 && isSet[ORDER[i]]; i--) {
       int f = ORDER[i];
-      if (f == DAY_OF_MONTH && !isSet[MONTH]) {
-        return; // a day of an unknown month stays as it is until the month is set
+      if (f == DAY_OF_MONTH) {
+        carryDay();
+        return;
       }
-      int min = getActualMinimum(f);
-      int span = getActualMaximum(f) - min + 1;
+      int min = getMinimum(f);
+      int span = getMaximum(f) - min + 1;
       int over = Math.floorDiv(fields[f] - min, span);
       if (over == 0) {
         return;
@@ -346,6 +347,25 @@ public class PartialTimestamp extends Calendar {
         return;
       }
       myInternalSet(up, fields[up] + over);
+    }
+  }
+
+  /**
+   * Brings a day of a known month into it, a month at a time, each step by the length of the month
+   * left or entered (February 29 days when the year is unknown); a day of an unknown month stays as
+   * it is until the month is set.
+   */
+  private void carryDay() {
+    while (isSet[MONTH] && (fields[DAY_OF_MONTH] < 1 || fields[DAY_OF_MONTH] > getActualMaximum(DAY_OF_MONTH))) {
+      if (fields[DAY_OF_MONTH] < 1) {
+        myInternalSet(MONTH, fields[MONTH] - 1);
+        carry(MONTH);
+        myInternalSet(DAY_OF_MONTH, fields[DAY_OF_MONTH] + getActualMaximum(DAY_OF_MONTH));
+      } else {
+        myInternalSet(DAY_OF_MONTH, fields[DAY_OF_MONTH] - getActualMaximum(DAY_OF_MONTH));
+        myInternalSet(MONTH, fields[MONTH] + 1);
+        carry(MONTH);
+      }
     }
   }
 

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * Writes and reads a {@link PartialTimestamp} in the DRMAA timestamp form,
  * {@code [[[[CC]YY/]MM/]DD] hh:mm[:ss] [{-|+}UU:uu]}: every part two digits, the month counted
  * from 1, the optional zone offset in hours and minutes. Examples: {@code 10:30},
- * {@code 01 11:30}, {@code 2026/11/25 10:00:00 +01:00}.
+ * {@code 01 11:30}, {@code 2026/11/25 10:00:00 +01:00}. The offset is at most 18 hours either way,
+ * and a day must exist in its month when the month is given.
  *
  * <p>A date part is written only whole to the right: a year needs the month and the day, a month
  * the day; hour and minute are always there. A timestamp this form cannot hold (a year without a
@@ -161,10 +162,14 @@ public class PartialTimestampFormat extends Format {
       }
       t.myInternalSet(FIELDS[i], FIELDS[i] == Calendar.MONTH ? v - 1 : v);
     }
+    if (t.isSet(Calendar.MONTH) && t.get(Calendar.DAY_OF_MONTH) > t.getActualMaximum(Calendar.DAY_OF_MONTH)) {
+      pos.setErrorIndex(m.start(4)); // a day past its month's end (February's 29th needs a leap year when the year is given)
+      return null;
+    }
     if (m.group(8) != null) {
       int hours = Integer.parseInt(m.group(9));
       int minutes = Integer.parseInt(m.group(10));
-      if (hours > 23 || minutes > 59) {
+      if (hours > 18 || minutes > 59 || hours == 18 && minutes > 0) {
         pos.setErrorIndex(m.start(9));
         return null;
       }

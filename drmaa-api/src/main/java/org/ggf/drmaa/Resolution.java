@@ -1,5 +1,6 @@
 package org.ggf.drmaa;
 
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.YearMonth;
@@ -32,7 +33,11 @@ final class Resolution {
     for (int i = lowestSet + 1; i < ORDER.length; i++) {
       fixed[i] = ORDER[i] == Calendar.DAY_OF_MONTH ? 1 : 0; // below the smallest field set: its least value
     }
-    zone = t.isSetField(Calendar.ZONE_OFFSET) ? ZoneOffset.ofTotalSeconds(t.field(Calendar.ZONE_OFFSET) / 1000) : t.getTimeZone().toZoneId();
+    try {
+      zone = t.isSetField(Calendar.ZONE_OFFSET) ? ZoneOffset.ofTotalSeconds(t.field(Calendar.ZONE_OFFSET) / 1000) : t.getTimeZone().toZoneId();
+    } catch (DateTimeException e) {
+      throw new IllegalArgumentException("the partial timestamp's zone offset is out of range (-18:00 to +18:00): " + e.getMessage(), e);
+    }
   }
 
   long soonestFrom(long nowMillis) {
@@ -46,10 +51,15 @@ final class Resolution {
       throw new IllegalArgumentException("the partial timestamp matches no time from now on: " + Arrays.toString(fixed)
           + " (century, year, month, day, hour, minute, second)");
     }
-    LocalDateTime at = LocalDateTime.of(found[0] * 100 + found[1], found[2] + 1, found[3], found[4], found[5], found[6])
-        .plusYears(mods[0] * 100L + mods[1]).plusMonths(mods[2]).plusDays(mods[3]).plusHours(mods[4]).plusMinutes(mods[5])
-        .plusSeconds(mods[6]);
-    return at.atZone(zone).toInstant().toEpochMilli();
+    try {
+      LocalDateTime at = LocalDateTime.of(found[0] * 100 + found[1], found[2] + 1, found[3], found[4], found[5], found[6])
+          .plusYears(mods[0] * 100L + mods[1]).plusMonths(mods[2]).plusDays(mods[3]).plusHours(mods[4]).plusMinutes(mods[5])
+          .plusSeconds(mods[6]);
+      return at.atZone(zone).toInstant().toEpochMilli();
+    } catch (DateTimeException e) {
+      throw new IllegalArgumentException("the partial timestamp is no time: " + Arrays.toString(found) + " (century, year, month, day,"
+          + " hour, minute, second): " + e.getMessage(), e);
+    }
   }
 
   /** Lexicographically smallest completion at or after {@code from}, position by position. */

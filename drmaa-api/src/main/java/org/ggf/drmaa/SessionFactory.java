@@ -102,8 +102,10 @@ public abstract class SessionFactory {
     Class<?> type;
     try {
       type = Class.forName(name, true, loader);
-    } catch (ClassNotFoundException | LinkageError e) {
+    } catch (ClassNotFoundException e) {
       throw new Error(source + " names " + name + ", which is not on the class path: add the implementation's jar, or fix the name", e);
+    } catch (LinkageError e) {
+      throw new Error(source + " names " + name + ", which cannot be loaded: " + e, e);
     }
     if (!SessionFactory.class.isAssignableFrom(type)) {
       throw new Error(source + " names " + name + ", which is not a " + SessionFactory.class.getName() + ": name the implementation's factory");

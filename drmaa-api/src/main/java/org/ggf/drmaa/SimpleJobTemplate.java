@@ -172,7 +172,7 @@ public class SimpleJobTemplate implements JobTemplate, Serializable {
 
   @Override
   public PartialTimestamp getStartTime() throws DrmaaException {
-    return startTime;
+    return startTime == null ? null : (PartialTimestamp) startTime.clone(); // a copy, as it was copied in
   }
 
   @Override

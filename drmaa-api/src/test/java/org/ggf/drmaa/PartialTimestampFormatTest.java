@@ -33,10 +33,17 @@ class PartialTimestampFormatTest {
   }
 
   @Test
+  void theTwentyNinthOfAFebruaryOfAnyYearIsKept() throws ParseException {
+    assertEquals(29, format.parse("02/29 10:00").get(Calendar.DAY_OF_MONTH));
+  }
+
+  @Test
   void badTextIsRefusedWithWhere() {
     assertEquals(0, assertThrows(ParseException.class, () -> format.parse("13/01 10:00")).getErrorOffset(), "month 13");
     assertEquals(0, assertThrows(ParseException.class, () -> format.parse("1:00")).getErrorOffset(), "one digit");
     assertEquals(3, assertThrows(ParseException.class, () -> format.parse("10:61")).getErrorOffset(), "minute 61");
+    assertEquals(8, assertThrows(ParseException.class, () -> format.parse("2027/02/29 10:00")).getErrorOffset(), "no 29th in 2027's February");
+    assertEquals(7, assertThrows(ParseException.class, () -> format.parse("10:00 +19:00")).getErrorOffset(), "an offset past 18 hours");
     ParseException trailing = assertThrows(ParseException.class, () -> format.parse("10:00 tomorrow"));
     assertEquals(5, trailing.getErrorOffset());
     assertEquals("a DRMAA timestamp ends at offset 5, then comes:  tomorrow", trailing.getMessage());

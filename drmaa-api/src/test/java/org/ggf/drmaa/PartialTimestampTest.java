@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.Calendar;
+import java.util.List;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
 
@@ -100,6 +101,21 @@ class PartialTimestampTest {
     t.set(Calendar.MINUTE, 75);
     assertEquals(15, t.get(Calendar.MINUTE));
     assertEquals(10, t.get(Calendar.HOUR_OF_DAY));
+  }
+
+  @Test
+  void daysCarryAMonthAtATimeByTheLengthOfEachMonth() {
+    PartialTimestamp t = new PartialTimestamp(2026, Calendar.MARCH, 1, 10, 0);
+    t.add(Calendar.DAY_OF_MONTH, -1);
+    assertEquals(List.of(Calendar.FEBRUARY, 28), List.of(t.get(Calendar.MONTH), t.get(Calendar.DAY_OF_MONTH)), "the day before March 1st");
+    t = new PartialTimestamp(2026, Calendar.JANUARY, 31, 10, 0);
+    t.add(Calendar.DAY_OF_MONTH, 29);
+    assertEquals(List.of(Calendar.MARCH, 1), List.of(t.get(Calendar.MONTH), t.get(Calendar.DAY_OF_MONTH)), "29 days after January 31st");
+    t = new PartialTimestamp(2026, Calendar.DECEMBER, 31, 10, 0);
+    t.add(Calendar.DAY_OF_MONTH, 1);
+    assertEquals(List.of(27, Calendar.JANUARY, 1), List.of(t.get(Calendar.YEAR), t.get(Calendar.MONTH), t.get(Calendar.DAY_OF_MONTH)));
+    t.setTimeZone(UTC);
+    assertEquals("2027-01-01T10:00:00Z", resolvedAt(t, "2026-11-24T11:01:00Z"), "and it is a time");
   }
 
   @Test

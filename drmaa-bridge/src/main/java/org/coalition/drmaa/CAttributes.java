@@ -1,8 +1,10 @@
 package org.coalition.drmaa;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.ggf.drmaa.DrmaaException;
 import org.ggf.drmaa.FileTransferMode;
 import org.ggf.drmaa.InvalidAttributeValueException;
@@ -62,6 +64,12 @@ public record CAttributes(Map<String, String> scalars, Map<String, List<String>>
    * @throws DrmaaException when a value has no C form (a timestamp the form cannot hold)
    */
   public static CAttributes of(SessionTemplate t) throws DrmaaException {
+    noNulls("args", t.getArgs());
+    noNulls("email", t.getEmail());
+    if (t.getJobEnvironment() != null) {
+      noNulls("jobEnvironment's names", t.getJobEnvironment().keySet());
+      noNulls("jobEnvironment's values", t.getJobEnvironment().values());
+    }
     Map<String, String> s = new LinkedHashMap<>();
     Map<String, List<String>> v = new LinkedHashMap<>();
     put(s, REMOTE_COMMAND, t.getRemoteCommand());
@@ -130,6 +138,12 @@ public record CAttributes(Map<String, String> scalars, Map<String, List<String>>
       total = total * 60 + Long.parseLong(part);
     }
     return total;
+  }
+
+  private static void noNulls(String name, Collection<String> values) throws InvalidAttributeValueException {
+    if (values != null && values.stream().anyMatch(Objects::isNull)) {
+      throw new InvalidAttributeValueException(name + " holds a null");
+    }
   }
 
   private static String transfer(FileTransferMode mode) {

@@ -23,6 +23,7 @@ import org.ggf.drmaa.InvalidJobException;
 import org.ggf.drmaa.InvalidJobTemplateException;
 import org.ggf.drmaa.JobInfo;
 import org.ggf.drmaa.JobTemplate;
+import org.ggf.drmaa.PartialTimestamp;
 import org.ggf.drmaa.Session;
 import org.ggf.drmaa.SimpleJobTemplate;
 import org.ggf.drmaa.UnsupportedAttributeException;
@@ -133,7 +134,7 @@ public abstract class SessionConformance {
   void aJobRunsWithItsArgumentsAndEnvironmentAndIsReapedOnce() throws Exception {
     Path out = dir.resolve("one.out");
     JobTemplate t = shell("", out);
-    t.setArgs(List.of("-c", "echo \"hello $COALITION_TEST\" \"$0\"; exit 3", "two words, $$ and $(x) as they are"));
+    t.setArgs(List.of("-c", "echo \"hello $COALITION_TEST\" \"$0\"; exit 3", "two words, $$, $(x) and $ENV(HOME) as they are"));
     t.setJobEnvironment(Map.of("COALITION_TEST", "yes"));
     String id = session.runJob(t);
     JobInfo info = session.wait(id, JOB_WAIT);
@@ -141,7 +142,7 @@ public abstract class SessionConformance {
     assertTrue(info.hasExited(), info.toString());
     assertEquals(3, info.getExitStatus());
     assertFalse(info.hasSignaled() || info.wasAborted(), info.toString());
-    assertEquals("hello yes two words, $$ and $(x) as they are\n", Files.readString(out),
+    assertEquals("hello yes two words, $$, $(x) and $ENV(HOME) as they are\n", Files.readString(out),
         "the job saw its environment and its arguments unsplit and unexpanded");
     assertThrows(InvalidJobException.class, () -> session.wait(id, Session.TIMEOUT_NO_WAIT), "a job is reaped once");
   }
@@ -154,6 +155,17 @@ public abstract class SessionConformance {
     assertFalse(usage.isEmpty(), "the batch system reports what the job used");
     String wall = usage.getOrDefault("ru_wallclock", usage.get("wallclock"));
     assertTrue(wall != null && Double.parseDouble(wall) >= 0, "a wall-clock time among " + usage);
+  }
+
+  @Test
+  void aStartTimeInThePastMeansNow() throws Exception {
+    Path out = dir.resolve("started.out");
+    JobTemplate t = shell("echo started", out);
+    PartialTimestamp start = new PartialTimestamp();
+    start.setTimeInMillis(System.currentTimeMillis() - 3_600_000); // every field set: an hour ago
+    t.setStartTime(start);
+    assertEquals(0, session.wait(session.runJob(t), JOB_WAIT).getExitStatus());
+    assertEquals("started\n", Files.readString(out));
   }
 
   @Test

@@ -128,7 +128,7 @@ public final class NativeSession implements Session {
       check("drmaa_run_job", lib.drmaa_run_job(id, BUFFER_LEN, jt, err, BUFFER_LEN), err);
       return string(id);
     } finally {
-      delete(jt);
+      release(jt);
     }
   }
 
@@ -153,7 +153,7 @@ public final class NativeSession implements Session {
         lib.drmaa_release_job_ids(ids.getValue());
       }
     } finally {
-      delete(jt);
+      release(jt);
     }
   }
 
@@ -292,14 +292,17 @@ public final class NativeSession implements Session {
       }
       return jt;
     } catch (DrmaaException | RuntimeException e) {
-      delete(jt);
+      release(jt);
       throw e;
     }
   }
 
-  private void delete(Pointer jt) throws DrmaaException {
-    byte[] err = buffer();
-    check("drmaa_delete_job_template", lib.drmaa_delete_job_template(jt, err, BUFFER_LEN), err);
+  /**
+   * Frees a native template whatever happened before: a template the library cannot free is a
+   * small leak, and must neither lose a job already submitted nor hide the error being thrown.
+   */
+  private void release(Pointer jt) {
+    lib.drmaa_delete_job_template(jt, buffer(), BUFFER_LEN);
   }
 
   // --- calls and their errors ------------------------------------------------------------------
