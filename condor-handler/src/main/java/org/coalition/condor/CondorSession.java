@@ -10,8 +10,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.coalition.drmaa.ControlCall;
 import org.coalition.drmaa.SessionTemplate;
 import org.coalition.handler.HandlerException;
+import org.coalition.handler.LocalUsers;
 import org.coalition.handler.Tool;
 import org.ggf.drmaa.AlreadyActiveSessionException;
 import org.ggf.drmaa.DeniedByDrmException;
@@ -68,23 +70,13 @@ public final class CondorSession implements Session {
     }
     try {
       CondorHandler.version(tools);
-      home = user.isEmpty() ? System.getProperty("user.home") : home(user.get());
+      home = user.isEmpty() ? System.getProperty("user.home") : LocalUsers.find(user.get()).map(LocalUsers.User::home)
+          .orElseThrow(() -> new HandlerException(HandlerException.Category.NOT_FOUND, "no account " + user.get() + " here (getent passwd)"));
     } catch (HandlerException e) {
       ACTIVE.set(false);
       throw new DrmsInitException("drmaa_init: " + e.getMessage());
     }
     id = "condor-session-" + UUID.randomUUID();
-  }
-
-  /** A user's home directory, from the system's user database. */
-  private static String home(String user) {
-    String entry = Tool.of("getent", Duration.ofSeconds(10)).run(List.of("passwd", user), null).requireSuccess("look up user " + user,
-        HandlerException.Category.NOT_FOUND);
-    String[] fields = entry.strip().split(":");
-    if (fields.length < 6) {
-      throw new HandlerException(HandlerException.Category.NOT_FOUND, "getent passwd " + user + " printed no home directory: " + entry.strip());
-    }
-    return fields[5];
   }
 
   @Override
@@ -157,11 +149,7 @@ public final class CondorSession implements Session {
   @Override
   public void control(String jobId, int action) throws DrmaaException {
     String[] commands = {"condor_suspend", "condor_continue", "condor_hold", "condor_release", "condor_rm"};
-    String[] names = {"SUSPEND", "RESUME", "HOLD", "RELEASE", "TERMINATE"};
-    if (action < SUSPEND || action > TERMINATE) {
-      throw new IllegalArgumentException("drmaa_control: action " + action + " is none of SUSPEND (0) ... TERMINATE (4)");
-    }
-    String call = "drmaa_control(" + jobId + ", " + names[action] + ")";
+    String call = ControlCall.describe(jobId, action);
     active(call);
     String tool = commands[action];
     List<String> args;

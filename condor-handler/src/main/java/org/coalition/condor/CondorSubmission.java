@@ -8,7 +8,6 @@ import org.coalition.drmaa.CAttributes;
 import org.coalition.drmaa.SessionTemplate;
 import org.ggf.drmaa.ConflictingAttributeValuesException;
 import org.ggf.drmaa.DrmaaException;
-import org.ggf.drmaa.InvalidAttributeFormatException;
 import org.ggf.drmaa.InvalidAttributeValueException;
 import org.ggf.drmaa.JobTemplate;
 import org.ggf.drmaa.PartialTimestamp;
@@ -91,8 +90,8 @@ final class CondorSubmission {
         // a job that reaches its machine after deferral_time + deferral_window is held: a start time is the earliest, not the only one
         d.set("deferral_time", Long.toString(startAt)).set("deferral_window", Long.toString(DEFERRAL_WINDOW));
       }
-      if (s.containsKey(CAttributes.WCT_HLIMIT)) {
-        d.set("allowed_job_duration", Long.toString(seconds(s.get(CAttributes.WCT_HLIMIT), call)));
+      if (t.getHardWallclockTimeLimit() > 0) {
+        d.set("allowed_job_duration", Long.toString(t.getHardWallclockTimeLimit()));
       }
       if (!email.isEmpty()) {
         d.set("notify_user", SubmitDescription.literal(email.get(0)));
@@ -116,13 +115,5 @@ final class CondorSubmission {
     String p = drmaaPath.indexOf(':') >= 0 && !drmaaPath.startsWith("/") ? drmaaPath.substring(drmaaPath.indexOf(':') + 1) : drmaaPath;
     p = SubmitDescription.literal(p.replace(JobTemplate.WORKING_DIRECTORY, wd).replace(JobTemplate.HOME_DIRECTORY, home));
     return p.replace(SubmitDescription.literal(JobTemplate.PARAMETRIC_INDEX), "$(DrmaaIndex)");
-  }
-
-  private static long seconds(String value, String call) throws InvalidAttributeFormatException {
-    try {
-      return CAttributes.seconds(value);
-    } catch (NumberFormatException e) {
-      throw new InvalidAttributeFormatException(call + ": the wall-clock limit '" + value + "' is not [[H:]M:]S");
-    }
   }
 }

@@ -121,23 +121,8 @@ public record CAttributes(Map<String, String> scalars, Map<String, List<String>>
    * @param seconds the limit; 0 for none
    * @return {@code H:MM:SS}, or null for none
    */
-  public static String limit(long seconds) {
+  private static String limit(long seconds) {
     return seconds == 0 ? null : String.format("%d:%02d:%02d", seconds / 3600, (seconds / 60) % 60, seconds % 60);
-  }
-
-  /**
-   * A C time amount ({@code [[H:]M:]S}) in seconds.
-   *
-   * @param value the amount
-   * @return its seconds
-   * @throws NumberFormatException when it is not one
-   */
-  public static long seconds(String value) {
-    long total = 0;
-    for (String part : value.split(":", -1)) {
-      total = total * 60 + Long.parseLong(part);
-    }
-    return total;
   }
 
   private static void noNulls(String name, Collection<String> values) throws InvalidAttributeValueException {

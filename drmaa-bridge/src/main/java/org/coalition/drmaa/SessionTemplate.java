@@ -18,8 +18,7 @@ import org.ggf.drmaa.UnsupportedAttributeException;
  */
 public final class SessionTemplate extends SimpleJobTemplate {
   /** The optional attributes' property names, as {@link JobTemplate#getAttributeNames()} lists them. */
-  public static final Set<String> OPTIONAL = Set.of("transferFiles", "deadlineTime", "hardWallclockTimeLimit", "softWallclockTimeLimit",
-      "hardRunDurationLimit", "softRunDurationLimit");
+  public static final Set<String> OPTIONAL = CAttributes.OPTIONAL.keySet();
   private static final long serialVersionUID = 1L;
 
   private final transient Object session;

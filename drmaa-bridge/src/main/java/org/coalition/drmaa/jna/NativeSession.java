@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.coalition.drmaa.CAttributes;
+import org.coalition.drmaa.ControlCall;
 import org.coalition.drmaa.ErrorCodes;
 import org.coalition.drmaa.JobEnd;
 import org.coalition.drmaa.SessionTemplate;
@@ -43,7 +44,6 @@ public final class NativeSession implements Session {
 
   private static final int BUFFER = 1024;
   private static final NativeLong BUFFER_LEN = new NativeLong(BUFFER);
-  private static final String[] ACTIONS = {"SUSPEND", "RESUME", "HOLD", "RELEASE", "TERMINATE"};
 
   private final LibDrmaa lib;
   private final Path library;
@@ -159,11 +159,9 @@ public final class NativeSession implements Session {
 
   @Override
   public void control(String jobId, int action) throws DrmaaException {
-    if (action < SUSPEND || action > TERMINATE) {
-      throw new IllegalArgumentException("drmaa_control: action " + action + " is none of SUSPEND (0) ... TERMINATE (4)");
-    }
+    String call = ControlCall.describe(jobId, action);
     byte[] err = buffer();
-    check("drmaa_control(" + jobId + ", " + ACTIONS[action] + ")", lib.drmaa_control(jobId, action, err, BUFFER_LEN), err);
+    check(call, lib.drmaa_control(jobId, action, err, BUFFER_LEN), err);
   }
 
   @Override
