@@ -11,8 +11,10 @@ ensure_chroot() {
     [ -n "$mirror" ] || die "no Debian mirror found in apt's sources; set COALITION_DEBIAN_MIRROR to one"
     say "creating the Debian 13 chroot in $TB_CHROOT from $mirror (once; it is cached between runs)"
     rm -rf "$TB_CHROOT.partial"
-    debootstrap --variant=minbase trixie "$TB_CHROOT.partial" "$mirror" >"$TB_RUN/debootstrap.log" 2>&1 \
+    env $(apt_proxy_env) debootstrap --variant=minbase trixie "$TB_CHROOT.partial" "$mirror" >"$TB_RUN/debootstrap.log" 2>&1 \
       || { log_tail "$TB_RUN/debootstrap.log"; die "debootstrap of trixie failed"; }
+    # The chroot is a test system: dpkg need not sync every file it unpacks.
+    echo force-unsafe-io >"$TB_CHROOT.partial/etc/dpkg/dpkg.cfg.d/coalition-unsafe-io"
     mv "$TB_CHROOT.partial" "$TB_CHROOT"
   fi
   chroot_mounts
@@ -38,7 +40,7 @@ ensure_chroot() {
   say "installing in the chroot: ${missing[*]}"
   # Services must not start from package scripts: the testbed starts what it needs itself.
   printf '#!/bin/sh\nexit 101\n' >"$TB_CHROOT/usr/sbin/policy-rc.d"; chmod 755 "$TB_CHROOT/usr/sbin/policy-rc.d"
-  chroot "$TB_CHROOT" env DEBIAN_FRONTEND=noninteractive sh -c \
+  chroot "$TB_CHROOT" env DEBIAN_FRONTEND=noninteractive $(apt_proxy_env) sh -c \
     "apt-get update -q && apt-get install -y -q --no-install-recommends $*" >"$TB_RUN/apt-chroot.log" 2>&1 \
     || { log_tail "$TB_RUN/apt-chroot.log"; die "could not install ${missing[*]} in the chroot"; }
 }

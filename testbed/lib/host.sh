@@ -24,6 +24,15 @@ host_mirror() {
   printf '%s' "$m"
 }
 
+# COALITION_APT_PROXY: an HTTP proxy for Debian's mirror (.ci/run starts Debian's apt-cacher-ng
+# on http://127.0.0.1:3142): the host's packages, both debootstraps, the chroot's packages and the
+# images' packages then come through it, so a package several of them install is downloaded once
+# per machine. Unset (a developer's machine), everything goes to the mirror as before.
+# apt_proxy_env: the variable debootstrap's wget and apt in a chroot or image read, or nothing.
+apt_proxy_env() { [ -z "${COALITION_APT_PROXY:-}" ] || printf 'http_proxy=%s\n' "$COALITION_APT_PROXY"; }
+# apt_proxy_opts: the same for the host's apt-get (which would also send https sources to it).
+apt_proxy_opts() { [ -z "${COALITION_APT_PROXY:-}" ] || printf -- '-oAcquire::http::Proxy=%s\n' "$COALITION_APT_PROXY"; }
+
 # ensure_host_packages PACKAGE...: install the Debian packages that are missing (apt's lists are
 # updated once per script); apt's output goes to HOST_LOGS/apt-host.log.
 apt_updated=""
@@ -36,7 +45,7 @@ ensure_host_packages() {
   say "installing on the host: ${missing[*]}"
   mkdir -p "$HOST_LOGS"
   export DEBIAN_FRONTEND=noninteractive
-  if [ -z "$apt_updated" ]; then apt-get update -q >/dev/null || die "apt-get update failed"; apt_updated=1; fi
-  apt-get install -y -q --no-install-recommends "${missing[@]}" >"$HOST_LOGS/apt-host.log" 2>&1 \
+  if [ -z "$apt_updated" ]; then apt-get $(apt_proxy_opts) update -q >/dev/null || die "apt-get update failed"; apt_updated=1; fi
+  apt-get $(apt_proxy_opts) install -y -q --no-install-recommends "${missing[@]}" >"$HOST_LOGS/apt-host.log" 2>&1 \
     || { log_tail "$HOST_LOGS/apt-host.log"; die "could not install ${missing[*]} (log: $HOST_LOGS/apt-host.log)"; }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * fails the test, never skips it): every job is checked (COMPLETED at home with its own output,
  * one sacct record); the figures are printed as JSON ({@code [bench] e2e} lines), not asserted.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class E2eBenchIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -16,6 +16,7 @@ import org.coalition.api.MungeUsers;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * with a MUNGE credential of its own (the testbed's munged), which a daemon's {@link MungeUsers}
  * decodes to that user. The daemon's side of the exchange is {@code DaemonApiIT}'s.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class JobCommandIT {
   @Test
   void anOrdinaryUserAsksWithACredentialThatProvesWhoTheyAre() throws Exception {

@@ -45,6 +45,7 @@ import org.coalition.testbed.Testbed;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,6 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
  * killed with SIGKILL, the ZooKeeper leader restarts and slurmrestd stops for a minute. The
  * daemons' logs are kept in {@code target/e2e/SITE.log}.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmFederationIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String FEDERATION = "e2e";

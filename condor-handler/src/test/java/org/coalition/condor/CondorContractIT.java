@@ -23,9 +23,11 @@ import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The handler SPI's shared contract against the testbed's real HTCondor 23.9 pool, and what is HTCondor's own. */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class CondorContractIT extends ResourceHandlerContract {
   private final Instance condor = Testbed.require("condor");
 

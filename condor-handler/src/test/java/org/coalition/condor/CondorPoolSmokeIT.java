@@ -12,12 +12,14 @@ import java.time.Duration;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Smoke test: the real HTCondor personal pool answers {@code condor_status -json} and runs a job
  * for an ordinary user. Needs {@code testbed/up condor}.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class CondorPoolSmokeIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 

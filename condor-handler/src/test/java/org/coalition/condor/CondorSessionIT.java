@@ -21,12 +21,14 @@ import org.ggf.drmaa.PartialTimestamp;
 import org.ggf.drmaa.Session;
 import org.ggf.drmaa.SessionFactory;
 import org.ggf.drmaa.UnsupportedAttributeException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The DRMAA conformance suite over the testbed's real HTCondor 23.9 pool, through its tools; jobs
  * are submitted as the testbed's ordinary user. Plus what only this back end can get wrong.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class CondorSessionIT extends SessionConformance {
   private final Instance condor = Testbed.require("condor");
 

@@ -10,12 +10,14 @@ import java.time.Duration;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Smoke test: the real Grid Engine runs a job submitted with {@code qsub} and reports its exit
  * status, and its DRMAA 1.0 library is where the testbed says. Needs {@code testbed/up sge}.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class GridEngineSmokeIT {
   @Test
   void qsubRunsAJobAndReturnsItsExitStatus() throws Exception {

@@ -37,10 +37,12 @@ import org.coalition.testbed.Command;
 import org.coalition.testbed.Testbed;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The HTTP API on a real server: pilots run a job through it, people and scripts read and change what they may. */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class DaemonApiIT {
   private static final String OPERATOR = "operator-token-0123456789";
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * this host): a user is told by the credential they made, once; a replay, a forgery or a
  * credential changed on the way prove no one.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class MungeUsersIT {
   private final MungeUsers users = new MungeUsers(List.of("unmunge"));
 

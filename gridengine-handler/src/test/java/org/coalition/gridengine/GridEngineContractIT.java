@@ -20,12 +20,14 @@ import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The handler SPI's shared contract against the testbed's real Grid Engine 8.1.9 (pilots through
  * its libdrmaa, load through {@code qstat -xml}), and what is Grid Engine's own.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class GridEngineContractIT extends ResourceHandlerContract {
   private final Instance sge = Testbed.require("sge");
 

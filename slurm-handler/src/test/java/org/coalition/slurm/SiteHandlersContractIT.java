@@ -8,12 +8,14 @@ import org.coalition.handler.ResourceHandlerContract;
 import org.coalition.handler.SiteHandlers;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The handler contract on a site of two batch systems seen as one ({@link SiteHandlers}): the
  * testbed's Slurm 22.05 clusters c1 and c2, 8 cores each, both on this host (so one jobs folder
  * serves both). Observations are summed, pilots go where cores are free, handles name the system.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SiteHandlersContractIT extends ResourceHandlerContract {
   private final Instance c1 = Testbed.require("slurm22-c1");
   private final Instance c2 = Testbed.require("slurm22-c2");

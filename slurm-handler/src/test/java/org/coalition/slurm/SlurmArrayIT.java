@@ -19,6 +19,7 @@ import org.coalition.handler.HomeJob;
 import org.coalition.handler.RemoteRun;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Instance;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with the variables Slurm would set for it, and parks, notes and replays one task while its
  * siblings wait; the task then ends at home as its run elsewhere ended, with its own state.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmArrayIT {
   @ParameterizedTest
   @ValueSource(strings = {"slurm22-c1", "slurm24-c1", "slurm24-c1@v0.0.40"})

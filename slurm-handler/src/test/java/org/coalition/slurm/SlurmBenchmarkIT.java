@@ -11,6 +11,7 @@ import org.coalition.handler.PilotSpec;
 import org.coalition.handler.QueueObservation;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * cold (first poll), warm (nothing new) and after one new job. Slurm keeps ended jobs listed for
  * MinJobAge (300 s by default), so the lists also hold the jobs this test cancelled before.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmBenchmarkIT {
   private static final int SUBMISSIONS = 200;
   private static final int MANY = 5_000;

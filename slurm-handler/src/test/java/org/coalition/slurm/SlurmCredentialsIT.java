@@ -14,6 +14,7 @@ import org.coalition.slurm.rest.v0038.invoker.ApiClient;
 import org.coalition.slurm.rest.v0038.invoker.ApiException;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * slurmctld (through slurmrestd, with the generated clients), for an unprivileged user, on 22.05
  * (v0.0.38) and 24.11 (v0.0.42); a token signed with another cluster's key is refused.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmCredentialsIT {
   private static SlurmCredentials.Token token(Instance slurm, String user) {
     return SlurmCredentials.key(Path.of(slurm.get("jwt.key.file")), Duration.ofMinutes(5), Clock.systemUTC()).forUser(user);

@@ -25,6 +25,7 @@ import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * submitted with plain sbatch as an ordinary user; a wrapped job run at home must be
  * indistinguishable from an unwrapped one, and a replayed job must end as its remote run did.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmFilterIT {
   private static final Duration JOB_WAIT = Duration.ofSeconds(90);
   /** A replayed timeout waits for the shrunk job's one-minute limit, which slurmctld checks every 30 s. */

@@ -25,6 +25,7 @@ import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The handler against the testbed's real Slurm 22.05 (REST v0.0.38) and 24.11 (v0.0.42): version
  * detection, observation of queue and nodes, a pilot's whole life, and the errors a site meets.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmHandlerIT {
   /** How often a wait asks Slurm again. */
   static final Duration POLL = Duration.ofMillis(200);

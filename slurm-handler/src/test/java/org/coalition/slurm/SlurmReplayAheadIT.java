@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import org.coalition.handler.RemoteRun;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * for the backfill pass (up to 30 s) beside idle cores ({@code bench e2e}: released to started p50
  * 7 s, p90 24 s). The daemon releases it ahead ({@link FederableJobs#REPLAY_NICE}).
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmReplayAheadIT {
   private static final Pattern PRIORITY = Pattern.compile("\\bPriority=(\\d+)");
 

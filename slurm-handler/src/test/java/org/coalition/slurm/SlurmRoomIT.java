@@ -12,6 +12,7 @@ import org.coalition.handler.HomeQueue;
 import org.coalition.handler.QueueObservation;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * has no room (Slurm keeps it pending for {@code Resources}), so the daemon publishes it; a job whose
  * memory is free has room. Read from the nodes' {@code alloc_memory}, which each version names.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmRoomIT {
   /** The testbed's node: 8,000 MiB of RealMemory; the filler leaves 500 of it. */
   private static final int FILLER_MB = 7500;

@@ -13,12 +13,14 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Smoke test: the real slurmrestd of both testbed Slurm versions answers a ping authenticated
  * with a JWT, and refuses one without. Needs {@code testbed/up slurm22 slurm24}.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmrestdSmokeIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   // slurmrestd answers the JDK's default HTTP/2 upgrade (h2c) with "405 NOT ALLOWED" and a

@@ -10,6 +10,7 @@ import org.coalition.drmaa.SessionConformance;
 import org.coalition.testbed.Testbed;
 import org.ggf.drmaa.Session;
 import org.ggf.drmaa.SessionFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * ({@code testbed/up sge}); plus what only a native library can get wrong, and the standard's
  * factory finding this implementation.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class NativeSessionIT extends SessionConformance {
   @Override
   protected Session newSession() {

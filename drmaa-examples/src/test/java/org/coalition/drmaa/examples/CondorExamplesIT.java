@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The example programs on the testbed's HTCondor 23.9 pool, through condor-handler's factory and
@@ -13,6 +14,7 @@ import org.coalition.testbed.Testbed;
  * runs as root: the program is told that user's home ({@code user.home}), as it would know its
  * own when run as that user.
  */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class CondorExamplesIT extends ExamplesOnABackEnd {
   private final Instance condor = Testbed.require("condor");
 

@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Map;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
 
 /** The example programs on the testbed's Grid Engine 8.1.9, through its libdrmaa and drmaa-bridge's factory; jobs run as the program's user. */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class GridEngineExamplesIT extends ExamplesOnABackEnd {
   private final Instance sge = Testbed.require("sge");
 
