@@ -149,8 +149,9 @@ write_wrapper() {
 # 17012 as its own port while north's slurmrestd is stopped, and slurmrestd then cannot bind it
 # again ("Unable to bind socket: Address already in use", seen in SlurmFederationIT's outage).
 # MariaDB and slurmdbd, the Slurm slots (17000 + 10k .. +2), Grid Engine's qmaster and execd,
-# HTCondor's shared port. Idempotent; keeps what others reserved; a warning where it cannot.
-TB_RESERVED_PORTS=6444-6445,9618,16306,16819,17000-17099
+# HTCondor's shared port; and 18000-18999, where tests draw the ports of the servers they start
+# (org.coalition.testbed.Ports). Idempotent; keeps what others reserved; a warning where it cannot.
+TB_RESERVED_PORTS=6444-6445,9618,16306,16819,17000-17099,18000-18999
 reserve_ports() {
   local have
   have=$(sysctl -n net.ipv4.ip_local_reserved_ports 2>/dev/null) || { warn "cannot read net.ipv4.ip_local_reserved_ports"; return 0; }

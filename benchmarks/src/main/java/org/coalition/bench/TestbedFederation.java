@@ -3,7 +3,6 @@ package org.coalition.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +21,7 @@ import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
+import org.coalition.testbed.Ports;
 import org.coalition.testbed.Testbed;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.Identity;
@@ -209,10 +209,9 @@ final class TestbedFederation implements AutoCloseable {
     return copy;
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  /** A daemon's API port: drawn where no other test JVM draws it and no outgoing connection takes it (testbed's {@link Ports}). */
+  private static int freePort() {
+    return Ports.free();
   }
 
   /** Stops the daemons, cancels what the bench's user left in every cluster, stops the ensemble. */

@@ -1,14 +1,13 @@
 package org.coalition.bench;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.coalition.bench.DecisionLog.Decision;
+import org.coalition.testbed.Ports;
 import org.coalition.testbed.Screenshots;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -94,14 +93,12 @@ final class DashboardCheck implements E2eBenchmark.Probe {
   }
 
   /**
-   * A port the kernel says is free now, for the driver. Selenium's own probe looks only outside
+   * A port for the driver, from the testbed's reserved range: Selenium's own probe looks only outside
    * the ephemeral range, and on a machine whose range is 1024-65535 (this one) it has one port
    * left to offer, 1024, which any outgoing connection may hold: "Unable to find a free port".
    */
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
-    }
+  private static int freePort() {
+    return Ports.free();
   }
 
   /**

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,6 +33,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.coalition.coordination.zookeeper.ZkFederation;
@@ -41,6 +42,7 @@ import org.coalition.handler.ExitStatus;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
+import org.coalition.testbed.Ports;
 import org.coalition.testbed.Testbed;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.Identity;
@@ -958,9 +960,15 @@ class SlurmFederationIT {
   /** Where each job ran that was running when its executor's daemon restarted. */
   private final Map<String, String> executors = new TreeMap<>();
 
+  /** The restarted daemon's account of what its journal held at the stop (PilotRecovery): how many pilots ran a claimed job. */
+  private static final Pattern TOOK_BACK = Pattern.compile("took back \\d+ pending and (\\d+) running pilots from the journal");
+
   /**
    * Waits for one of north's jobs to run at {@code site}, stops its daemon (SIGKILL, or SIGTERM as
    * an upgrade does), starts it again and waits until it has taken its running pilots back. The
+   * restart must have met a run: the daemon's journal held a pilot with a claimed job at the stop,
+   * and the restarted daemon adopted a claim ({@code decision=adopt}); a stop that met only pending
+   * pilots (the run seen starting ended meanwhile) fails, as it shows nothing taken back. The
    * jobs that were running there, with their release times.
    */
   private Map<String, Double> restartWhileRunning(String site, Path jar, List<String> ids, boolean kill) throws Exception {
@@ -990,6 +998,8 @@ class SlurmFederationIT {
     try (var lines = Files.lines(log)) {
       before = lines.filter(l -> l.contains("running pilots from the journal")).count();
     }
+    String adoption = "site=" + site + " decision=adopt ";
+    long adoptionsBefore = count(log, adoption);
     Process daemon = daemons.get(site);
     if (kill) {
       daemon.destroyForcibly();
@@ -1012,10 +1022,25 @@ class SlurmFederationIT {
       }
       return !adopted.isEmpty();
     });
+    Matcher tookBack = TOOK_BACK.matcher(adopted.get(0));
+    assertTrue(tookBack.find() && Integer.parseInt(tookBack.group(1)) > 0, site + "'s daemon held a running claim when it was "
+        + (kill ? "killed" : "stopped") + " (else the restart met no run and took nothing back): " + adopted.get(0));
+    // adopted at once as a rule; one the store could not be asked about yet is adopted at the next round or the pilot's next call
+    Eventually.waitFor(site + "'s restarted daemon to adopt a running pilot's claim (" + adoption + "in " + log + ")", Duration.ofSeconds(60),
+        () -> count(log, adoption) > adoptionsBefore);
     System.out.printf("[e2e] %s's daemon back %.1f s after the stop: %s%n", site, (System.nanoTime() - stopped) / 1e9,
         adopted.get(0).substring(adopted.get(0).indexOf("took back")));
     running.keySet().forEach(id -> executors.put(id, site));
     return running;
+  }
+
+  /** How many lines of the daemon's log {@code log} hold {@code text}. */
+  private static long count(Path log, String text) {
+    try (var lines = Files.lines(log)) {
+      return lines.filter(l -> l.contains(text)).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /**
@@ -1244,9 +1269,8 @@ class SlurmFederationIT {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  /** A daemon's API port: drawn where no other test JVM draws it and no outgoing connection takes it (testbed's {@link Ports}). */
+  private static int freePort() {
+    return Ports.free();
   }
 }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
-import java.net.ServerSocket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -34,6 +33,7 @@ import org.coalition.daemon.RunOutputs;
 import org.coalition.handler.HandlerException;
 import org.coalition.policy.fairness.Utility;
 import org.coalition.testbed.Command;
+import org.coalition.testbed.Ports;
 import org.coalition.testbed.Testbed;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -98,10 +98,7 @@ class DaemonApiIT {
 
   @Test
   void anOutputTooLargeForZooKeeperIsServedToTheHomeSiteByItsExecutor() throws Exception {
-    int port;
-    try (ServerSocket probe = new ServerSocket(0)) {
-      port = probe.getLocalPort();
-    }
+    int port = Ports.free();
     Site home = fed.site("home", 1);
     Site exec = fed.site("exec", 2, broker -> new HttpPilotClient(api(broker).uri()), "http://127.0.0.1:" + port + "/");
     api(exec.broker(), port);

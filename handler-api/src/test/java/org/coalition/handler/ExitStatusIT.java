@@ -58,11 +58,14 @@ class ExitStatusIT {
 
   @Test
   void aJobStoppedAtItsTimeLimitEndsBySigtermWithTheProcessesItStarted() throws Exception {
-    ScriptRunner.Run run = run("stop", "#!/bin/bash\nsleep 300 &\necho $! > child\nwait\n");
+    // The pid is written beside, then renamed: the file is never seen before the shell wrote it.
+    ScriptRunner.Run run = run("stop", "#!/bin/bash\nsleep 300 &\necho $! > child.part\nmv child.part child\nwait\n");
     Path child = run.sandbox().resolve("child");
-    for (int i = 0; i < 300 && !Files.exists(child); i++) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!Files.exists(child) && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
+    assertTrue(Files.exists(child), "the job wrote its child's pid within 30 s");
     long pid = Long.parseLong(Files.readString(child, StandardCharsets.US_ASCII).trim());
     assertTrue(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the job's own child runs");
     run.stop(5);
