@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
@@ -219,12 +221,22 @@ class SlurmHandlerIT {
         // v0.0.38 cannot turn it off (22.05 ignores requeue: false): the requeued run must end at once.
         assertEquals("v0.0.38", handler.version(), shown);
         run(slurm, "scontrol", "requeue", pilot.nativeId());
-        // A requeued job waits (BeginTime) before it may start again; let it start now.
+        // Slurm makes a requeued job wait (BeginTime: AuthInfo's cred_expire, 120 s) so that its next
+        // launch never meets the first run's revoked credential: slurmd refuses a credential made in
+        // the second of the revocation or before it, and slurmd revokes when it handles the first
+        // run's end, late on a loaded machine. The test lets it start early, but only once the first
+        // run is over on the node (the job no longer COMPLETING) and two seconds later; forced at
+        // once, the launch was refused under load and the job ended FAILED, exit 1, not the pilot's 75.
         AtomicReference<PilotStatus> last = new AtomicReference<>();
+        AtomicLong waitingSince = new AtomicLong();
         Eventually.waitFor(() -> "the requeued pilot to end; last seen " + last.get(), Duration.ofSeconds(60), POLL, () -> {
           PilotStatus s = last.updateAndGet(x -> handler.status(pilot));
-          if (s.detail().contains("BeginTime")) {
-            run(slurm, "scontrol", "update", "jobid=" + pilot.nativeId(), "starttime=now");
+          if (s.detail().contains("BeginTime") && !run(slurm, "scontrol", "show", "job", pilot.nativeId()).contains("COMPLETING")) {
+            long now = System.nanoTime();
+            waitingSince.compareAndSet(0, now);
+            if (now - waitingSince.get() >= TimeUnit.SECONDS.toNanos(2)) {
+              run(slurm, "scontrol", "update", "jobid=" + pilot.nativeId(), "starttime=now");
+            }
           }
           return s.state().finished();
         });

@@ -27,8 +27,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *   <li>it lies in {@value #FIRST}-{@value #LAST}, which {@code testbed/up} reserves from the kernel's
  *       ephemeral range ({@code net.ipv4.ip_local_reserved_ports}), so no outgoing connection is given it;
  *   <li>this JVM holds a lock on a file named after it in {@value #LOCKS} until it ends (the kernel
- *       releases the lock of a JVM that dies), so no other test JVM on the machine draws it: two lanes of
- *       {@code .ci/run} run side by side;
+ *       releases the lock of a JVM that dies), so no other test JVM on the machine draws it, however many
+ *       run side by side;
  *   <li>nothing listened on it when it was drawn.
  * </ul>
  *
