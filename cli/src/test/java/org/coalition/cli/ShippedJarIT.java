@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.jar.JarFile;
 import org.coalition.testbed.Command;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
  * The jar {@code bin/coalition} runs ships no test harness: no JUnit, no curator-test's in-process
  * servers, no testbed. Runs after {@code package} (failsafe), on the file that is shipped.
  */
-@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class ShippedJarIT {
   @Test
   void coalitionJarHoldsNoJUnitNoCuratorTestNoTestbed() throws Exception {

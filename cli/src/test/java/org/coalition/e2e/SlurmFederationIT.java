@@ -994,10 +994,7 @@ class SlurmFederationIT {
         Duration.ofSeconds(30), Duration.ofSeconds(1), () -> comment(north, shown).startsWith("coalition: running at " + site + " since "));
     System.out.println("[e2e] squeue at north shows job " + shown + " as: " + comment(north, shown));
     Path log = Path.of("target", "e2e", site + ".log");
-    long before;
-    try (var lines = Files.lines(log)) {
-      before = lines.filter(l -> l.contains("running pilots from the journal")).count();
-    }
+    long before = count(log, "running pilots from the journal");
     String adoption = "site=" + site + " decision=adopt ";
     long adoptionsBefore = count(log, adoption);
     Process daemon = daemons.get(site);
