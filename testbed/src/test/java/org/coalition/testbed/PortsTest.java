@@ -42,7 +42,11 @@ class PortsTest {
     try {
       BufferedReader out = new BufferedReader(new InputStreamReader(other.getInputStream(), StandardCharsets.US_ASCII));
       String line = out.readLine();
-      assertTrue(line != null && line.matches("[0-9 ]+"), "the other JVM printed its ports, not: " + line + " " + out.lines().collect(Collectors.joining(" ")));
+      if (line == null || !line.matches("[0-9 ]+")) {
+        // what else it said: the rest of its output, read to its end only now (it waits for its input to close)
+        other.getOutputStream().close();
+        throw new AssertionError("the other JVM printed its ports, not: " + line + " " + out.lines().collect(Collectors.joining(" ")));
+      }
       Set<Integer> theirs = Arrays.stream(line.trim().split(" ")).map(Integer::valueOf).collect(Collectors.toSet());
       assertEquals(DRAWN, theirs.size(), line);
       Set<Integer> shared = new HashSet<>();
