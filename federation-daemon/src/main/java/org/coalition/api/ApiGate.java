@@ -38,6 +38,8 @@ import org.eclipse.jetty.util.Callback;
  *   <li>Each endpoint has a body bound, checked on {@code Content-Length}; a body sent without one
  *       is cut by the server-wide bound ({@link DaemonApi#MAX_BODY}), except a run's files
  *       ({@code POST v1/pilots/ID/files}), which must say their length, at most {@link #filesBound}.
+ *   <li>A request from this host whose {@code Host} header is not a name of the daemon is refused
+ *       ({@link ServedNames}: DNS rebinding).
  * </ul>
  */
 final class ApiGate extends Handler.Wrapper {
@@ -52,6 +54,7 @@ final class ApiGate extends Handler.Wrapper {
   private final long filesBound;
   private final Function<String, Optional<String>> users;
   private final BiPredicate<String, String> ownedBy;
+  private ServedNames names = new ServedNames("127.0.0.1", "");
 
   /** {@code peers}: who a client certificate names; with it, an output is served to its home site's identity alone. */
   ApiGate(PilotTokens pilots, byte[] operatorToken, PeerSites peers) {
@@ -81,6 +84,12 @@ final class ApiGate extends Handler.Wrapper {
     this.ownedBy = ownedBy;
   }
 
+  /** The names a request from this host may give in its Host header ({@link ServedNames}); before: localhost, addresses, this machine's names. */
+  ApiGate serving(ServedNames served) {
+    this.names = served;
+    return this;
+  }
+
   /** Whether {@code path} is a pilot's upload of its run's files, which passes the server-wide body bound. */
   static boolean filesUpload(String path) {
     String[] seg = path.startsWith("/") ? path.substring(1).split("/") : path.split("/");
@@ -90,11 +99,18 @@ final class ApiGate extends Handler.Wrapper {
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     ApiError refusal;
-    try {
-      refusal = check(request.getMethod(), Request.getPathInContext(request), request.getHeaders().get(HttpHeader.AUTHORIZATION),
-          request.getLength(), isLoopback(Request.getRemoteAddr(request)), peerSite(request));
-    } catch (PilotService.PilotRefused e) {
-      refusal = new ApiError(ApiError.Code.FORBIDDEN, e.getMessage());
+    boolean loopback = isLoopback(Request.getRemoteAddr(request));
+    String host = request.getHeaders().get(HttpHeader.HOST);
+    if (loopback && !names.serves(host)) {
+      refusal = new ApiError(ApiError.Code.FORBIDDEN, "Host '" + host + "' is not a name of this daemon (a guard against DNS rebinding);"
+          + " reach it as localhost, by its address or by its host's name");
+    } else {
+      try {
+        refusal = check(request.getMethod(), Request.getPathInContext(request), request.getHeaders().get(HttpHeader.AUTHORIZATION),
+            request.getLength(), loopback, peerSite(request));
+      } catch (PilotService.PilotRefused e) {
+        refusal = new ApiError(ApiError.Code.FORBIDDEN, e.getMessage());
+      }
     }
     if (refusal == null) {
       return super.handle(request, response, callback);

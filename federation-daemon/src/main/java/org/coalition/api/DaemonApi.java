@@ -119,7 +119,7 @@ public final class DaemonApi implements AutoCloseable {
     server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
     ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers(), (job, site) -> broker.inputsFor(job, site).isPresent(),
         TarBundle.rawLimit(broker.maxFilesBytes()), credential -> users.flatMap(u -> u.user(credential)),
-        (job, user) -> broker.owner(job).filter(user::equals).isPresent());
+        (job, user) -> broker.owner(job).filter(user::equals).isPresent()).serving(new ServedNames(bind, broker.settings().endpoint()));
     SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1) {
       @Override
       public boolean handle(Request request, Response response, Callback callback) throws Exception {

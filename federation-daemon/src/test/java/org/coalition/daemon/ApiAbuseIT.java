@@ -126,11 +126,42 @@ class ApiAbuseIT {
     }
   }
 
+  /**
+   * Issue #49's attack 12, DNS rebinding: a web page from another site whose name the attacker
+   * re-points at 127.0.0.1 reaches the daemon from loopback, where reads need no token, with that
+   * name in {@code Host}. The API refuses it; the same read under the daemon's own names is served.
+   */
+  @Test
+  void aPageWhoseNameWasRepointedAtThisHostReadsNothing() throws Exception {
+    OnePilot one = OnePilot.start(tmp);
+    try (DaemonApi api = DaemonApi.start(one.exec(), "127.0.0.1", 0, Optional.empty(), OPERATOR, health())) {
+      int port = api.uri().getPort();
+      for (String host : List.of("attacker.example:" + port, "attacker.example", "127.0.0.1.attacker.example", "localhost.attacker.example")) {
+        String answer = get(port, "/v1/ledger", host);
+        assertTrue(answer.startsWith("HTTP/1.1 403") && answer.contains("DNS rebinding") && !answer.contains("contribution"),
+            "Host " + host + ": " + answer);
+      }
+      for (String host : List.of("localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "LOCALHOST")) {
+        String answer = get(port, "/v1/ledger", host);
+        assertTrue(answer.startsWith("HTTP/1.1 200"), "Host " + host + ": " + answer);
+      }
+    }
+  }
+
+  /** A GET with the Host header {@code host} (which Java's HTTP client will not set); the whole answer. */
+  private static String get(int port, String path, String host) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
   /** Sends headers announcing a 38 MiB body, then body bytes until the server answers or hangs up; the status line. */
   private static String bigPost(int port, String path) throws IOException {
     try (Socket s = new Socket("127.0.0.1", port)) {
       OutputStream out = s.getOutputStream();
-      out.write(("POST " + path + " HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Length: " + BIG + "\r\n\r\n")
+      out.write(("POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: " + BIG + "\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII));
       byte[] chunk = new byte[1 << 20];
       try {

@@ -24,6 +24,9 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.Credit;
@@ -70,12 +73,12 @@ class HostileMemberIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   /**
    * The attacks this class writes, each of which must report an outcome (docs/security.md lists
-   * them): 13 writes outside the protocol, 3 under another home's job, 3 under another member's
+   * them): 15 writes outside the protocol, 3 under another home's job, 3 under another member's
    * claim, 4 kinds of garbage in its own nodes and its live status, the poisoned results
    * ({@link #poisons()}, 9), the cap and the squat, and 4 on the ledger. An attack added without an
    * outcome, or an outcome lost on the way, fails the count.
    */
-  private static final int ATTACKS = 39;
+  private static final int ATTACKS = 41;
 
   @TempDir Path tmp;
 
@@ -253,6 +256,12 @@ class HostileMemberIT {
     outcomes.put("publish a job in another home's name", refused(() -> raw.create().withACL(FederationAcls.own(MALLORY))
         .forPath(northJobs + "/forged", JUNK)));
     // the jobs north publishes arrive as the workload runs; north's folder itself stands for them here
+    // issue #49, attack 1: its own nodes shut to the members (every honest round failed on them)
+    List<ACL> onlyMine = List.of(new ACL(ZooDefs.Perms.ALL, new Id("coalition", "site:" + MALLORY)));
+    outcomes.put("re-ACL its own ledger row and site record so that no member reads them",
+        refused(() -> raw.setACL().withACL(onlyMine).forPath(ROOT + "/ledger/mallory")));
+    outcomes.put("publish a job no member may read (an ACL of its own making)",
+        refused(() -> raw.create().withACL(onlyMine).forPath(ROOT + "/jobs/mallory/hidden", JUNK)));
     outcomes.put("delete another home's job folder", refused(() -> raw.delete().forPath(northJobs)));
     outcomes.put("rewrite another home's job folder", refused(() -> raw.setData().forPath(northJobs, JUNK)));
     try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(zk.plainConnectString(), new RetryOneTime(100))) {
@@ -304,11 +313,13 @@ class HostileMemberIT {
   /** Garbage in nodes that are mallory's own: the honest sites skip it and go on. */
   private void garbageInItsOwnNodes(CuratorFramework raw, ZkCoordination mallory) throws Exception {
     String mine = ROOT + "/jobs/mallory";
+    // with the ACL its jobs must have (the servers refuse others), so that the honest sites read them
+    List<ACL> jobAcl = FederationAcls.job(MALLORY);
     outcomes.put("jobs in its own folder that are not JSON, or 200 KB", contained(() -> {
-      raw.create().forPath(mine + "/notjson", "<xml/>".getBytes(StandardCharsets.UTF_8));
-      raw.create().forPath(mine + "/huge", new byte[200_000]);
+      raw.create().withACL(jobAcl).forPath(mine + "/notjson", "<xml/>".getBytes(StandardCharsets.UTF_8));
+      raw.create().withACL(jobAcl).forPath(mine + "/huge", new byte[200_000]);
     }));
-    outcomes.put("a job asking for 2^30 cores and a 10^300 s time limit", contained(() -> raw.create().forPath(mine + "/big",
+    outcomes.put("a job asking for 2^30 cores and a 10^300 s time limit", contained(() -> raw.create().withACL(jobAcl).forPath(mine + "/big",
         ("{\"jobId\":\"big\",\"home\":\"mallory\",\"cores\":1073741824,\"memoryMb\":0,\"walltimeSeconds\":9223372036854775807,"
             + "\"release\":1e300,\"payload\":\"\"}").getBytes(StandardCharsets.UTF_8))));
     outcomes.put("allowances under its own node while not leading", contained(() -> raw.setData().forPath(ROOT + "/allowances/mallory",

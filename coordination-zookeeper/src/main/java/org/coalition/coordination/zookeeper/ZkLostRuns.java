@@ -51,8 +51,8 @@ final class ZkLostRuns implements AutoCloseable {
     });
   }
 
-  /** A claim on one of this site's jobs as the sweep read it. */
-  private record Look(JobRef ref, Stat stat, ClaimRecord claim) {}
+  /** A claim on one of this site's jobs as the sweep read it, and the member that made it. */
+  private record Look(JobRef ref, Stat stat, ClaimRecord claim, String claimer) {}
 
   /** A claim whose executor's session this home first saw gone, and when (its clock): the restart grace runs from there. */
   private record Gone(long czxid, long sinceMillis) {}
@@ -68,33 +68,66 @@ final class ZkLostRuns implements AutoCloseable {
    */
   int requeueLost() {
     List<Look> looks = new ArrayList<>();
+    Set<Long> claims = new HashSet<>();
+    List<String> jobIds;
     try {
-      for (String jobId : zk.client.getChildren().forPath(zk.paths.jobsOf(zk.site))) {
-        look(new JobRef(zk.site, jobId)).ifPresent(looks::add);
-      }
-      looks.sort(Comparator.comparingLong(l -> l.stat().getCzxid()));
-      Map<String, Integer> held = new HashMap<>();
-      int n = 0;
-      for (Look l : looks) {
-        Optional<String> why = lost(l);
-        if (why.isEmpty() && held.merge(l.claim().executor(), 1, Integer::sum) > zk.options.maxClaimsPerMember()) {
-          why = Optional.of(l.claim().executor() + " holds more than " + zk.options.maxClaimsPerMember() + " of this site's jobs");
-        }
-        if (why.isPresent() && requeue(l, why.get())) {
-          n++;
-        }
-      }
-      Set<JobRef> claimed = new HashSet<>();
-      looks.forEach(l -> claimed.add(l.ref()));
-      seen.keySet().retainAll(claimed);
-      return n;
+      jobIds = zk.client.getChildren().forPath(zk.paths.jobsOf(zk.site));
     } catch (Exception e) {
       throw ZkSite.translate("requeueing lost runs of " + zk.site, e);
     }
+    // each claim alone: one a member made unreadable, or a failed read, costs that claim this
+    // sweep, never the sweep of the others
+    for (String jobId : jobIds) {
+      JobRef ref = new JobRef(zk.site, jobId);
+      contained(ref, () -> look(ref, claims).ifPresent(looks::add));
+    }
+    looks.sort(Comparator.comparingLong(l -> l.stat().getCzxid()));
+    Map<String, Integer> held = new HashMap<>();
+    int[] n = {0};
+    for (Look l : looks) {
+      contained(l.ref(), () -> {
+        Optional<String> why = lost(l);
+        if (why.isEmpty() && held.merge(l.claimer(), 1, Integer::sum) > zk.options.maxClaimsPerMember()) {
+          why = Optional.of(l.claimer() + " holds more than " + zk.options.maxClaimsPerMember() + " of this site's jobs");
+        }
+        if (why.isPresent() && requeue(l, why.get())) {
+          n[0]++;
+        }
+      });
+    }
+    Set<JobRef> claimed = new HashSet<>();
+    looks.forEach(l -> claimed.add(l.ref()));
+    seen.keySet().retainAll(claimed);
+    zk.claimAuthors.retain(claims);
+    return n[0];
   }
 
-  /** The job's claim, if it has one and no result yet. */
-  private Optional<Look> look(JobRef ref) throws Exception {
+  /** Runs one claim's part of a sweep; a failure there is logged with the job and the sweep goes on. */
+  private void contained(JobRef ref, Task task) {
+    try {
+      task.run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CoordinationException(CoordinationException.Kind.UNAVAILABLE, "interrupted while sweeping " + zk.site, e);
+    } catch (CoordinationException e) {
+      if (e.kind() == CoordinationException.Kind.UNAVAILABLE) {
+        throw e; // no session: the whole sweep waits for the next event
+      }
+      LOG.warn("sweep of {}: {} skipped this time: {}", zk.site, ref, e.getMessage());
+    } catch (KeeperException.ConnectionLossException | KeeperException.SessionExpiredException e) {
+      throw ZkSite.translate("requeueing lost runs of " + zk.site, e);
+    } catch (Exception e) {
+      LOG.warn("sweep of {}: {} skipped this time: {}", zk.site, ref, e.toString());
+    }
+  }
+
+  /**
+   * The job's claim, if it has one and no result yet, with the member that made it (from the
+   * claim's ACL: {@link ClaimAuthors}); {@code claims} gets the claim's creation zxid. A claim
+   * whose record cannot be read, or names another executor than the member that made it, counts
+   * as given up: the home puts the job back in the queue.
+   */
+  private Optional<Look> look(JobRef ref, Set<Long> claims) throws Exception {
     Stat claimStat = new Stat();
     byte[] claimData;
     try {
@@ -102,31 +135,49 @@ final class ZkLostRuns implements AutoCloseable {
     } catch (KeeperException.NoNodeException e) {
       return Optional.empty();
     }
+    claims.add(claimStat.getCzxid());
     if (zk.client.checkExists().forPath(zk.paths.result(ref)) != null) {
       return Optional.empty();
     }
-    ClaimRecord claim;
-    try {
-      claim = ZkRecords.read(zk.paths.claim(ref), claimData, ClaimRecord.class);
-    } catch (CoordinationException e) {
-      zk.peerRecords.refuse("ClaimRecord", zk.paths.claim(ref), e.getMessage());
-      claim = new ClaimRecord("?", -1, -1, true);
+    Optional<String> claimer = zk.claimAuthors.of(ref, claimStat.getCzxid());
+    String path = zk.paths.claim(ref);
+    if (claimer.isEmpty()) {
+      zk.peerRecords.refuse("ClaimRecord", path, "its ACL is not a member's claim; the job is queued again");
+      return Optional.of(new Look(ref, claimStat, GIVEN_UP, "no member"));
     }
-    return Optional.of(new Look(ref, claimStat, claim));
+    try {
+      ClaimRecord claim = ZkRecords.read(path, claimData, ClaimRecord.class);
+      if (!claim.executor().equals(claimer.get())) {
+        zk.peerRecords.refuse("ClaimRecord", path, "it names executor " + claim.executor() + " but " + claimer.get()
+            + " made it; the job is queued again");
+        return Optional.of(new Look(ref, claimStat, GIVEN_UP, claimer.get()));
+      }
+      zk.peerRecords.accepted(path);
+      return Optional.of(new Look(ref, claimStat, claim, claimer.get()));
+    } catch (CoordinationException e) {
+      zk.peerRecords.refuse("ClaimRecord", path, e.getMessage());
+      return Optional.of(new Look(ref, claimStat, GIVEN_UP, claimer.get()));
+    }
   }
+
+  /** What the sweep makes of a claim it cannot believe: given up, so the job is queued again. */
+  private static final ClaimRecord GIVEN_UP = new ClaimRecord("refused", -1, -1, true);
 
   /** Why the claim no longer holds, or empty while it does. */
   private Optional<String> lost(Look l) throws Exception {
-    if (l.claim().released()) {
-      return Optional.of(l.claim().executor() + " gave it up");
+    if (l.claim() == GIVEN_UP) {
+      return Optional.of("its claim by " + l.claimer() + " was refused (above)");
     }
-    Stat liveStat = zk.client.checkExists().forPath(zk.paths.live(l.claim().executor()));
+    if (l.claim().released()) {
+      return Optional.of(l.claimer() + " gave it up");
+    }
+    Stat liveStat = zk.client.checkExists().forPath(zk.paths.live(l.claimer()));
     long now = zk.clock.millis();
     if (liveStat == null || liveStat.getEphemeralOwner() != l.claim().session()) {
       // its executor may come back and adopt it within the grace (a restarted daemon)
       Gone g = gone.compute(l.ref(), (k, old) -> old != null && old.czxid() == l.stat().getCzxid() ? old : new Gone(l.stat().getCzxid(), now));
       if (now - g.sinceMillis() >= zk.options.restartGrace().toMillis()) {
-        return Optional.of(l.claim().executor() + " lost its session" + (zk.options.restartGrace().isZero() ? ""
+        return Optional.of(l.claimer() + " lost its session" + (zk.options.restartGrace().isZero() ? ""
             : " and did not take the claim back within " + zk.options.restartGrace().toSeconds() + " s"));
       }
     } else {
@@ -135,13 +186,13 @@ final class ZkLostRuns implements AutoCloseable {
     Seen s = seen.compute(l.ref(), (k, old) -> old != null && old.czxid() == l.stat().getCzxid() && old.version() == l.stat().getVersion()
         ? old : new Seen(l.stat().getCzxid(), l.stat().getVersion(), now));
     if (now - s.sinceMillis() > zk.options.claimLease().toMillis()) {
-      return Optional.of(l.claim().executor() + " did not renew its claim for " + zk.options.claimLease().toSeconds() + " s");
+      return Optional.of(l.claimer() + " did not renew its claim for " + zk.options.claimLease().toSeconds() + " s");
     }
     return Optional.empty(); // its executor's session is alive and renews the claim: the run goes on
   }
 
   private boolean requeueIfLost(JobRef ref) throws Exception {
-    Optional<Look> l = look(ref);
+    Optional<Look> l = look(ref, new HashSet<>());
     if (l.isEmpty()) {
       return false;
     }

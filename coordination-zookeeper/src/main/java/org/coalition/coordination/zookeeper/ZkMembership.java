@@ -81,8 +81,9 @@ final class ZkMembership implements AutoCloseable {
     }
   }
 
+  /** Each site's record, as its own node says; a record naming another site than its node's is refused. */
   Map<String, SiteInfo> knownSites() {
-    return zk.readAll(zk.paths.sites(), SiteInfo.class);
+    return zk.readAll(zk.paths.sites(), SiteInfo.class, SiteInfo::site);
   }
 
   boolean isLeader() {

@@ -180,15 +180,34 @@ final class ZkQueueView implements AutoCloseable {
       if (node.isEmpty() || claim.isEmpty() || cached == null) {
         continue; // acknowledged meanwhile, or the cache has not caught up
       }
+      String path = node.get().getPath();
       try {
-        ResultRecord r = ZkRecords.read(node.get().getPath(), node.get().getData(), ResultRecord.class);
+        ResultRecord r = ZkRecords.read(path, node.get().getData(), ResultRecord.class);
+        long czxid = claim.get().getStat().getCzxid();
+        // who ran it is who made the claim, as the servers checked it (only the claimer may add
+        // the result), never the result's word; and the result is that claim's
+        Optional<String> claimer = zk.claimAuthors.of(ref, czxid);
+        if (claimer.isEmpty() || !claimer.get().equals(r.executor()) || r.token() != czxid) {
+          String why = claimer.isEmpty() ? "its claim's ACL is not a member's claim"
+              : !claimer.get().equals(r.executor()) ? "it names executor " + r.executor() + " but " + claimer.get() + " made the claim"
+              : "it names claim " + r.token() + ", not " + czxid;
+          zk.peerRecords.refuse("ResultRecord", path, why);
+          refuse.accept(ref, "result refused: " + why);
+          continue;
+        }
+        zk.peerRecords.accepted(path);
         // the servers' creation stamps, not the executor's word: when the claim and the result were made
         out.add(new Completed(cached.job(), r.executor(), r.token(), r.run(), zk.federationSeconds(claim.get().getStat().getCtime()),
             zk.federationSeconds(node.get().getStat().getCtime())));
       } catch (CoordinationException e) {
+        if (e.kind() == Kind.UNAVAILABLE) {
+          throw e;
+        }
         // never folded, never retried as it is: the job goes back to the queue
-        zk.peerRecords.refuse("ResultRecord", node.get().getPath(), e.getMessage());
+        zk.peerRecords.refuse("ResultRecord", path, e.getMessage());
         refuse.accept(ref, "unreadable result: " + e.getMessage());
+      } catch (Exception e) {
+        throw ZkSite.translate("reading who made the claim on " + ref, e);
       }
     }
     return out;
@@ -225,11 +244,14 @@ final class ZkQueueView implements AutoCloseable {
         liveSince.remove(seg[1]);
       } else {
         try {
-          live.put(seg[1], ZkRecords.read(node.getPath(), node.getData(), SiteStatus.class));
+          live.put(seg[1], liveStatus(seg[1], node));
           liveSince.put(seg[1], node.getStat().getCzxid());
           zk.peerRecords.accepted(node.getPath());
         } catch (CoordinationException | IllegalArgumentException e) {
-          zk.peerRecords.refuse("SiteStatus", node.getPath(), e.getMessage() + "; ignored");
+          // a site whose live node cannot be believed is not live: it neither leads nor counts
+          live.remove(seg[1]);
+          liveSince.remove(seg[1]);
+          zk.peerRecords.refuse("SiteStatus", node.getPath(), e.getMessage() + "; the site is not counted live");
         }
       }
       queueMayChange = true;
@@ -280,6 +302,22 @@ final class ZkQueueView implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * {@code site}'s status from its live node, believed only as the servers made the node: an
+   * ephemeral node (it leaves with its site's session; a persistent one would keep a departed
+   * site live, and leading, for good) whose record names the site of its path.
+   */
+  private static SiteStatus liveStatus(String site, ChildData node) {
+    if (node.getStat() == null || node.getStat().getEphemeralOwner() == 0) {
+      throw new IllegalArgumentException(node.getPath() + ": not an ephemeral node (a live node leaves with its site's session)");
+    }
+    SiteStatus status = ZkRecords.read(node.getPath(), node.getData(), SiteStatus.class);
+    if (!status.site().equals(site)) {
+      throw new IllegalArgumentException(node.getPath() + ": it names site " + status.site());
+    }
+    return status;
   }
 
   private static JobRef ref(String[] seg) {

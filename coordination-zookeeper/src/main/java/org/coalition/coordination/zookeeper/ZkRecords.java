@@ -100,13 +100,25 @@ final class ZkRecords {
 
   /** Who claimed a job, from which ZooKeeper session; whether the run started or was given up. */
   record ClaimRecord(String executor, long session, double startTime, boolean released) {
+    /** A member's name, so that no path made of it leaves the site's own branch ({@code ""}, {@code "."}). */
+    ClaimRecord {
+      JobSpec.requireId("executor", executor);
+    }
+
     static ClaimRecord fresh(String executor, long session) {
       return new ClaimRecord(executor, session, -1, false);
     }
   }
 
   /** An accepted result: the executor, the claim token it held, and the run. */
-  record ResultRecord(String executor, long token, RunResult run) {}
+  record ResultRecord(String executor, long token, RunResult run) {
+    ResultRecord {
+      JobSpec.requireId("executor", executor);
+      if (run == null) {
+        throw new IllegalArgumentException("a result without its run");
+      }
+    }
+  }
 
   static byte[] write(Object value) {
     try {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
@@ -38,6 +39,8 @@ final class ZkSite {
   final List<ACL> ownAcl;
   /** Peers' records this daemon refused, counted and logged once per node and reason. */
   final PeerRecords peerRecords = new PeerRecords();
+  /** Who made each claim on this site's jobs, from the claim's ACL (the servers checked it), not its record. */
+  final ClaimAuthors claimAuthors = new ClaimAuthors(this);
 
   /** Reads the federation's record; refuses a site that is not a member. */
   ZkSite(CuratorFramework client, ZkPaths paths, Identity self, Clock clock, ZkFederation.Options options) {
@@ -129,14 +132,22 @@ final class ZkSite {
     return handle;
   }
 
-  /** Every child of {@code parent} read as {@code type}, by name; unreadable ones skipped with a warning. */
-  <T> Map<String, T> readAll(String parent, Class<T> type) {
+  /**
+   * Every child of {@code parent} read as {@code type}, by name; unreadable ones, and ones whose
+   * record names another than its node ({@code owner}), skipped with a warning.
+   */
+  <T> Map<String, T> readAll(String parent, Class<T> type, Function<T, String> owner) {
     Map<String, T> out = new HashMap<>();
     try {
       for (String name : client.getChildren().forPath(parent)) {
         String path = parent + "/" + name;
         try {
-          out.put(name, ZkRecords.read(path, client.getData().forPath(path), type));
+          T record = ZkRecords.read(path, client.getData().forPath(path), type);
+          if (!owner.apply(record).equals(name)) {
+            peerRecords.refuse(type.getSimpleName(), path, "it names " + owner.apply(record) + ", not " + name + "; ignored");
+            continue;
+          }
+          out.put(name, record);
           peerRecords.accepted(path);
         } catch (CoordinationException e) {
           peerRecords.refuse(type.getSimpleName(), path, e.getMessage());

@@ -106,6 +106,44 @@ class ZkPolicyIT {
     }
   }
 
+  /**
+   * Issue #49's first attack: a member that re-ACLs its own ledger row and site record shuts every
+   * other member out of reading them, and every honest round fails. The servers refuse a member's
+   * setACL on any node, and a node it makes among its own must carry its own nodes' lists.
+   */
+  @Test
+  void aMemberCannotShutTheOthersOutOfItsOwnNodes() throws Exception {
+    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b"));
+    ZkPaths paths = new ZkPaths(fed.name);
+    Identity b = new Identity(fed.name, "b");
+    List<ACL> hidden = List.of(new ACL(Perms.ALL, new Id("coalition", "site:" + b)));
+    try (ZkCoordination aApi = fed.connect("a");
+        ZkCoordination bApi = fed.connect("b");
+        CuratorFramework bRaw = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT);
+        CuratorFramework aRaw = ZkFederation.client(fed.connectString, fed.tls("a"), ZkFederation.Options.DEFAULT)) {
+      join(aApi);
+      join(bApi);
+      bApi.publish(new JobSpec("j1", "b", 1, 0, 60, 0, ""));
+      for (String node : List.of(paths.ledger("b"), paths.site("b"), paths.live("b"), paths.allowances("b"), paths.job(new JobRef("b", "j1")))) {
+        assertNoAuth("re-ACL its own node " + node + " so that only it reads it", () -> bRaw.setACL().withACL(hidden).forPath(node));
+        aRaw.getData().forPath(node); // a still reads it
+      }
+      assertNoAuth("publish a job the others cannot read", () -> bRaw.create().withACL(hidden).forPath(paths.jobsOf("b") + "/hidden", JUNK));
+      assertNoAuth("publish a job with a made-up entry more",
+          () -> bRaw.create().withACL(withEntry(FederationAcls.job(b), new ACL(Perms.READ, new Id("coalition", "site:" + fed.name + "/a"))))
+              .forPath(paths.jobsOf("b") + "/extra", JUNK));
+      bRaw.delete().forPath(paths.job(new JobRef("b", "j1")));
+      bRaw.create().withACL(FederationAcls.job(b)).forPath(paths.job(new JobRef("b", "j1")), JUNK); // its own list: allowed
+      aRaw.getData().forPath(paths.job(new JobRef("b", "j1")));
+    }
+  }
+
+  private static List<ACL> withEntry(List<ACL> acl, ACL entry) {
+    List<ACL> more = new ArrayList<>(acl);
+    more.add(entry);
+    return more;
+  }
+
   @Test
   void strangersGetNothing() throws Exception {
     ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a"));

@@ -5,13 +5,16 @@ import static org.coalition.coordination.zookeeper.HostileWrites.assertNoAuth;
 import static org.coalition.coordination.zookeeper.HostileWrites.join;
 import static org.coalition.testbed.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -23,6 +26,7 @@ import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteLedger;
+import org.coalition.coordination.SiteStatus;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
@@ -34,7 +38,10 @@ import org.junit.jupiter.api.Test;
  * Sites do not trust each other's writes. Site b, bypassing Coalition's API with its own
  * authenticated ZooKeeper client, tries to rewrite site a's data, steal a's claim and forge a
  * result; ZooKeeper's ACLs refuse every attempt. Garbage a peer writes into its own nodes is
- * ignored with a warning, and nothing else is lost.
+ * ignored with a warning, and nothing else is lost. Who a record is from is what the servers
+ * know, never what the record says (issue #49): a live status is a site's only on an ephemeral
+ * node of its own naming it, a claim and a result are the member's whose name the claim's ACL
+ * carries (the servers' policy checked it); each of those cases failed on the code before.
  */
 class ZkSecurityIT {
   private static Ensemble server;
@@ -131,24 +138,24 @@ class ZkSecurityIT {
 
   @Test
   void anUnreadableResultIsRejectedAndItsJobQueuedAgainNotSkippedForEver() throws Exception {
-    try (Sites sites = Sites.withJobOfA()) {
-      sites.bApi().claim(Sites.REF).orElseThrow();
+    try (ThreeSites sites = ThreeSites.withJobOfA(server)) {
+      sites.bApi().claim(ThreeSites.REF).orElseThrow();
       // c must have seen the claim: else its stale queue would pass the wait below before a has read any result
-      waitFor("c sees b's claim", () -> sites.c().queue().stream().noneMatch(j -> j.ref().equals(Sites.REF)));
+      waitFor("c sees b's claim", () -> sites.c().queue().stream().noneMatch(j -> j.ref().equals(ThreeSites.REF)));
       // b writes its result node itself, with a body that is no result at all
-      sites.b().create().withACL(FederationAcls.result(new Identity(sites.fed().name, "b"))).forPath(sites.paths().result(Sites.REF),
+      sites.b().create().withACL(FederationAcls.result(new Identity(sites.fed().name, "b"))).forPath(sites.paths().result(ThreeSites.REF),
           "{\"executor\":\"b\",\"token\":1,\"run\":{\"start\":5,\"end\":1e400}}"
           .getBytes(StandardCharsets.UTF_8));
       waitFor("a refuses the result and c sees the job queued again", () -> {
         sites.a().results();
-        return sites.c().queue().stream().anyMatch(j -> j.ref().equals(Sites.REF));
+        return sites.c().queue().stream().anyMatch(j -> j.ref().equals(ThreeSites.REF));
       });
       assertTrue(sites.a().results().isEmpty(), "nothing to fold");
       // c's cache may show the claim gone a moment before the job's new version (a claim checks the version), as a
       // daemon's next tick would, c tries again until it holds the job: it is queued again, not skipped for ever
       waitFor("queued again: c claims it", () -> {
         sites.a().results(); // as a's daemon reads its results every tick
-        return sites.c().claim(Sites.REF).isPresent();
+        return sites.c().claim(ThreeSites.REF).isPresent();
       });
     }
   }
@@ -173,48 +180,104 @@ class ZkSecurityIT {
    */
   @Test
   void aClaimWhoseAnswerWasLostIsTakenByTheNextAttemptOnce() throws Exception {
-    try (Sites sites = Sites.withJobOfA()) {
+    try (ThreeSites sites = ThreeSites.withJobOfA(server)) {
       // what b's own create left when its answer was lost: b's claim, under b's session
       sites.b().create().withACL(FederationAcls.claim(new Identity(sites.fed().name, "b"), new Identity(sites.fed().name, "a")))
-          .forPath(sites.paths().claim(Sites.REF), ZkRecords.write(ZkRecords.ClaimRecord.fresh("b", sites.bApi().session().id())));
-      long token = sites.b().checkExists().forPath(sites.paths().claim(Sites.REF)).getCzxid();
-      assertTrue(sites.c().claim(Sites.REF).isEmpty(), "another site's claim stays another's");
-      Claim taken = sites.bApi().claim(Sites.REF).orElseThrow(() -> new AssertionError("b's next attempt takes its orphan claim"));
+          .forPath(sites.paths().claim(ThreeSites.REF), ZkRecords.write(ZkRecords.ClaimRecord.fresh("b", sites.bApi().session().id())));
+      long token = sites.b().checkExists().forPath(sites.paths().claim(ThreeSites.REF)).getCzxid();
+      assertTrue(sites.c().claim(ThreeSites.REF).isEmpty(), "another site's claim stays another's");
+      Claim taken = sites.bApi().claim(ThreeSites.REF).orElseThrow(() -> new AssertionError("b's next attempt takes its orphan claim"));
       assertEquals(token, taken.token());
-      assertTrue(sites.bApi().claim(Sites.REF).isEmpty(), "handed out once: a second pilot of b does not get it too");
+      assertTrue(sites.bApi().claim(ThreeSites.REF).isEmpty(), "handed out once: a second pilot of b does not get it too");
       sites.bApi().start(taken, 1);
       sites.bApi().finish(taken, new RunResult(1, 2, 0, ""));
       waitFor("a gets b's result", () -> sites.a().results().size() == 1);
-      assertTrue(sites.bApi().claim(Sites.REF).isEmpty(), "a job run to its end is not taken again");
+      assertTrue(sites.bApi().claim(ThreeSites.REF).isEmpty(), "a job run to its end is not taken again");
     }
   }
 
   /**
-   * Sites a, b and c joined, a's job {@link #REF} published and seen by b; b also as a raw
-   * ZooKeeper client with its own identity ({@link #b}), which writes what b's daemon would not.
+   * Attacks 3 and 4: a live node b made persistent (so it outlives b's session, and, made first,
+   * would lead for good), then one naming site a (which made the leader's BILB throw "site a
+   * appears twice" every period). Neither counts b live; an honest one does.
    */
-  private record Sites(ZkTestFederation fed, ZkPaths paths, ZkCoordination a, ZkCoordination bApi, ZkCoordination c, CuratorFramework b)
-      implements AutoCloseable {
-    static final JobRef REF = new JobRef("a", "j1");
+  @Test
+  void aLiveStatusIsASitesOnlyOnAnEphemeralNodeOfItsOwnNamingIt() throws Exception {
+    ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b"));
+    ZkPaths paths = new ZkPaths(fed.name);
+    try (CuratorFramework b = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT)) {
+      b.create().withMode(CreateMode.PERSISTENT).forPath(paths.live("b"), ZkRecords.write(new SiteStatus("b", 8, 0, 0, 0, 100)));
+      try (ZkCoordination a = fed.connect("a")) {
+        join(a);
+        waitFor("a refuses b's persistent live node", () -> a.refusedPeerRecords().getOrDefault("SiteStatus", 0L) >= 1);
+        assertFalse(a.liveSites().containsKey("b"), "a persistent live node keeps no site live: " + a.liveSites());
+        waitFor("a, not b's older persistent node, leads", a::isLeader);
 
-    static Sites withJobOfA() throws Exception {
-      ZkTestFederation fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c"));
-      Sites s = new Sites(fed, new ZkPaths(fed.name), fed.connect("a"), fed.connect("b"), fed.connect("c"),
-          ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT));
-      join(s.a);
-      join(s.bApi);
-      join(s.c);
-      s.a.publish(new JobSpec(REF.jobId(), "a", 1, 0, 60, 0, ""));
-      waitFor("b sees a's job", () -> s.bApi.queue().stream().anyMatch(j -> j.ref().equals(REF)));
-      return s;
+        b.delete().forPath(paths.live("b"));
+        b.create().withMode(CreateMode.EPHEMERAL).forPath(paths.live("b"), ZkRecords.write(new SiteStatus("a", 8, 0, 0, 0, 100)));
+        waitFor("a refuses b's live status naming a", () -> a.refusedPeerRecords().getOrDefault("SiteStatus", 0L) >= 2);
+        Map<String, SiteStatus> live = a.liveSites();
+        assertFalse(live.containsKey("b"), "a status naming another site counts no one: " + live);
+        assertEquals(List.of("a"), live.values().stream().map(SiteStatus::site).toList(), "each live site once, as itself");
+
+        b.setData().forPath(paths.live("b"), ZkRecords.write(new SiteStatus("b", 8, 0, 0, 0, 100)));
+        waitFor("b's honest status makes it live", () -> a.liveSites().containsKey("b"));
+        assertTrue(a.isLeader(), "a, live first, leads");
+      }
     }
+  }
 
-    @Override
-    public void close() {
-      b.close();
-      c.close();
-      bApi.close();
-      a.close();
+  /**
+   * Attacks 5, 6 and 11: b claims three of a's jobs and hands in results naming another executor:
+   * a real member that never ran them (c, which a would credit), none (null: it failed a's whole
+   * round) and a site that does not exist (replayed every round, never acknowledged). a takes none
+   * of them, credits no one and queues each job again.
+   */
+  @Test
+  void aResultIsTheClaimersAndNoOneElses() throws Exception {
+    try (ThreeSites sites = ThreeSites.withJobsOfA(server, ZkFederation.Options.DEFAULT, "j1", "j2", "j3")) {
+      Map<String, String> executors = Map.of("j1", "\"c\"", "j2", "null", "j3", "\"nobody\"");
+      for (Map.Entry<String, String> e : executors.entrySet()) {
+        JobRef ref = new JobRef("a", e.getKey());
+        Claim claim = sites.bApi().claim(ref).orElseThrow();
+        sites.b().create().withACL(FederationAcls.result(sites.id("b"))).forPath(sites.paths().result(ref),
+            ("{\"executor\":" + e.getValue() + ",\"token\":" + claim.token() + ",\"run\":{\"start\":1,\"end\":2,\"exitCode\":0,\"output\":\"\"}}")
+                .getBytes(StandardCharsets.UTF_8));
+      }
+      waitFor("a refuses the three results and c sees their jobs queued again", () -> {
+        assertTrue(sites.a().results().isEmpty(), "a takes none of them: " + sites.a().results());
+        return sites.c().queue().stream().filter(j -> j.home().equals("a")).count() == 3;
+      });
+      assertEquals(3L, sites.a().refusedPeerRecords().get("ResultRecord"), "each refused once: " + sites.a().refusedPeerRecords());
+      Map<String, SiteLedger> ledgers = sites.a().ledgers();
+      assertEquals(SiteLedger.empty("c"), ledgers.getOrDefault("c", SiteLedger.empty("c")), "c is credited for nothing it did not run");
+    }
+  }
+
+  /**
+   * Attacks 7 and 10: b's claims whose records name another executor: c, whose session b reads
+   * (so the cap counted them as c's and c's live session kept them), and {@code ""} (a path
+   * under no site: the sweep stopped for every job). a's sweep counts each claim as the member's
+   * that made it, refuses the records and queues all four jobs again.
+   */
+  @Test
+  void aClaimIsTheMembersThatMadeItWhateverItsRecordSays() throws Exception {
+    ZkFederation.Options aRules = new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofMinutes(5), 3);
+    try (ThreeSites sites = ThreeSites.withJobsOfA(server, aRules, "j1", "j2", "j3", "j4")) {
+      long cSession = sites.c().session().id();
+      for (String id : List.of("j1", "j2", "j3", "j4")) {
+        String executor = id.equals("j4") ? "" : "c";
+        sites.b().create().withACL(FederationAcls.claim(sites.id("b"), sites.id("a"))).forPath(sites.paths().claim(new JobRef("a", id)),
+            ("{\"executor\":\"" + executor + "\",\"session\":" + cSession + ",\"startTime\":-1,\"released\":false}")
+                .getBytes(StandardCharsets.UTF_8));
+      }
+      // a's view rechecks each new claim on its jobs by itself; the sweep is what a daemon runs too
+      sites.a().requeueLost();
+      waitFor("c sees a's four jobs queued again, the sweep not stopped by one", () -> {
+        sites.a().requeueLost();
+        return sites.c().queue().stream().filter(j -> j.home().equals("a")).count() == 4;
+      });
+      assertEquals(4L, sites.a().refusedPeerRecords().get("ClaimRecord"), "each refused once: " + sites.a().refusedPeerRecords());
     }
   }
 }

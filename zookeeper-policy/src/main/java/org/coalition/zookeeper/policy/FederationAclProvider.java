@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * cannot see: under another site's job a member may create only {@code claim}, and only with
  * the ACL {@link FederationAcls#claim} prescribes (so it cannot take rights it should not have);
  * under its claim the claimer may create only {@code result}, with {@link FederationAcls#result}'s ACL.
+ * On its own nodes a member has every right but ADMIN (so it can never re-ACL a node), and it
+ * creates there only with the lists of its own nodes ({@link FederationAcls#isOwnNodeAcl}).
  * A session whose certificate is revoked while it is open matches no entry from then on.
  */
 public final class FederationAclProvider extends ServerAuthenticationProvider {
@@ -111,7 +113,9 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
     String value = rule.substring(colon + 1);
     switch (kind) {
       case FederationAcls.SITE:
-        return who.toString().equals(value);
+        // a member never changes an ACL (it could shut the others out of its ledger row or site
+        // record), and makes its own nodes only with the lists a member's own nodes have
+        return who.toString().equals(value) && perm != Perms.ADMIN && (perm != Perms.CREATE || FederationAcls.isOwnNodeAcl(who, setAcls));
       case FederationAcls.MEMBER:
         return value.equals(FederationAcls.ANY) || who.federation().equals(value);
       case FederationAcls.OPERATOR:

@@ -2,7 +2,10 @@ package org.coalition.zookeeper.policy;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
@@ -25,12 +28,39 @@ public final class FederationAcls {
   static final String RESULT = "result";
   /** {@code member:*} and {@code operator:*}: any federation's. */
   static final String ANY = "*";
+  /** What a site may do with its own nodes: everything but change their ACL. */
+  private static final int OWNER = Perms.ALL & ~Perms.ADMIN;
+  /** What a claimer may do with its claim: read it and renew it. */
+  private static final int CLAIMER = Perms.READ | Perms.WRITE;
 
   private FederationAcls() {}
 
-  /** A node of {@code owner}'s own: all rights to it and the operator, read to the members. */
+  /**
+   * A node of {@code owner}'s own: every right but ADMIN to it (it may not re-ACL the node and
+   * shut the members out of reading it), all rights to the operator, read to the members.
+   */
   public static List<ACL> own(Identity owner) {
-    return list(new ACL(Perms.ALL, rule(SITE, owner.toString())), operatorAll(owner.federation()), membersRead(owner.federation()));
+    return list(new ACL(OWNER, rule(SITE, owner.toString())), operatorAll(owner.federation()), membersRead(owner.federation()));
+  }
+
+  /**
+   * Whether {@code acl} is one a member {@code who} may give a node it creates among its own:
+   * {@link #own} or {@link #job}, or either as earlier daemons wrote them (the site's entry
+   * with ALL, ADMIN included: harmless now, since the servers refuse a member's ADMIN whatever the ACL says).
+   */
+  static boolean isOwnNodeAcl(Identity who, List<ACL> acl) {
+    if (acl == null) {
+      return false;
+    }
+    String site = rule(SITE, who.toString()).getId();
+    List<ACL> asNow = new ArrayList<>();
+    for (ACL entry : acl) {
+      boolean siteEntry = entry.getId() != null && FederationAclProvider.SCHEME.equals(entry.getId().getScheme())
+          && site.equals(entry.getId().getId()) && entry.getPerms() == Perms.ALL;
+      asNow.add(siteEntry ? new ACL(OWNER, entry.getId()) : entry);
+    }
+    Set<ACL> asked = new HashSet<>(asNow);
+    return asNow.size() == asked.size() && (asked.equals(new HashSet<>(own(who))) || asked.equals(new HashSet<>(job(who))));
   }
 
   /** A node only the operator writes (the federation's record and its branches); members read it. */
@@ -64,8 +94,36 @@ public final class FederationAcls {
    * acknowledgement) and its result.
    */
   public static List<ACL> claim(Identity claimer, Identity home) {
-    return list(new ACL(Perms.READ | Perms.WRITE, rule(SITE, claimer.toString())), new ACL(Perms.CREATE, rule(RESULT, claimer.toString())),
+    return list(new ACL(CLAIMER, rule(SITE, claimer.toString())), new ACL(Perms.CREATE, rule(RESULT, claimer.toString())),
         new ACL(Perms.READ | Perms.DELETE, rule(SITE, home.toString())), operatorAll(home.federation()), membersRead(home.federation()));
+  }
+
+  /**
+   * The member a claim's ACL names as its claimer, if {@code acl} is exactly {@link #claim}'s list
+   * for that member on a job of {@code home}'s. The servers let a member create a claim only with
+   * its own name there, and only that member add the claim's result, so this is who made both;
+   * the executor a claim or result record names is only its writer's word.
+   */
+  public static Optional<Identity> claimer(List<ACL> acl, Identity home) {
+    if (acl == null) {
+      return Optional.empty();
+    }
+    String prefix = SITE + ":" + home.federation() + "/";
+    for (ACL entry : acl) {
+      Id id = entry.getId();
+      if (id != null && FederationAclProvider.SCHEME.equals(id.getScheme()) && entry.getPerms() == CLAIMER && id.getId().startsWith(prefix)) {
+        Identity claimer;
+        try {
+          claimer = Identity.parse(id.getId().substring(SITE.length() + 1));
+        } catch (IllegalArgumentException e) {
+          return Optional.empty();
+        }
+        List<ACL> prescribed = claim(claimer, home);
+        boolean exact = acl.size() == prescribed.size() && new HashSet<>(acl).equals(new HashSet<>(prescribed));
+        return exact && !claimer.equals(home) && !claimer.isOperator() ? Optional.of(claimer) : Optional.empty();
+      }
+    }
+    return Optional.empty();
   }
 
   /** A result: written once by its claimer and never changed; the home deletes it through the claim. */

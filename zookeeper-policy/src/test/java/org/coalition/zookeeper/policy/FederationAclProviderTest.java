@@ -60,6 +60,27 @@ class FederationAclProviderTest {
   }
 
   @Test
+  void aMemberNeverReAclsItsOwnNodesAndCreatesThemOnlyWithTheirLists() {
+    String rule = "site:fed/north";
+    assertFalse(allows(NORTH, rule, "/coalition/fed/ledger/north", Perms.ADMIN, null), "setACL on its own ledger row");
+    assertTrue(allows(NORTH, rule, "/coalition/fed/sites/north/live", Perms.CREATE, FederationAcls.own(NORTH)));
+    assertTrue(allows(NORTH, rule, JOB, Perms.CREATE, FederationAcls.job(NORTH)));
+    List<ACL> earlier = new ArrayList<>(FederationAcls.own(NORTH));
+    earlier.set(0, new ACL(Perms.ALL, earlier.get(0).getId()));
+    assertTrue(allows(NORTH, rule, "/coalition/fed/sites/north/live", Perms.CREATE, earlier), "the list earlier daemons wrote");
+    List<ACL> hidden = new ArrayList<>(FederationAcls.own(NORTH));
+    hidden.removeIf(a -> a.getId().getId().startsWith("member:"));
+    assertFalse(allows(NORTH, rule, "/coalition/fed/sites/north/live", Perms.CREATE, hidden), "a node the members may not read");
+    assertFalse(allows(NORTH, rule, "/coalition/fed/sites/north/live", Perms.CREATE, FederationAcls.result(NORTH)), "a node it could not write");
+    assertFalse(allows(NORTH, rule, "/coalition/fed/sites/north/live", Perms.CREATE, null));
+    List<ACL> twice = new ArrayList<>(FederationAcls.own(NORTH));
+    twice.add(twice.get(0));
+    assertFalse(allows(NORTH, rule, "/coalition/fed/sites/north/live", Perms.CREATE, twice), "an entry twice");
+    assertTrue(FederationAcls.own(NORTH).stream().noneMatch(a -> a.getId().getId().startsWith("site:") && (a.getPerms() & Perms.ADMIN) != 0),
+        "a site's own nodes give it no ADMIN");
+  }
+
+  @Test
   void onlyKnownRulesAreValidAclIds() {
     FederationAclProvider provider = new FederationAclProvider();
     for (String valid : List.of("site:fed/north", "member:fed", "member:*", "operator:*", "claim:fed/north", "result:fed/south")) {
