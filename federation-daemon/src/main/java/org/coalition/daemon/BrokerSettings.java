@@ -197,6 +197,15 @@ public record BrokerSettings(
     return job.layout().nodes() == 1 || multiNode || identities.placeFor(job).isPresent();
   }
 
+  /**
+   * Whether this site takes {@code job}'s inputs: none, in place (an identity domain shares its
+   * folder), or no more than this site's own {@code staging.max-job}. The home's word on the size
+   * bounds nothing here: a job declaring 1 TiB had an executor write three times its own limit.
+   */
+  public boolean takesInputsOf(JobSpec job) {
+    return !job.inputs().any() || identities.placeFor(job).isPresent() || job.inputs().bytes() <= staging.maxJobBytes();
+  }
+
   /** The local account that runs {@code home}'s jobs here, if any. */
   public Optional<String> accountFor(String home) {
     String a = accounts.getOrDefault(home, defaultAccount);

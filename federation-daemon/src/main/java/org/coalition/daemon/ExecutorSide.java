@@ -178,7 +178,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     waiting.forEach(p -> targeted.add(p.target));
     double room = budget.receiveLeft(Pilots.reserved(waiting));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && !targeted.contains(j.ref())
-        && settings.accountFor(j).isPresent() && j.cores() <= obs.totalCores() && settings.spreads(j)
+        && settings.accountFor(j).isPresent() && j.cores() <= obs.totalCores() && settings.spreads(j) && settings.takesInputsOf(j)
         && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
     int pending = waiting.size();
     // pilots waiting for work take what fits them as soon as it is queued: no pilot is submitted for that

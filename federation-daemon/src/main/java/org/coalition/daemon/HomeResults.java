@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.RunResult;
@@ -32,6 +33,8 @@ final class HomeResults {
   private static final int HISTORY = 10_000;
   /** How long the results of an executor whose daemon did not answer wait before the next fetch. */
   private static final long UNREACHABLE_BACKOFF_MILLIS = 15_000;
+  /** How many outputs are fetched at once (each mostly waits on the network). */
+  private static final int FETCHES = 8;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
@@ -43,6 +46,8 @@ final class HomeResults {
   private final UserNotes notes;
   private final Consumer<String> released;
   private final BoundedParallel parallel;
+  /** The outputs being fetched, off the round's thread. */
+  private final OutputFetches fetches;
   /** Executors whose daemon did not answer an output fetch, and until when (clock millis) their results wait. */
   private final Map<String, Long> unreachableUntil = new ConcurrentHashMap<>();
   private final Map<String, Broker.Finished> history = new LinkedHashMap<>(16, 0.75f, false) {
@@ -67,6 +72,7 @@ final class HomeResults {
     this.notes = notes;
     this.released = released;
     this.parallel = parallel;
+    this.fetches = new OutputFetches("fetch-" + settings.site(), FETCHES);
   }
 
   synchronized Optional<Broker.Finished> finished(String jobId) {
@@ -74,22 +80,46 @@ final class HomeResults {
   }
 
   /**
-   * Runs that ended elsewhere are checked ({@link ResultCheck}), replayed in the
-   * users' parked jobs, then acknowledged. Each result is handled on its own: one that fails the
-   * checks is rejected (its job queued again), one that fails otherwise is logged and retried next
-   * round, and neither keeps the others from being handled.
+   * Runs that ended elsewhere are checked ({@link ResultCheck}), their outputs fetched off this
+   * thread ({@link OutputFetches}: the round waits a moment for the fetches it starts, never for
+   * one still running from before), replayed in the users' parked jobs, then acknowledged. Each
+   * result is handled on its own: one that fails the checks is rejected (its job queued again),
+   * one that fails otherwise is logged and retried next round, and neither keeps the others from
+   * being handled.
    */
   List<String> handle() {
     List<Completed> results = coordination.results();
+    fetches.retain(results.stream().map(Completed::token).collect(Collectors.toSet()));
     if (results.isEmpty()) {
       return List.of();
     }
     Map<String, String> endpoints = new HashMap<>();
     coordination.knownSites().forEach((site, info) -> endpoints.put(site, info.endpoint()));
+    List<Long> started = new ArrayList<>();
+    long now = clock.millis();
+    for (Completed c : results) {
+      Optional<ResultCheck.Refusal> refusal = ResultCheck.check(c);
+      if (refusal.isPresent()) {
+        Contain.run(LOG, settings.site(), "rejecting the result of " + job(c.job().jobId()), () -> reject(c, refusal.get()));
+      } else if (unreachableUntil.getOrDefault(c.executor(), 0L) <= now) {
+        // (an executor whose daemon did not answer a moment ago: its results wait, unacknowledged)
+        RunResult r = c.result();
+        String endpoint = endpoints.getOrDefault(c.executor(), "");
+        if (fetches.start(c.token(), () -> fetch.fetch(r.output(), endpoint, c.executor(), r.outputSha256()))) {
+          started.add(c.token());
+        }
+      }
+    }
+    fetches.awaitStarted(started);
     List<Completed> done = Collections.synchronizedList(new ArrayList<>());
     List<String> replayed = Collections.synchronizedList(new ArrayList<>());
-    parallel.forEach(results, c -> Contain.run(LOG, settings.site(), "the result of " + job(c.job().jobId()) + " from " + c.executor(), () -> {
-      if (handle(c, endpoints.getOrDefault(c.executor(), ""), replayed)) {
+    Map<Long, OutputFetches.Outcome> fetched = new HashMap<>();
+    for (Completed c : results) {
+      fetches.take(c.token()).ifPresent(o -> fetched.put(c.token(), o));
+    }
+    List<Completed> ready = results.stream().filter(c -> fetched.containsKey(c.token())).toList();
+    parallel.forEach(ready, c -> Contain.run(LOG, settings.site(), "the result of " + job(c.job().jobId()) + " from " + c.executor(), () -> {
+      if (handle(c, fetched.get(c.token()), replayed)) {
         done.add(c);
       }
     }));
@@ -104,22 +134,16 @@ final class HomeResults {
     return done.stream().map(c -> c.job().jobId()).toList();
   }
 
-  /** Checks, fetches and replays one result, adding its job to {@code replayed} when it was; true when it is to be acknowledged. */
-  private boolean handle(Completed c, String executorEndpoint, List<String> replayed) {
+  /**
+   * Replays one checked result whose output fetch ended ({@code fetched}), adding its job to
+   * {@code replayed} when it was; true when it is to be acknowledged.
+   */
+  private boolean handle(Completed c, OutputFetches.Outcome fetched, List<String> replayed) {
     String id = c.job().jobId();
-    Optional<ResultCheck.Refusal> refusal = ResultCheck.check(c);
-    if (refusal.isPresent()) {
-      reject(c, refusal.get());
-      return false;
-    }
-    long now = clock.millis();
-    if (unreachableUntil.getOrDefault(c.executor(), 0L) > now) {
-      return false; // its daemon did not answer a moment ago: its results wait, unacknowledged
-    }
     RunResult r = c.result();
     RemoteRun run;
     try {
-      RunOutputs.Captured out = fetch.fetch(r.output(), executorEndpoint, c.executor(), r.outputSha256());
+      RunOutputs.Captured out = fetched.get();
       run = HomeFiles.run(r, out, left(c));
       unreachableUntil.remove(c.executor());
     } catch (OutputFetch.Refused e) {
@@ -127,8 +151,9 @@ final class HomeResults {
       return false;
     } catch (RunOutputs.Unreachable e) {
       if (retained(r)) {
-        // The executor keeps the output for a day: a broken link or a restarting daemon loses nothing.
-        unreachableUntil.put(c.executor(), now + UNREACHABLE_BACKOFF_MILLIS);
+        // The executor keeps the output for a day: a broken link or a restarting daemon loses nothing. The
+        // back-off counts from now, when the fetch has ended, not from its start (a slow one took its whole bound).
+        unreachableUntil.put(c.executor(), clock.millis() + UNREACHABLE_BACKOFF_MILLIS);
         LOG.warn("site {}: the output of {} at {} cannot be fetched now ({}); retrying in {} s", settings.site(), id, c.executor(),
             e.getMessage(), UNREACHABLE_BACKOFF_MILLIS / 1000);
         return false;

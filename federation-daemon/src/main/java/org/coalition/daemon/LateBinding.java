@@ -124,7 +124,7 @@ final class LateBinding {
   private Optional<Assignment> claimFor(Pilot p) {
     long now = clock.millis();
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> !j.home().equals(settings.site()) && takes(p, j, now)
-        && settings.spreads(j)).toList();
+        && settings.spreads(j) && settings.takesInputsOf(j)).toList();
     for (Candidates order = Candidates.of(fitting, coordination, settings.utility()); order.hasNext(); ) {
       Candidates.Pick pick = order.next();
       JobSpec j = pick.job();

@@ -61,6 +61,11 @@ final class PilotFiles {
     if (!inputs.any()) {
       throw new PilotService.PilotRefused("job " + claim.ref() + " takes no files with it");
     }
+    if (!settings.takesInputsOf(claim.job())) {
+      // never claimed so (the queue's filter); a job whose record changed meanwhile is bounded by this site, not its home
+      throw new OutputFetch.Refused("the inputs of " + claim.ref() + " are " + inputs.bytes() + " bytes, over this site's staging.max-job of "
+          + settings.staging().maxJobBytes());
+    }
     String endpoint = Optional.ofNullable(coordination.knownSites().get(home)).map(SiteInfo::endpoint).orElse("");
     if (!(endpoint.startsWith("https://") || endpoint.startsWith("http://") && !download.checksPeers())) {
       throw new OutputFetch.Refused("the home " + home + " registered no endpoint its inputs can be fetched from ('"

@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +31,8 @@ import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.MutableClock;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.PilotService.Assignment;
@@ -39,6 +44,7 @@ import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.periodic.BalancingPeriod;
 import org.coalition.policy.fairness.Utility;
+import org.coalition.testbed.Ports;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,17 +66,9 @@ class BrokerTest {
   private BalancingPeriod homePeriod;
   private BalancingPeriod execPeriod;
   /** Where exec's daemon would serve large outputs: nothing listens there until a test starts a server. */
-  private final int execPort = freePort();
+  private final int execPort = Ports.free();
   private RunOutputs execOutputs;
   private InMemoryFederation federation;
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 
   @BeforeEach
   void sites() {
@@ -186,6 +184,25 @@ class BrokerTest {
     assertEquals(1, execBatch.submitted.size(), "a bigger node holds it: " + execBatch.submitted);
   }
 
+  /**
+   * Issue #49's attack 8: a home's record says how large a job's inputs are, and an executor that
+   * fetched up to that wrote 3.16 GB for a job declaring 1 TiB, three times its own 1 GiB limit.
+   * A job whose inputs pass this site's own staging.max-job gets no pilot here; one within it does.
+   */
+  @Test
+  void aJobWhoseInputsPassThisSitesOwnLimitGetsNoPilotHere() {
+    InMemoryCoordination far = federation.connect("far");
+    far.join(new SiteInfo("far", "local:far", 1), new SiteStatus("far", 1, 1e6, 2, 1, 1_000_000));
+    String sha = "0".repeat(64);
+    far.publish(List.of(new JobSpec("huge", "far", 1, 0, 600, 0, "", new Inputs(sha, Inputs.MAX_BYTES), Map.of(), JobLayout.ONE)));
+    round();
+    round();
+    assertEquals(List.of(), execBatch.submitted, "1 TiB of inputs is over exec's own 1 GiB");
+    far.publish(List.of(new JobSpec("small", "far", 1, 0, 600, 0, "", new Inputs(sha, 1000), Map.of(), JobLayout.ONE)));
+    round();
+    assertEquals(1, execBatch.submitted.size(), "1,000 bytes are within it: " + execBatch.submitted);
+  }
+
   @Test
   void aPilotRunsOnlyAJobWhoseMemoryItHas() {
     JobSpec small = new JobSpec("1", "home", 2, 1000, 600, 0, "");
@@ -282,17 +299,7 @@ class BrokerTest {
 
   @Test
   void aLargeOutputWhoseExecutorDoesNotAnswerWaitsAndIsReplayedWholeOnceItAnswers() throws Exception {
-    homeBatch.userJob("7", 2);
-    round();
-    clock.advance(PUBLISH_AFTER.minusSeconds(1));
-    round();
-    clock.advance(Duration.ofSeconds(2));
-    home.tick();
-    exec.tick();
-    Map<String, String> env = execBatch.submitted.get(0).environment();
-    String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();
-    byte[] big = "x".repeat(100_000).getBytes(StandardCharsets.UTF_8); // too large to travel inline in ZooKeeper
-    exec.finish(env.get(PilotAgent.ID), token, new RunOutcome(0, 5, 0, big, new byte[0]));
+    jobRanAtExecWithALargeOutput();
 
     home.tick();
     assertFalse(homeBatch.replayed.containsKey("7"), "exec's daemon does not answer: the result waits, it is not replayed without its output");
@@ -317,6 +324,61 @@ class BrokerTest {
     }
     assertEquals(100_000, homeBatch.replayed.get("7").stdout().length, "replayed with the whole output once exec's daemon answers");
     assertEquals("replayed", home.finished("7").orElseThrow().outcome());
+  }
+
+  /**
+   * Issue #49's attack 2: an executor whose daemon takes the connection and never answers held
+   * the home's round for the fetch's whole bound (120 s, and 128 s more for files the result did
+   * not have), two such results for 496 s. The fetch runs off the round's thread now: each round
+   * ends within a moment of its own work while the fetch waits, and the output is replayed once
+   * it arrives.
+   */
+  @Test
+  void anExecutorThatNeverAnswersHoldsNoRoundOfItsHome() throws Exception {
+    jobRanAtExecWithALargeOutput();
+    try (ServerSocket silent = new ServerSocket(execPort, 50, InetAddress.getLoopbackAddress())) {
+      List<Socket> held = Collections.synchronizedList(new ArrayList<>());
+      Thread accepting = new Thread(() -> {
+        try {
+          while (true) {
+            held.add(silent.accept()); // takes the home's connection and says nothing
+          }
+        } catch (IOException e) {
+          // closed: the test is over
+        }
+      });
+      accepting.setDaemon(true);
+      accepting.start();
+      long longest = 0;
+      for (int i = 0; i < 5; i++) {
+        long t0 = System.nanoTime();
+        home.tick();
+        longest = Math.max(longest, (System.nanoTime() - t0) / 1_000_000);
+      }
+      System.out.printf("home rounds while its fetch hangs: the longest took %d ms (the fetch's own bound: %d s)%n", longest,
+          OutputFetch.TOTAL_TIME.toSeconds());
+      assertTrue(longest < OutputFetches.ROUND_WAIT.toMillis() + 10_000, "a round waited " + longest + " ms for a fetch that never ends");
+      assertFalse(held.isEmpty(), "the home did try to fetch the output");
+      assertFalse(homeBatch.replayed.containsKey("7"), "not replayed without its output");
+      for (Socket s : held) {
+        s.close();
+      }
+    }
+  }
+
+  /** Home's job 7 published, run at exec and finished there with 100,000 bytes of output (too large to travel inline in ZooKeeper). */
+  private void jobRanAtExecWithALargeOutput() {
+    homeBatch.userJob("7", 2);
+    round();
+    clock.advance(PUBLISH_AFTER.minusSeconds(1));
+    round();
+    clock.advance(Duration.ofSeconds(2));
+    home.tick();
+    exec.tick();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();
+    byte[] big = "x".repeat(100_000).getBytes(StandardCharsets.UTF_8); // too large to travel inline in ZooKeeper
+    exec.finish(env.get(PilotAgent.ID), token, new RunOutcome(0, 5, 0, big, new byte[0]));
   }
 
   @Test
