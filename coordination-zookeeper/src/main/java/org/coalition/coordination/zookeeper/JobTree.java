@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The federation's {@code jobs/} tree as this site needs it, kept by one persistent recursive
- * watch: every job node with its data, and the claims and results of this site's own jobs with
- * theirs; of other homes' claims and results only whether they exist, which is all a site that
+ * watch: every job node (its data read and handed to the listener, then not kept), and the claims
+ * and results of this site's own jobs with their data; of other homes' claims and results only whether they exist, which is all a site that
  * does not own the job needs (whether to offer it). Curator's {@code CuratorCache} reads every
  * node it is told of; at {@code S} sites a job's three nodes cost {@code 3 S} reads, here
  * {@code S + 2}.
@@ -194,8 +194,17 @@ final class JobTree implements AutoCloseable {
     }
   }
 
+  /**
+   * Records {@code node} and tells the listener, which gets its data. A job's data is not kept:
+   * the view keeps the job it parsed, and a member's jobs it refused (as many as it makes, up to
+   * ZooKeeper's 1 MiB each) cost this daemon nothing after their one reading (issue #49: 60 of
+   * them held 54 MB in every honest daemon). Claims' and results' data is kept (their reads need
+   * it), and only for this site's own jobs.
+   */
   private void put(ChildData node) {
-    ChildData before = nodes.put(node.getPath(), node);
+    ChildData kept = node.getData() != null && paths.relative(node.getPath()).length == 3 ? new ChildData(node.getPath(), node.getStat(), null)
+        : node;
+    ChildData before = nodes.put(node.getPath(), kept);
     if (before == null) {
       listener.event(Type.NODE_CREATED, null, node);
     } else if (node.getStat() != null && (before.getStat() == null || before.getStat().getMzxid() != node.getStat().getMzxid())) {

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.cache.CuratorCacheStorage;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.coalition.coordination.Completed;
@@ -74,7 +75,9 @@ final class ZkQueueView implements AutoCloseable {
     this.refuse = refuse;
     // Only the live sites and the jobs are watched; ledgers, records and allowances are read when
     // needed (watching the finished-run records would cost a listing of them on every new one).
-    this.siteCache = CuratorCache.build(zk.client, zk.paths.sites());
+    // the listener parses each node as it comes; the cache keeps no node's data (a member's bulk
+    // under its own site node would otherwise be held raw in every daemon)
+    this.siteCache = CuratorCache.builder(zk.client, zk.paths.sites()).withStorage(CuratorCacheStorage.dataNotCached()).build();
     this.jobTree = new JobTree(zk.client, zk.paths, zk.site, this::onEvent);
   }
 

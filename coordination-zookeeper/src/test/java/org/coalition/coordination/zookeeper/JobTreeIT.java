@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -61,7 +63,9 @@ class JobTreeIT {
       JobRef ref = new JobRef("north", "j1");
       for (JobTree tree : List.of(atHome, elsewhere)) {
         Eventually.waitFor(() -> "the result in the tree", WAIT, Duration.ofMillis(50), () -> tree.get(paths.result(ref)).isPresent());
-        assertNotNull(tree.get(paths.job(ref)).orElseThrow().getData(), "every site reads a job");
+        assertNotNull(HEARD.get(tree).get(paths.job(ref)), "every site reads a job and hands it to its listener");
+        assertNotNull(tree.get(paths.job(ref)).orElseThrow().getStat(), "the tree keeps the job's stat");
+        assertNull(tree.get(paths.job(ref)).orElseThrow().getData(), "and not its data: the view keeps the job it parsed (issue #49)");
       }
       assertNotNull(atHome.get(paths.claim(ref)).orElseThrow().getData(), "the home reads its job's claim");
       assertNotNull(atHome.get(paths.result(ref)).orElseThrow().getStat(), "the home reads its job's result");
@@ -117,8 +121,17 @@ class JobTreeIT {
     return c;
   }
 
+  /** The data each tree's listener was handed, by tree and path. */
+  private static final Map<JobTree, Map<String, byte[]>> HEARD = new ConcurrentHashMap<>();
+
   private static JobTree tree(ZkTestFederation fed, CuratorFramework client, String site) throws InterruptedException {
-    JobTree tree = new JobTree(client, new ZkPaths(fed.name), site, (type, before, after) -> { });
+    Map<String, byte[]> heard = new ConcurrentHashMap<>();
+    JobTree tree = new JobTree(client, new ZkPaths(fed.name), site, (type, before, after) -> {
+      if (after != null && after.getData() != null) {
+        heard.put(after.getPath(), after.getData());
+      }
+    });
+    HEARD.put(tree, heard);
     assertTrue(tree.start(30), "the first listing is read");
     return tree;
   }
