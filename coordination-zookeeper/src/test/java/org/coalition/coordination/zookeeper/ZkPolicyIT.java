@@ -132,6 +132,10 @@ class ZkPolicyIT {
       assertNoAuth("publish a job with a made-up entry more",
           () -> bRaw.create().withACL(withEntry(FederationAcls.job(b), new ACL(Perms.READ, new Id("coalition", "site:" + fed.name + "/a"))))
               .forPath(paths.jobsOf("b") + "/extra", JUNK));
+      for (String place : List.of(paths.ledger("b"), paths.allowances("b"), paths.site("b"), paths.job(new JobRef("b", "j1")))) {
+        assertNoAuth("add nodes under " + place + " (bulk outside its jobs' folder)",
+            () -> bRaw.create().withACL(FederationAcls.own(b)).forPath(place + "/bulk", JUNK));
+      }
       bRaw.delete().forPath(paths.job(new JobRef("b", "j1")));
       bRaw.create().withACL(FederationAcls.job(b)).forPath(paths.job(new JobRef("b", "j1")), JUNK); // its own list: allowed
       aRaw.getData().forPath(paths.job(new JobRef("b", "j1")));

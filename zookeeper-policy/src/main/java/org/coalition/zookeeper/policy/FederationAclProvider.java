@@ -115,7 +115,8 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
       case FederationAcls.SITE:
         // a member never changes an ACL (it could shut the others out of its ledger row or site
         // record), and makes its own nodes only with the lists a member's own nodes have
-        return who.toString().equals(value) && perm != Perms.ADMIN && (perm != Perms.CREATE || FederationAcls.isOwnNodeAcl(who, setAcls));
+        return who.toString().equals(value) && perm != Perms.ADMIN
+            && (perm != Perms.CREATE || FederationAcls.isOwnNodeAcl(who, setAcls) && createsAtOwnPlace(who, path));
       case FederationAcls.MEMBER:
         return value.equals(FederationAcls.ANY) || who.federation().equals(value);
       case FederationAcls.OPERATOR:
@@ -163,6 +164,22 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
     } catch (IllegalArgumentException e) {
       return false;
     }
+  }
+
+  /**
+   * Whether {@code path} is where a member makes nodes of its own: a job in its folder
+   * ({@code /coalition/FED/jobs/SITE/JOB}) or its live node ({@code /coalition/FED/sites/SITE/live}).
+   * Nowhere else (under its ledger row, its allowances, its site record, its jobs), so a member's
+   * bulk has one place, which the operator's quota bounds.
+   */
+  static boolean createsAtOwnPlace(Identity who, String path) {
+    if (path == null) {
+      return false;
+    }
+    String root = "/coalition/" + who.federation() + "/";
+    String jobs = root + "jobs/" + who.name() + "/";
+    return path.equals(root + "sites/" + who.name() + "/live")
+        || path.startsWith(jobs) && path.length() > jobs.length() && path.indexOf('/', jobs.length()) < 0;
   }
 
   private static String lastSegment(String path) {

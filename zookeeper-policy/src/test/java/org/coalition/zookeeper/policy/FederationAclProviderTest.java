@@ -76,6 +76,11 @@ class FederationAclProviderTest {
     List<ACL> twice = new ArrayList<>(FederationAcls.own(NORTH));
     twice.add(twice.get(0));
     assertFalse(allows(NORTH, rule, "/coalition/fed/sites/north/live", Perms.CREATE, twice), "an entry twice");
+    for (String elsewhere : List.of("/coalition/fed/ledger/north/x", "/coalition/fed/allowances/north/x", "/coalition/fed/sites/north/x",
+        JOB + "/child", "/coalition/fed/jobs/north/", "/coalition/other/jobs/north/j", "/coalition/fed/jobs/south/j")) {
+      assertFalse(allows(NORTH, rule, elsewhere, Perms.CREATE, FederationAcls.own(NORTH)), "a node of its own at " + elsewhere);
+      assertFalse(allows(NORTH, rule, elsewhere, Perms.CREATE, FederationAcls.job(NORTH)), "a job at " + elsewhere);
+    }
     assertTrue(FederationAcls.own(NORTH).stream().noneMatch(a -> a.getId().getId().startsWith("site:") && (a.getPerms() & Perms.ADMIN) != 0),
         "a site's own nodes give it no ADMIN");
   }
