@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * on a pool of its own and the round takes the ones that have ended. A round waits a moment for
  * the fetches it started ({@link #awaitStarted}), so a small output is replayed in the round that
  * saw its result; it never waits again for a fetch still running. Fetches are keyed by the result's
- * claim token; one whose result is gone (acknowledged, rejected) is cancelled. Its threads are
+ * claim token; one whose result is gone (acknowledged, rejected) is forgotten and its files deleted. Its threads are
  * daemons and end after {@link BoundedParallel#IDLE_SECONDS} without work, so nothing needs closing.
  */
 final class OutputFetches {
@@ -55,18 +55,23 @@ final class OutputFetches {
 
   /** Starts {@code fetch} for the result of claim {@code token}, unless it runs or has ended already; true if started now. */
   boolean start(long token, Supplier<RunOutputs.Captured> fetch) {
-    boolean[] started = {false};
-    running.computeIfAbsent(token, t -> {
-      started[0] = true;
-      return CompletableFuture.supplyAsync(() -> {
-        try {
-          return new Outcome(fetch.get(), null);
-        } catch (RuntimeException e) {
-          return new Outcome(null, e);
-        }
-      }, pool);
+    CompletableFuture<Outcome> fresh = new CompletableFuture<>();
+    if (running.putIfAbsent(token, fresh) != null) {
+      return false;
+    }
+    pool.execute(() -> {
+      Outcome outcome;
+      try {
+        outcome = new Outcome(fetch.get(), null);
+      } catch (RuntimeException e) {
+        outcome = new Outcome(null, e);
+      }
+      fresh.complete(outcome);
+      if (running.get(token) != fresh) {
+        discard(outcome); // its result went while it ran: nobody takes its files
+      }
     });
-    return started[0];
+    return true;
   }
 
   /** Waits at most {@link #ROUND_WAIT} in all for the fetches of {@code tokens} (those this round started). */
@@ -99,15 +104,27 @@ final class OutputFetches {
     return Optional.of(f.join());
   }
 
-  /** Cancels and forgets the fetches of results no longer waiting (not among {@code current}). */
+  /**
+   * Forgets the fetches of results no longer waiting (not among {@code current}), deleting the
+   * files of those that ended; one still running deletes its own when it ends. (A running fetch is
+   * not interrupted: it ends within its own bound.)
+   */
   void retain(Set<Long> current) {
     running.entrySet().removeIf(e -> {
-      boolean gone = !current.contains(e.getKey());
-      if (gone) {
-        e.getValue().cancel(true);
+      if (current.contains(e.getKey())) {
+        return false;
       }
-      return gone;
+      if (e.getValue().isDone()) {
+        discard(e.getValue().join());
+      }
+      return true;
     });
+  }
+
+  private static void discard(Outcome outcome) {
+    if (outcome.output() != null) {
+      outcome.output().files().ifPresent(OutputFetch::deleteQuietly);
+    }
   }
 
   /** How many fetches run or wait to be taken. */

@@ -336,9 +336,10 @@ class BrokerTest {
   @Test
   void anExecutorThatNeverAnswersHoldsNoRoundOfItsHome() throws Exception {
     jobRanAtExecWithALargeOutput();
+    List<Socket> held = Collections.synchronizedList(new ArrayList<>());
+    Thread accepting;
     try (ServerSocket silent = new ServerSocket(execPort, 50, InetAddress.getLoopbackAddress())) {
-      List<Socket> held = Collections.synchronizedList(new ArrayList<>());
-      Thread accepting = new Thread(() -> {
+      accepting = new Thread(() -> {
         try {
           while (true) {
             held.add(silent.accept()); // takes the home's connection and says nothing
@@ -360,6 +361,9 @@ class BrokerTest {
       assertTrue(longest < OutputFetches.ROUND_WAIT.toMillis() + 10_000, "a round waited " + longest + " ms for a fetch that never ends");
       assertFalse(held.isEmpty(), "the home did try to fetch the output");
       assertFalse(homeBatch.replayed.containsKey("7"), "not replayed without its output");
+    }
+    accepting.join(5_000); // the server socket is closed: no more connections taken; the ones held are let go
+    synchronized (held) {
       for (Socket s : held) {
         s.close();
       }

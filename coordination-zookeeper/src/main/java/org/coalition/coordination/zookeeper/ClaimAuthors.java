@@ -30,8 +30,9 @@ final class ClaimAuthors {
 
   /**
    * The member that made the claim on {@code ref} whose creation zxid is {@code czxid}; empty when
-   * its ACL is not one a member's claim can have (made by the operator, or by hand) or the claim
-   * is gone.
+   * its ACL is not one a member's claim can have (made by the operator, or by hand).
+   *
+   * @throws KeeperException.NoNodeException when that claim is gone (another may have come since)
    */
   Optional<String> of(JobRef ref, long czxid) throws Exception {
     Optional<String> known = byClaim.get(czxid);
@@ -39,14 +40,10 @@ final class ClaimAuthors {
       return known;
     }
     Stat stat = new Stat();
-    List<ACL> acl;
-    try {
-      acl = zk.client.getACL().storingStatIn(stat).forPath(zk.paths.claim(ref));
-    } catch (KeeperException.NoNodeException e) {
-      return Optional.empty();
-    }
+    String path = zk.paths.claim(ref);
+    List<ACL> acl = zk.client.getACL().storingStatIn(stat).forPath(path);
     if (stat.getCzxid() != czxid) {
-      return Optional.empty(); // another claim since: the caller reads again
+      throw new KeeperException.NoNodeException(path); // that claim is gone; this one is another
     }
     Optional<String> author = FederationAcls.claimer(acl, zk.member(ref.home())).map(Identity::name);
     byClaim.put(czxid, author);

@@ -139,7 +139,12 @@ final class ZkLostRuns implements AutoCloseable {
     if (zk.client.checkExists().forPath(zk.paths.result(ref)) != null) {
       return Optional.empty();
     }
-    Optional<String> claimer = zk.claimAuthors.of(ref, claimStat.getCzxid());
+    Optional<String> claimer;
+    try {
+      claimer = zk.claimAuthors.of(ref, claimStat.getCzxid());
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty(); // gone since it was read
+    }
     String path = zk.paths.claim(ref);
     if (claimer.isEmpty()) {
       zk.peerRecords.refuse("ClaimRecord", path, "its ACL is not a member's claim; the job is queued again");

@@ -209,6 +209,8 @@ final class ZkQueueView implements AutoCloseable {
         // never folded, never retried as it is: the job goes back to the queue
         zk.peerRecords.refuse("ResultRecord", path, e.getMessage());
         refuse.accept(ref, "unreadable result: " + e.getMessage());
+      } catch (KeeperException.NoNodeException e) {
+        continue; // the claim went since the cache saw it (acknowledged, requeued): nothing to take
       } catch (Exception e) {
         throw ZkSite.translate("reading who made the claim on " + ref, e);
       }
