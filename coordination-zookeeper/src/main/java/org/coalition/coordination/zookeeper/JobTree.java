@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The federation's {@code jobs/} tree as this site needs it, kept by one persistent recursive
  * watch: every job node (its data read and handed to the listener, then not kept), and the claims
- * and results of this site's own jobs with their data; of other homes' claims and results only whether they exist, which is all a site that
- * does not own the job needs (whether to offer it). Curator's {@code CuratorCache} reads every
+ * and results of this site's own jobs with their data; of other homes' claims and results only
+ * whether they exist, which is all a site that does not own the job needs (whether to offer it). Curator's {@code CuratorCache} reads every
  * node it is told of; at {@code S} sites a job's three nodes cost {@code 3 S} reads, here
  * {@code S + 2}.
  *
