@@ -62,7 +62,11 @@ final class ServedNames {
     return colon >= 0 && host.indexOf(':') == colon ? host.substring(0, colon) : host;
   }
 
-  /** An IPv4 literal of four decimal parts, or an IPv6 literal: an address, which no DNS answer re-points. */
+  /**
+   * An IPv4 literal of four decimal parts, or an IPv6 literal: an address, which no DNS answer
+   * re-points. By hand: Java 17 has no literal check that never asks DNS ({@code InetAddress.ofLiteral}
+   * came in 22), and this module has no library with one.
+   */
   private static boolean isAddress(String name) {
     if (name.contains(":")) {
       return name.chars().allMatch(c -> Character.digit(c, 16) >= 0 || c == ':' || c == '.' || c == '%');

@@ -32,13 +32,23 @@ final class BoundedParallel {
       pool = null;
       return;
     }
+    pool = daemonPool(name, width);
+  }
+
+  /**
+   * A pool of at most {@code width} daemon threads named {@code name-1}, {@code name-2}, ..., each
+   * ending after {@link #IDLE_SECONDS} without work, so that nothing needs closing; tasks beyond
+   * the width wait in line.
+   */
+  static ThreadPoolExecutor daemonPool(String name, int width) {
     AtomicInteger count = new AtomicInteger();
-    pool = new ThreadPoolExecutor(width, width, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(width, width, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
       Thread t = new Thread(r, name + "-" + count.incrementAndGet());
       t.setDaemon(true);
       return t;
     });
     pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   <T> void forEach(Collection<T> items, Consumer<T> task) {

@@ -9,11 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -23,7 +21,7 @@ import java.util.function.Supplier;
  * the fetches it started ({@link #awaitStarted}), so a small output is replayed in the round that
  * saw its result; it never waits again for a fetch still running. Fetches are keyed by the result's
  * claim token; one whose result is gone (acknowledged, rejected) is forgotten and its files deleted. Its threads are
- * daemons and end after {@link BoundedParallel#IDLE_SECONDS} without work, so nothing needs closing.
+ * daemons and end when idle ({@link BoundedParallel#daemonPool}), so nothing needs closing.
  */
 final class OutputFetches {
   /** The longest a round waits for the fetches it started before it goes on without them. */
@@ -44,13 +42,7 @@ final class OutputFetches {
 
   /** {@code width}: how many fetches at once; {@code name}: their threads' names' prefix. */
   OutputFetches(String name, int width) {
-    AtomicInteger count = new AtomicInteger();
-    pool = new ThreadPoolExecutor(width, width, BoundedParallel.IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-      Thread t = new Thread(r, name + "-" + count.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
-    pool.allowCoreThreadTimeOut(true);
+    pool = BoundedParallel.daemonPool(name, width);
   }
 
   /** Starts {@code fetch} for the result of claim {@code token}, unless it runs or has ended already; true if started now. */

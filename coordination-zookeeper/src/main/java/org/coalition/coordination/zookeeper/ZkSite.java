@@ -143,8 +143,9 @@ final class ZkSite {
         String path = parent + "/" + name;
         try {
           T record = ZkRecords.read(path, client.getData().forPath(path), type);
-          if (!owner.apply(record).equals(name)) {
-            peerRecords.refuse(type.getSimpleName(), path, "it names " + owner.apply(record) + ", not " + name + "; ignored");
+          String named = owner.apply(record);
+          if (!named.equals(name)) {
+            peerRecords.refuse(type.getSimpleName(), path, "it names " + named + ", not " + name + "; ignored");
             continue;
           }
           out.put(name, record);

@@ -2,7 +2,6 @@ package org.coalition.zookeeper.policy;
 
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
-import java.util.HashSet;
 import java.util.List;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs.Perms;
@@ -127,11 +126,11 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
         }
         Identity home = Identity.parse(value);
         return perm == Perms.CREATE && who.federation().equals(home.federation()) && !who.equals(home) && !who.isOperator()
-            && lastSegment(path).equals(FederationAcls.CLAIM) && sameAcl(setAcls, FederationAcls.claim(who, home));
+            && lastSegment(path).equals(FederationAcls.CLAIM) && FederationAcls.same(setAcls, FederationAcls.claim(who, home));
       }
       case FederationAcls.RESULT:
         return perm == Perms.CREATE && who.toString().equals(value) && lastSegment(path).equals(FederationAcls.RESULT)
-            && sameAcl(setAcls, FederationAcls.result(who));
+            && FederationAcls.same(setAcls, FederationAcls.result(who));
       default:
         return false;
     }
@@ -186,7 +185,4 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
     return path == null ? "" : path.substring(path.lastIndexOf('/') + 1);
   }
 
-  private static boolean sameAcl(List<ACL> asked, List<ACL> prescribed) {
-    return asked != null && asked.size() == prescribed.size() && new HashSet<>(asked).equals(new HashSet<>(prescribed));
-  }
 }

@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.zookeeper.ZooDefs.Perms;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
@@ -59,8 +58,7 @@ public final class FederationAcls {
           && site.equals(entry.getId().getId()) && entry.getPerms() == Perms.ALL;
       asNow.add(siteEntry ? new ACL(OWNER, entry.getId()) : entry);
     }
-    Set<ACL> asked = new HashSet<>(asNow);
-    return asNow.size() == asked.size() && (asked.equals(new HashSet<>(own(who))) || asked.equals(new HashSet<>(job(who))));
+    return same(asNow, own(who)) || same(asNow, job(who));
   }
 
   /** A node only the operator writes (the federation's record and its branches); members read it. */
@@ -118,9 +116,7 @@ public final class FederationAcls {
         } catch (IllegalArgumentException e) {
           return Optional.empty();
         }
-        List<ACL> prescribed = claim(claimer, home);
-        boolean exact = acl.size() == prescribed.size() && new HashSet<>(acl).equals(new HashSet<>(prescribed));
-        return exact && !claimer.equals(home) && !claimer.isOperator() ? Optional.of(claimer) : Optional.empty();
+        return same(acl, claim(claimer, home)) && !claimer.equals(home) && !claimer.isOperator() ? Optional.of(claimer) : Optional.empty();
       }
     }
     return Optional.empty();
@@ -129,6 +125,11 @@ public final class FederationAcls {
   /** A result: written once by its claimer and never changed; the home deletes it through the claim. */
   public static List<ACL> result(Identity claimer) {
     return list(operatorAll(claimer.federation()), membersRead(claimer.federation()));
+  }
+
+  /** Whether {@code asked} is exactly {@code prescribed}, in any order, no entry twice or more. */
+  static boolean same(List<ACL> asked, List<ACL> prescribed) {
+    return asked != null && asked.size() == prescribed.size() && new HashSet<>(asked).equals(new HashSet<>(prescribed));
   }
 
   static Id rule(String kind, String value) {
