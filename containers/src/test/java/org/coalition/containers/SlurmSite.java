@@ -51,13 +51,13 @@ final class SlurmSite implements AutoCloseable {
     controller = Engine.container("coalition/slurm-controller:" + version).withNetwork(network)
         .withNetworkAliases(name + "-ctl").withEnv("CLUSTER", name).withEnv("NODES", String.join(" ", hosts))
         .withCommand("controller").withCreateContainerCmdModifier(logs.hostname(name + "-ctl"))
-        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", false), bind(home, "/home", false)))
+        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm"), bind(home, "/home")))
         .withLogConsumer(logs.to(name + "-ctl")).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)));
     for (String host : hosts) {
       nodes.add(Engine.container("coalition/site:" + version).withNetwork(network).withNetworkAliases(host)
           .withCommand("node").withCreateContainerCmdModifier(logs.hostname(host))
-          .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", true), bind(home, "/home", false),
-              bind(spool, "/var/spool/coalition", false)))
+          .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(readOnlyUncopied(etc, "/etc/slurm"), bind(home, "/home"),
+              bind(spool, "/var/spool/coalition")))
           .withLogConsumer(logs.to(host)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3))));
     }
     daemon = Engine.container("coalition/site:" + version).withNetwork(network).withNetworkAliases(name + "-daemon")
@@ -65,8 +65,8 @@ final class SlurmSite implements AutoCloseable {
         // three daemons start at once on two cores: the JIT's first tier only, which starts them in less CPU time
         .withEnv("COALITION_JAVA_OPTS", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")
         .withCreateContainerCmdModifier(logs.hostname(name + "-daemon")).withCreateContainerCmdModifier(Logs.netAdmin())
-        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm", true), bind(spool, "/var/spool/coalition",
-            false), new Bind(outputDisk.dir.toString(), new Volume(outputs))))
+        .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(readOnlyUncopied(etc, "/etc/slurm"), bind(spool, "/var/spool/coalition"),
+            new Bind(outputDisk.dir.toString(), new Volume(outputs))))
         .withEnv("COALITION_WAIT_FOR", "zk1:2281 zk2:2281 zk3:2281")
         .withLogConsumer(logs.to(name + "-daemon")).waitingFor(new StartedOnly());
   }
@@ -84,8 +84,18 @@ final class SlurmSite implements AutoCloseable {
     return volumeName;
   }
 
-  private static Bind bind(String volume, String path, boolean readOnly) {
-    return new Bind(volume, new Volume(path), readOnly ? AccessMode.ro : AccessMode.rw);
+  private static Bind bind(String volume, String path) {
+    return new Bind(volume, new Volume(path), AccessMode.rw);
+  }
+
+  /**
+   * A volume the controller fills, read-only and without Docker's copy of the image's files into
+   * it: Docker copies them into a new volume at each container's creation while it is empty, so
+   * the controller and two nodes made at once each copied {@code /etc/slurm}'s files, and one
+   * creation failed ("mkdir .../plugstack.conf.d: file exists", a CI run of 2026-11-28).
+   */
+  private static Bind readOnlyUncopied(String volume, String path) {
+    return new Bind(volume, new Volume(path), AccessMode.ro, null, true);
   }
 
   /** The cluster, controller and nodes together; they wait for each other's keys on their own. */
