@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.zookeeper.MemberQuota;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.trust.FederationCa;
@@ -144,6 +145,8 @@ final class FederationCommand implements Callable<Integer> {
     @Option(names = "--site", paramLabel = "NAME", description = "A member site; repeat for each (or add them later: coalition federation add).")
     List<String> sites = new ArrayList<>();
 
+    @CommandLine.Mixin Quota quota = new Quota();
+
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
@@ -151,8 +154,9 @@ final class FederationCommand implements Callable<Integer> {
     public Integer call() {
       ZkTls tls;
       try {
+        MemberQuota each = quota.quota();
         tls = operator.tls();
-        ZkFederation.bootstrap(operator.zookeeper, tls, sites, Clock.systemUTC());
+        ZkFederation.bootstrap(operator.zookeeper, tls, sites, each, Clock.systemUTC());
       } catch (IllegalArgumentException e) {
         return fail(spec, "federation create", e.getMessage(), ExitCodes.USAGE);
       } catch (CoordinationException e) {
@@ -169,8 +173,10 @@ final class FederationCommand implements Callable<Integer> {
       result.put("federation", name);
       result.put("zookeeper", operator.zookeeper);
       result.put("sites", members);
+      result.put("memberQuota", Map.of("nodes", quota.nodes, "mib", quota.mib));
       report(spec, json, result, "federation " + name + " at " + operator.zookeeper + ": "
-          + (members.isEmpty() ? "no member sites yet (coalition federation add SITE)" : "member sites " + String.join(", ", members)));
+          + (members.isEmpty() ? "no member sites yet (coalition federation add SITE)"
+              : "member sites " + String.join(", ", members) + ", each held to " + quota.quota() + " by the servers"));
       return ExitCodes.OK;
     }
   }
@@ -216,6 +222,25 @@ final class FederationCommand implements Callable<Integer> {
 
     ZkTls tls() {
       return new ZkTls(identity, trust);
+    }
+  }
+
+  /** The quota the servers hold each member named to ({@link MemberQuota}): what {@code create} and {@code add} set. */
+  static final class Quota {
+    @Option(names = "--member-nodes", paramLabel = "N", description = "The most nodes each member's jobs folder may hold on the servers: its"
+        + " published jobs, their claims and results (default: ${DEFAULT-VALUE}; a home publishes a third of it at once).")
+    long nodes = MemberQuota.DEFAULT.nodes();
+
+    @Option(names = "--member-mib", paramLabel = "MIB", description = "The most MiB of records each member's jobs folder may hold on the"
+        + " servers (default: ${DEFAULT-VALUE}).")
+    long mib = MemberQuota.DEFAULT.bytes() >> 20;
+
+    /** The quota asked for; IllegalArgumentException, naming both bounds, when it is below one job's worth. */
+    MemberQuota quota() {
+      if (mib > Long.MAX_VALUE >> 20) {
+        throw new IllegalArgumentException("--member-mib " + mib + " is more than a server could hold");
+      }
+      return new MemberQuota(nodes, mib << 20);
     }
   }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.zookeeper.MemberQuota;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkMemberChanges;
 import org.coalition.coordination.zookeeper.ZkTls;
@@ -70,6 +71,8 @@ final class FederationMemberCommands {
 
     @CommandLine.Mixin NewKey key = new NewKey();
 
+    @CommandLine.Mixin FederationCommand.Quota quota = new FederationCommand.Quota();
+
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
 
@@ -78,6 +81,7 @@ final class FederationMemberCommands {
 
     @Override
     public Integer call() {
+      MemberQuota held = quota.quota();
       ZkTls tls = operator.tls();
       Identity identity = new Identity(tls.who().federation(), site);
       if (isMember(operator, tls, site)) {
@@ -85,7 +89,7 @@ final class FederationMemberCommands {
             + identity.federation() + "; coalition federation rotate gives it a new key");
       }
       long issued = key.issue(identity); // first: a CA that cannot be read changes nothing in the federation
-      ZkFederation.bootstrap(operator.zookeeper, tls, List.of(site), Clock.systemUTC());
+      ZkFederation.bootstrap(operator.zookeeper, tls, List.of(site), held, Clock.systemUTC());
       ZkMemberChanges.revokeBefore(operator.zookeeper, tls, site, issued, 0);
       FederationCommand.report(spec, json, result(identity, key.out, null), "added site " + identity + "; its key is in " + key.out
           + " (password in " + StoreFiles.passwordFile(key.out) + "): give it and the trust store to the site's admin");

@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.Quotas;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.zookeeper.ZkCoordination;
@@ -80,12 +84,23 @@ class FederationCommandIT {
       String[] create = {"federation", "create", "--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust", trust.toString()};
       CliRun first = run(with(create, "--site", "north"));
       assertEquals(0, first.exit(), first.err());
-      assertEquals("federation fed at " + zk.connectString() + ": member sites north\n", first.out());
+      assertEquals("federation fed at " + zk.connectString() + ": member sites north, each held to 10000 nodes, 16 MiB by the servers\n",
+          first.out());
       joins(zk.connectString(), north, trust);
 
-      CliRun again = run(with(create, "--site", "south", "--json"));
+      CliRun tooSmall = run(with(create, "--site", "south", "--member-nodes", "3"));
+      assertEquals(ExitCodes.USAGE, tooSmall.exit(), tooSmall.err());
+      assertTrue(tooSmall.err().contains("a member's quota needs at least 4 nodes"), tooSmall.err());
+      CliRun again = run(with(create, "--site", "south", "--json", "--member-nodes", "100", "--member-mib", "1"));
       assertEquals(0, again.exit(), again.err());
       assertTrue(again.out().contains("\"sites\" : [ \"south\" ]"), again.out());
+      assertTrue(again.out().replaceAll("\\s", "").contains("\"memberQuota\":{\"nodes\":100,\"mib\":1}")
+          || again.out().replaceAll("\\s", "").contains("\"memberQuota\":{\"mib\":1,\"nodes\":100}"), again.out());
+      try (CuratorFramework asOperator = new ZkTls(operator, trust).curator(zk.connectString()).retryPolicy(new RetryOneTime(100)).build()) {
+        asOperator.start();
+        String limits = new String(asOperator.getData().forPath(Quotas.limitPath("/coalition/fed/jobs/south")), StandardCharsets.UTF_8);
+        assertTrue(limits.contains("countHardLimit=100") && limits.contains("byteHardLimit=1048576"), "south's quota on the servers: " + limits);
+      }
       joins(zk.connectString(), south, trust);
       joins(zk.connectString(), north, trust);
 

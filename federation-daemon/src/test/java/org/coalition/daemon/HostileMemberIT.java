@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Quotas;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
@@ -38,6 +40,7 @@ import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.UtilitySums;
+import org.coalition.coordination.zookeeper.MemberQuota;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
@@ -73,12 +76,14 @@ class HostileMemberIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   /**
    * The attacks this class writes, each of which must report an outcome (docs/security.md lists
-   * them): 15 writes outside the protocol, 3 under another home's job, 3 under another member's
-   * claim, 4 kinds of garbage in its own nodes and its live status, the poisoned results
+   * them): 17 writes outside the protocol (2 of them on the servers' quotas), 3 under another home's job, 3 under another member's
+   * claim, 4 kinds of garbage in its own nodes, a bulk past its quota and its live status, the poisoned results
    * ({@link #poisons()}, 9), the cap and the squat, and 4 on the ledger. An attack added without an
    * outcome, or an outcome lost on the way, fails the count.
    */
-  private static final int ATTACKS = 41;
+  private static final int ATTACKS = 44;
+  /** Each member's quota on the servers: room for the workload, and a bulk that stops at 4 MiB. */
+  private static final MemberQuota QUOTA = new MemberQuota(2_000, 4L << 20);
 
   @TempDir Path tmp;
 
@@ -106,7 +111,7 @@ class HostileMemberIT {
     Ensemble zk = Ensemble.start(1);
     try {
       // a federation two hours old, so that a run can claim to have started an hour before its claim
-      ZkFederation.bootstrap(zk.connectString(), tls(zk, Identity.operator(FED)), List.of("north", "south", "west", "mallory"),
+      ZkFederation.bootstrap(zk.connectString(), tls(zk, Identity.operator(FED)), List.of("north", "south", "west", "mallory"), QUOTA,
           Clock.offset(Clock.systemUTC(), Duration.ofHours(-2)));
       Map<String, Site> honest = new LinkedHashMap<>();
       for (String name : List.of("north", "south", "west")) {
@@ -262,6 +267,11 @@ class HostileMemberIT {
         refused(() -> raw.setACL().withACL(onlyMine).forPath(ROOT + "/ledger/mallory")));
     outcomes.put("publish a job no member may read (an ACL of its own making)",
         refused(() -> raw.create().withACL(onlyMine).forPath(ROOT + "/jobs/mallory/hidden", JUNK)));
+    String quota = Quotas.limitPath(ROOT + "/jobs/mallory");
+    outcomes.put("lift its own quota on the servers", refused(() -> raw.setData().forPath(quota,
+        "count=-1,bytes=-1,countHardLimit=-1,byteHardLimit=-1".getBytes(StandardCharsets.UTF_8))));
+    outcomes.put("put its bulk in ZooKeeper's own tree (open to anyone by default)",
+        refused(() -> raw.create().forPath(Quotas.procZookeeper + "/mallory-bulk", JUNK)));
     outcomes.put("delete another home's job folder", refused(() -> raw.delete().forPath(northJobs)));
     outcomes.put("rewrite another home's job folder", refused(() -> raw.setData().forPath(northJobs, JUNK)));
     try (CuratorFramework anonymous = CuratorFrameworkFactory.newClient(zk.plainConnectString(), new RetryOneTime(100))) {
@@ -326,6 +336,32 @@ class HostileMemberIT {
         "{\"leader\":\"mallory\",\"period\":99,\"time\":1,\"sites\":{\"north\":{\"send\":1e9,\"receive\":0}}}"
             .getBytes(StandardCharsets.UTF_8))));
     outcomes.put("its site record not JSON", contained(() -> raw.setData().forPath(ROOT + "/sites/mallory", "<site/>".getBytes(StandardCharsets.UTF_8))));
+    // issue #49, attack 9: 60 KB nodes without end (a tester's server died of OutOfMemoryError at about 77 MB)
+    outcomes.put("fill its jobs folder with 60 KB nodes without end (the servers' memory)", bulkPastTheQuota(raw, mine, jobAcl));
+  }
+
+  /**
+   * Creates 60 KB job nodes in mallory's folder until the servers refuse one; the quota must stop
+   * it at its bytes. Mallory then deletes them, so that its own jobs later in the suite have room.
+   */
+  private static String bulkPastTheQuota(CuratorFramework raw, String mine, List<ACL> jobAcl) throws Exception {
+    byte[] bulk = new byte[60_000];
+    Arrays.fill(bulk, (byte) 'x');
+    for (int i = 0; i < 1_000; i++) {
+      try {
+        raw.create().withACL(jobAcl).forPath(mine + "/bulk-" + i, bulk);
+      } catch (KeeperException.QuotaExceededException e) {
+        for (int j = 0; j < i; j++) {
+          raw.delete().forPath(mine + "/bulk-" + j);
+        }
+        long held = (long) i * bulk.length;
+        return held <= QUOTA.bytes() ? "contained: the servers refused node " + (i + 1) + " past mallory's quota (" + QUOTA + ")"
+            : "NOT CONTAINED: " + held + " bytes held past the quota of " + QUOTA.bytes();
+      } catch (Exception e) {
+        return "NOT CONTAINED: the servers failed (" + e + ") after " + i + " nodes of 60 KB";
+      }
+    }
+    return "NOT CONTAINED: 1,000 nodes of 60 KB (60 MB) taken";
   }
 
   /** Results mallory hands in for jobs it claimed; each must be rejected and the job run again. */

@@ -43,6 +43,7 @@ final class ZkClaims {
   private final Map<Long, Fence> fences = new ConcurrentHashMap<>();
   /** Jobs a thread of this process is claiming now. */
   private final Map<JobRef, Boolean> claiming = new ConcurrentHashMap<>();
+  private final FullHomes fullHomes = new FullHomes();
   /** Sessions of this handle found ended by a fenced call, and when (clock millis): claims they made are taken back until half the grace. */
   private final Map<Long, Long> sessionsEnded = new ConcurrentHashMap<>();
 
@@ -72,7 +73,7 @@ final class ZkClaims {
   Optional<Claim> claim(JobRef ref) {
     // one claimer of a job at a time in this process: a claim of this session without a fence is then an orphan of an earlier
     // attempt (below), never one another thread is making now
-    if (claiming.putIfAbsent(ref, Boolean.TRUE) != null) {
+    if (fullHomes.passedOver(ref.home()) || claiming.putIfAbsent(ref, Boolean.TRUE) != null) {
       return Optional.empty();
     }
     try {
@@ -115,6 +116,11 @@ final class ZkClaims {
       }
     } catch (KeeperException.NoNodeException e) {
       return Optional.empty(); // withdrawn, or its home gone
+    } catch (KeeperException.QuotaExceededException e) {
+      fullHomes.foundFull(ref.home());
+      LOG.warn("claiming {}: the servers refused the claim, {}'s jobs are at their quota; its jobs are passed over for {} s", ref, ref.home(),
+          FullHomes.PAUSE.toSeconds());
+      return Optional.empty();
     } catch (KeeperException.NodeExistsException e) {
       // claimed by someone else, or by this session: a multi applied before its connection broke and retried on the same
       // session (ZkSite.fenced), or an earlier attempt whose answer was lost: read below, taken when it is such an orphan

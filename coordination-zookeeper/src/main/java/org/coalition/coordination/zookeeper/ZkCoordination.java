@@ -129,14 +129,33 @@ public final class ZkCoordination implements Coordination {
     open();
     try {
       List<CuratorOp> ops = new ArrayList<>();
+      long bytes = 0;
       for (JobSpec job : batch) {
-        ops.add(zk.client.transactionOp().create().withACL(zk.jobAcl).forPath(zk.paths.job(job.ref()), ZkRecords.write(job)));
+        byte[] record = ZkRecords.write(job);
+        bytes += record.length;
+        ops.add(zk.client.transactionOp().create().withACL(zk.jobAcl).forPath(zk.paths.job(job.ref()), record));
       }
+      requireRoom(batch.size(), bytes);
       zk.client.transaction().forOperations(ops);
     } catch (KeeperException.NodeExistsException e) {
       throw new CoordinationException(Kind.INVALID, "job " + jobAt(e, batch) + " is already published; none of the batch was published");
     } catch (Exception e) {
       throw ZkSite.translate("publishing " + batch.size() + " job(s) from " + batch.get(0).ref(), e);
+    }
+  }
+
+  /**
+   * Refuses a batch that would leave a published job of this site's no room under its quota for
+   * the claim and result an executor adds: the servers would refuse those, and the job could
+   * never be claimed. Nothing to check where the operator set no quota.
+   */
+  private void requireRoom(int jobs, long bytes) throws Exception {
+    Optional<ZkQuotas.Usage> usage = ZkQuotas.usage(zk.client, zk.paths, zk.site);
+    if (usage.isPresent() && !usage.get().quota().fits(usage.get().published(), usage.get().bytes(), jobs, bytes)) {
+      throw new CoordinationException(Kind.INVALID, "publishing " + jobs + " more job(s) beside the " + usage.get().published()
+          + " published would leave them no room for their claims and results under this site's quota (" + usage.get().quota()
+          + "); they stay here until published jobs end, or the operator raises it (coalition federation create --site "
+          + zk.site + " --member-nodes N --member-mib M)");
     }
   }
 

@@ -59,12 +59,18 @@ public final class ZkFederation {
     }
   }
 
+  /** {@link #bootstrap(String, ZkTls, Collection, MemberQuota, Clock)} with each site's quota {@link MemberQuota#DEFAULT}. */
+  public static void bootstrap(String connectString, ZkTls operator, Collection<String> sites, Clock clock) {
+    bootstrap(connectString, operator, sites, MemberQuota.DEFAULT, clock);
+  }
+
   /**
    * Creates (or completes) the tree of the federation {@code operator} is the operator of, with
-   * one subtree per site of {@code sites}, each writable only by that site's identity.
-   * Idempotent: existing nodes are kept, new sites are added to the member list.
+   * one subtree per site of {@code sites}, each writable only by that site's identity, and sets
+   * each of them {@code quota} on the servers. Idempotent: existing nodes are kept, new sites are
+   * added to the member list; the quota of each site named is set again.
    */
-  public static void bootstrap(String connectString, ZkTls operator, Collection<String> sites, Clock clock) {
+  public static void bootstrap(String connectString, ZkTls operator, Collection<String> sites, MemberQuota quota, Clock clock) {
     Identity self = operatorOf(operator, "creates its tree");
     String federation = self.federation();
     ZkPaths paths = new ZkPaths(federation);
@@ -78,7 +84,8 @@ public final class ZkFederation {
         members.put(site, new Identity(federation, site).toString());
       }
       List<ACL> operatorOnly = FederationAcls.operatorOnly(federation);
-      closeRoot(admin);
+      closeToMembers(admin, "/");
+      ZkQuotas.closeToMembers(admin);
       ensure(admin, "/coalition", new byte[0], FederationAcls.shared(federation));
       Stat stat = new Stat();
       if (admin.checkExists().forPath(paths.root) == null) {
@@ -99,6 +106,7 @@ public final class ZkFederation {
         List<ACL> own = FederationAcls.own(new Identity(federation, site));
         ensure(admin, paths.site(site), ZkRecords.write(new SiteInfo(site, "", 0)), own);
         ensure(admin, paths.jobsOf(site), new byte[0], own);
+        ZkQuotas.set(admin, paths, federation, site, quota);
         ensure(admin, paths.ledger(site), ZkRecords.write(LedgerRow.empty(site)), own);
         retireSelfReportedLedger(admin, paths.ledger(site), site);
         ensure(admin, paths.allowances(site), ZkRecords.write(Allowances.NONE), own);
@@ -195,11 +203,14 @@ public final class ZkFederation {
     return client;
   }
 
-  /** Closes the ensemble's root to members (docs/security.md); another federation's operator may have done so already. */
-  private static void closeRoot(CuratorFramework admin) throws Exception {
+  /**
+   * Gives {@code path} the ACL of the ensemble's root, {@link FederationAcls#root} (docs/security.md):
+   * operators create there, members only read. Another federation's operator may have done so already.
+   */
+  static void closeToMembers(CuratorFramework admin, String path) throws Exception {
     List<ACL> root = FederationAcls.root();
-    if (!new HashSet<>(admin.getACL().forPath("/")).equals(new HashSet<>(root))) {
-      admin.setACL().withACL(root).forPath("/");
+    if (!new HashSet<>(admin.getACL().forPath(path)).equals(new HashSet<>(root))) {
+      admin.setACL().withACL(root).forPath(path);
     }
   }
 

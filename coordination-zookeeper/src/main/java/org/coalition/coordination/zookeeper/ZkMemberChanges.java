@@ -66,6 +66,7 @@ public final class ZkMemberChanges {
           // not there (a member that never ran, or a removal that was interrupted and is run again)
         }
       }
+      ZkQuotas.remove(admin, paths, site);
       Stat stat = new Stat();
       FederationRecord current = ZkRecords.read(paths.root, admin.getData().storingStatIn(stat).forPath(paths.root), FederationRecord.class);
       Map<String, String> members = new TreeMap<>(current.members());

@@ -208,8 +208,13 @@ final class ZkSite {
       Kind kind = switch (ke.code()) {
         case CONNECTIONLOSS, SESSIONEXPIRED, SESSIONMOVED, OPERATIONTIMEOUT -> Kind.UNAVAILABLE;
         case NOAUTH, AUTHFAILED -> Kind.FORBIDDEN;
+        case QUOTAEXCEEDED -> Kind.INVALID;
         default -> Kind.INTERNAL;
       };
+      if (ke.code() == KeeperException.Code.QUOTAEXCEEDED) {
+        return new CoordinationException(kind, what + ": past the quota the federation's operator set on the home's jobs (the servers refused"
+            + " it; coalition federation create --site SITE --member-nodes N --member-mib M sets it)", e);
+      }
       return new CoordinationException(kind, what + ": " + ke.getMessage(), e);
     }
     return new CoordinationException(Kind.INTERNAL, what + ": " + e, e);

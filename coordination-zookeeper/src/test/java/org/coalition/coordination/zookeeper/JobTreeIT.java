@@ -26,7 +26,6 @@ import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.zookeeper.Ensemble;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -40,12 +39,7 @@ class JobTreeIT {
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = Ensemble.start(1);
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
+    server = SharedServer.get();
   }
 
   @Test

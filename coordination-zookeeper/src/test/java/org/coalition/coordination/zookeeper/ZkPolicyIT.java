@@ -32,7 +32,6 @@ import org.coalition.trust.FederationCa;
 import org.coalition.trust.StoreFiles;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,12 +50,7 @@ class ZkPolicyIT {
 
   @BeforeAll
   static void start() throws Exception {
-    server = Ensemble.start(1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
+    server = SharedServer.get();
   }
 
   @Test

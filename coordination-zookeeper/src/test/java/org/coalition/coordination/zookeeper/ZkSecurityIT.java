@@ -30,7 +30,6 @@ import org.coalition.coordination.SiteStatus;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -48,12 +47,7 @@ class ZkSecurityIT {
 
   @BeforeAll
   static void start() throws Exception {
-    server = Ensemble.start(1);
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
+    server = SharedServer.get();
   }
 
   @Test

@@ -17,11 +17,16 @@ public final class ZkTestFederation {
   public final Clock clock;
 
   public ZkTestFederation(Ensemble ensemble, Clock clock, List<String> sites) {
+    this(ensemble, clock, sites, MemberQuota.DEFAULT);
+  }
+
+  /** A federation whose members the servers each hold to {@code quota}. */
+  public ZkTestFederation(Ensemble ensemble, Clock clock, List<String> sites, MemberQuota quota) {
     this.ensemble = ensemble;
     this.connectString = ensemble.connectString();
     this.clock = clock;
     this.name = "test" + COUNTER.incrementAndGet();
-    ZkFederation.bootstrap(connectString, operator(), sites, clock);
+    ZkFederation.bootstrap(connectString, operator(), sites, quota, clock);
   }
 
   /** {@code party}'s TLS identity in this federation (a site's name, or {@link ZkFederation#OPERATOR}). */

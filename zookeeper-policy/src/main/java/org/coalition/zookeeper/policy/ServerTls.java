@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * The settings (zoo.cfg keys) of a server that serves a federation: TLS 1.3 on its secure client
  * port with client certificates required, its key and the federation's trust store (passwords read
- * from {@code STORE.password}), X.509 authentication, and the {@link FederationAclProvider}. The
+ * from {@code STORE.password}), X.509 authentication, the {@link FederationAclProvider}, and
+ * enforced quotas (the operator's limits on each member's nodes). The
  * testbed's servers, the demo's embedded one and docker/zookeeper's entrypoint all use these keys.
  */
 public final class ServerTls {
@@ -34,6 +35,9 @@ public final class ServerTls {
     p.put("ssl.ciphersuites", String.join(",", CIPHER_SUITES));
     p.put("authProvider.x509", "org.apache.zookeeper.server.auth.X509AuthenticationProvider");
     p.put("authProvider." + FederationAclProvider.SCHEME, FederationAclProvider.class.getName());
+    // the hard quotas the operator sets on each member's jobs folder are refused past, not only logged
+    // (a key ZooKeeper does not know becomes the system property zookeeper.KEY)
+    p.put("enforceQuota", "true");
     return p;
   }
 }

@@ -1,0 +1,95 @@
+package org.coalition.coordination.zookeeper;
+
+import java.util.List;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Quotas;
+import org.apache.zookeeper.StatsTrack;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+import org.coalition.zookeeper.policy.FederationAcls;
+
+/**
+ * Each member's {@link MemberQuota} on its jobs folder, in ZooKeeper's own quota tree
+ * ({@code /zookeeper/quota/PATH/zookeeper_limits} and {@code zookeeper_stats}); the servers enforce
+ * the hard limits ({@code enforceQuota=true}, {@code ServerTls}) and refuse a create or a write past
+ * them with QUOTAEXCEEDED. ZooKeeper's own command for this ({@code SetQuotaCommand.createQuota})
+ * makes the quota nodes writable by anyone, which would let a member raise its limit, reset its
+ * count or lower another's; so the operator writes them here with its own ACLs, and closes
+ * {@code /zookeeper} and {@code /zookeeper/quota} (open to all by default) to members.
+ */
+final class ZkQuotas {
+  private static final String SYSTEM = Quotas.procZookeeper;
+  private static final String TREE = Quotas.quotaZookeeper;
+
+  private ZkQuotas() {}
+
+  /**
+   * Sets {@code quota} on {@code site}'s jobs folder, in the operator's session {@code admin}: made,
+   * or changed where set before. {@link #closeToMembers} must have closed the system tree first.
+   */
+  static void set(CuratorFramework admin, ZkPaths paths, String federation, String site, MemberQuota quota) throws Exception {
+    String folder = paths.jobsOf(site);
+    // /zookeeper/quota/coalition is any federation's; the folders below it, down to the member's, this one's
+    String path = TREE + "/coalition";
+    ZkFederation.ensure(admin, path, new byte[0], FederationAcls.shared(federation));
+    List<ACL> operatorOnly = FederationAcls.operatorOnly(federation);
+    for (String segment : folder.substring("/coalition/".length()).split("/")) {
+      path += "/" + segment;
+      ZkFederation.ensure(admin, path, new byte[0], operatorOnly);
+    }
+    StatsTrack limits = new StatsTrack();
+    limits.setCountHardLimit(quota.nodes());
+    limits.setByteHardLimit(quota.bytes());
+    String limitPath = Quotas.limitPath(folder);
+    if (admin.checkExists().forPath(limitPath) == null) {
+      // the limits first: making the stats node is what has the servers count the folder's nodes
+      admin.create().withACL(operatorOnly).forPath(limitPath, limits.getStatsBytes());
+      admin.create().withACL(operatorOnly).forPath(Quotas.statPath(folder), new StatsTrack().getStatsBytes());
+    } else {
+      admin.setData().forPath(limitPath, limits.getStatsBytes());
+    }
+  }
+
+  /** Deletes {@code site}'s quota (a member removed). */
+  static void remove(CuratorFramework admin, ZkPaths paths, String site) throws Exception {
+    try {
+      admin.delete().deletingChildrenIfNeeded().forPath(Quotas.quotaPath(paths.jobsOf(site)));
+    } catch (KeeperException.NoNodeException e) {
+      // none was set (a federation made before quotas)
+    }
+  }
+
+  /**
+   * The quota on {@code site}'s jobs folder and what it holds now, as any member may read them; empty
+   * when the operator set none (a federation made by an earlier version: its servers bound nothing).
+   */
+  static Optional<Usage> usage(CuratorFramework client, ZkPaths paths, String site) throws Exception {
+    String folder = paths.jobsOf(site);
+    try {
+      StatsTrack limits = new StatsTrack(client.getData().forPath(Quotas.limitPath(folder)));
+      StatsTrack stats = new StatsTrack(client.getData().forPath(Quotas.statPath(folder)));
+      Stat jobs = client.checkExists().forPath(folder);
+      if (limits.getCountHardLimit() < MemberQuota.MIN_NODES || limits.getByteHardLimit() < MemberQuota.MIN_BYTES || jobs == null) {
+        return Optional.empty();
+      }
+      return Optional.of(new Usage(new MemberQuota(limits.getCountHardLimit(), limits.getByteHardLimit()), jobs.getNumChildren(),
+          Math.max(0, stats.getBytes())));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** A member's quota, its published jobs and the bytes its folder holds. */
+  record Usage(MemberQuota quota, int published, long bytes) {}
+
+  /**
+   * Closes {@code /zookeeper} and {@code /zookeeper/quota}, which ZooKeeper makes writable by
+   * anyone, to members as the ensemble's root is: operators create there, members read.
+   */
+  static void closeToMembers(CuratorFramework admin) throws Exception {
+    ZkFederation.closeToMembers(admin, SYSTEM);
+    ZkFederation.closeToMembers(admin, TREE);
+  }
+}
