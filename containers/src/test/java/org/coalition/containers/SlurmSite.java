@@ -2,6 +2,7 @@ package org.coalition.containers;
 
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.SELContext;
 import com.github.dockerjava.api.model.Volume;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -95,7 +96,7 @@ final class SlurmSite implements AutoCloseable {
    * creation failed ("mkdir .../plugstack.conf.d: file exists", a CI run of 2026-11-28).
    */
   private static Bind readOnlyUncopied(String volume, String path) {
-    return new Bind(volume, new Volume(path), AccessMode.ro, null, true);
+    return new Bind(volume, new Volume(path), AccessMode.ro, SELContext.DEFAULT, true);
   }
 
   /** The cluster, controller and nodes together; they wait for each other's keys on their own. */
