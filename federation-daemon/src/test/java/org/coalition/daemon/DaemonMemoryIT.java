@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.coalition.coordination.zookeeper.MemberQuota;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
@@ -47,7 +48,9 @@ class DaemonMemoryIT {
     String connect = zk.connectString();
     List<AutoCloseable> open = new ArrayList<>();
     try {
-      ZkFederation.bootstrap(connect, tls(zk, Identity.operator("mem")), List.of("home", "busy"), Clock.systemUTC());
+      // a quota that lets one home publish all its jobs at once (the default stops it at 3,333): what an operator sets for such a site
+      MemberQuota room = new MemberQuota(3L * JOBS + 1 + 1_000, 128L << 20);
+      ZkFederation.bootstrap(connect, tls(zk, Identity.operator("mem")), List.of("home", "busy"), room, Clock.systemUTC());
       ScriptRunner runner = new ScriptRunner(scratch);
       Site home = site(tls(zk, new Identity("mem", "home")), connect, runner, open);
       Site busy = site(tls(zk, new Identity("mem", "busy")), connect, runner, open);

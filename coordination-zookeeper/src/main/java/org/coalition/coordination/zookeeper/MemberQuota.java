@@ -5,13 +5,17 @@ package org.coalition.coordination.zookeeper;
  * nodes: at most {@code nodes} nodes (the folder, its jobs, their claims and results) and
  * {@code bytes} bytes of their data. The operator sets them at {@code federation create} and
  * {@code add}; ZooKeeper enforces them ({@link ZkQuotas}). A home publishes only as many jobs as
- * leave each room for its claim and result ({@link #room}), so its jobs can always be claimed.
+ * leave each room for its claim and result ({@link #fits}), so its jobs can always be claimed.
  */
 public record MemberQuota(long nodes, long bytes) {
   /** A job's own node, its claim and its result. */
   static final int NODES_PER_JOB = 3;
-  /** What a home keeps for each published job's claim and result (their records are small, and its peers'). */
-  static final long BYTES_KEPT_PER_JOB = 8 * 1024;
+  /**
+   * What a home keeps for each published job's claim and result, which its peers write: an honest
+   * claim takes about 100 bytes, a result at most about 2.5 KB (its output reference is 2,048
+   * characters at most).
+   */
+  static final long BYTES_KEPT_PER_JOB = 4 * 1024;
   /** The fewest nodes a quota may allow: the folder and one job with its claim and result. */
   public static final long MIN_NODES = 1 + NODES_PER_JOB;
   /** The fewest bytes: one job of the largest record a reader takes, and the room kept for its claim and result. */
@@ -30,7 +34,7 @@ public record MemberQuota(long nodes, long bytes) {
   }
 
   /**
-   * How many of {@code batch} jobs (their records {@code batchBytes} bytes together) fit beside
+   * Whether {@code batch} more jobs (their records {@code batchBytes} bytes together) fit beside
    * {@code published} jobs already in the folder, whose nodes hold {@code bytesNow} bytes: each job
    * keeps room for its claim and result.
    */
@@ -39,7 +43,7 @@ public record MemberQuota(long nodes, long bytes) {
     return 1 + jobs * NODES_PER_JOB <= nodes && bytesNow + batchBytes + jobs * BYTES_KEPT_PER_JOB <= bytes;
   }
 
-  /** What an operator reads: "20000 nodes, 32 MiB". */
+  /** What an operator reads: "10000 nodes, 16 MiB". */
   @Override
   public String toString() {
     return nodes + " nodes, " + (bytes % (1L << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes");

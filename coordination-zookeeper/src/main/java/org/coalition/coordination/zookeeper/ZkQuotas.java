@@ -43,13 +43,14 @@ final class ZkQuotas {
     limits.setCountHardLimit(quota.nodes());
     limits.setByteHardLimit(quota.bytes());
     String limitPath = Quotas.limitPath(folder);
-    if (admin.checkExists().forPath(limitPath) == null) {
-      // the limits first: making the stats node is what has the servers count the folder's nodes
+    try {
       admin.create().withACL(operatorOnly).forPath(limitPath, limits.getStatsBytes());
-      admin.create().withACL(operatorOnly).forPath(Quotas.statPath(folder), new StatsTrack().getStatsBytes());
-    } else {
+    } catch (KeeperException.NodeExistsException e) {
       admin.setData().forPath(limitPath, limits.getStatsBytes());
     }
+    // after the limits (and made again if a bootstrap stopped between the two): making the stats
+    // node is what has the servers count the folder's nodes, which they then keep up to date
+    ZkFederation.ensure(admin, Quotas.statPath(folder), new StatsTrack().getStatsBytes(), operatorOnly);
   }
 
   /** Deletes {@code site}'s quota (a member removed). */
