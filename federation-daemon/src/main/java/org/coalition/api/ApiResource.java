@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongSupplier;
 import org.coalition.api.model.DecisionView;
 import org.coalition.api.model.Drain;
 import org.coalition.api.model.Federation;
@@ -63,12 +64,15 @@ public final class ApiResource {
   private final DaemonApi.Health health;
   private final Metrics metrics;
 
-  /** Who may call what is settled before a request gets here, by {@link ApiGate}. */
-  ApiResource(Broker broker, DaemonApi.Health health) {
+  /**
+   * Who may call what is settled before a request gets here, by {@link ApiGate}; {@code shed}
+   * counts the connections closed unread for their client's limit ({@link ConnectionsPerAddress}).
+   */
+  ApiResource(Broker broker, DaemonApi.Health health, LongSupplier shed) {
     this.broker = broker;
     this.coordination = broker.coordination();
     this.health = health;
-    this.metrics = new Metrics(broker, health);
+    this.metrics = new Metrics(broker, health, shed);
   }
 
   // --- views -----------------------------------------------------------------------------

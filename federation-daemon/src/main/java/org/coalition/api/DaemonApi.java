@@ -2,6 +2,7 @@ package org.coalition.api;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import org.coalition.daemon.Broker;
@@ -11,6 +12,7 @@ import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.ConnectionLimit;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.LowResourceMonitor;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -35,9 +37,11 @@ import org.glassfish.jersey.server.ServerProperties;
  * Jetty parses headers without a thread and closes connections idle for {@link #IDLE}.
  *
  * <p>Bounds: {@link #MAX_THREADS} worker threads, {@link #MAX_CONNECTIONS} open connections (past
- * it new ones wait in the kernel's backlog), 16 KiB of request headers, {@link #MAX_BODY} of
+ * it new ones wait in the kernel's backlog), {@link #MAX_PER_CLIENT} of them per client other than
+ * loopback ({@link ConnectionsPerAddress}), 16 KiB of request headers, {@link #MAX_BODY} of
  * body on any request (each endpoint's own bound is lower, see {@link ApiGate}), and a connection
- * that sends or takes nothing for {@link #IDLE} is closed.
+ * that sends or takes nothing for {@link #IDLE} is closed; for {@link #IDLE_CROWDED} while more
+ * than {@link #CROWDED} are open, which sheds clients that trickle before the limit is reached.
  */
 public final class DaemonApi implements AutoCloseable {
   public static final int MAX_THREADS = 32;
@@ -45,6 +49,11 @@ public final class DaemonApi implements AutoCloseable {
   /** The largest body any request may carry: a pilot's report of two 8 MiB streams in base64, and its JSON. */
   public static final long MAX_BODY = 24L << 20;
   public static final Duration IDLE = Duration.ofSeconds(10);
+  /** The connections one client (an IPv4 address, an IPv6 /64; loopback not held) may hold open. */
+  public static final int MAX_PER_CLIENT = MAX_CONNECTIONS / 8;
+  /** Past this many open connections, a connection idle for {@link #IDLE_CROWDED} is closed. */
+  public static final int CROWDED = MAX_CONNECTIONS * 3 / 4;
+  public static final Duration IDLE_CROWDED = Duration.ofSeconds(1);
 
   /** What the API reports about the daemon's connections. */
   public interface Health {
@@ -79,7 +88,8 @@ public final class DaemonApi implements AutoCloseable {
     if (operatorToken.length < 16) {
       throw new IllegalArgumentException("the operator token must have at least 16 characters");
     }
-    ApiResource api = new ApiResource(broker, health);
+    ConnectionsPerAddress perClient = new ConnectionsPerAddress(MAX_PER_CLIENT);
+    ApiResource api = new ApiResource(broker, health, perClient::shed);
     ResourceConfig app = new ResourceConfig()
         .property(ServerProperties.WADL_FEATURE_DISABLE, true) // no WADL, and no warning at every start that it cannot be made
         .register(JacksonFeature.withoutExceptionMappers())
@@ -117,6 +127,8 @@ public final class DaemonApi implements AutoCloseable {
     connector.setIdleTimeout(IDLE.toMillis());
     server.addConnector(connector);
     server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
+    connector.addEventListener(perClient);
+    server.addBean(crowding(server, connector));
     ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers(), (job, site) -> broker.inputsFor(job, site).isPresent(),
         TarBundle.rawLimit(broker.maxFilesBytes()), credential -> users.flatMap(u -> u.user(credential)),
         (job, user) -> broker.owner(job).filter(user::equals).isPresent()).serving(new ServedNames(bind, broker.settings().endpoint()));
@@ -144,6 +156,24 @@ public final class DaemonApi implements AutoCloseable {
     }
     String host = bind.contains(":") ? "[" + bind + "]" : bind;
     return new DaemonApi(server, URI.create((tls.isPresent() ? "https" : "http") + "://" + host + ":" + connector.getLocalPort() + "/"));
+  }
+
+  /**
+   * Jetty's low-resource monitor, checking every half second whether more than {@link #CROWDED}
+   * connections are open, and shortening every connection's idle timeout to {@link #IDLE_CROWDED}
+   * while they are: a client that sends its request at once is not idle that long, one that sends
+   * a byte every few seconds to hold its connection is shed.
+   */
+  private static LowResourceMonitor crowding(Server server, ServerConnector connector) {
+    LowResourceMonitor monitor = new LowResourceMonitor(server);
+    monitor.setMonitoredConnectors(List.of(connector));
+    monitor.setMonitorThreads(false);
+    monitor.addLowResourceCheck(monitor.new MaxConnectionsLowResourceCheck(CROWDED));
+    monitor.setLowResourcesIdleTimeout((int) IDLE_CROWDED.toMillis());
+    monitor.setPeriod(500);
+    monitor.setMaxLowResourcesTime(1000); // and again each second, for the connections opened since
+    monitor.setAcceptingInLowResources(true);
+    return monitor;
   }
 
   /** Where the API answers, e.g. {@code http://127.0.0.1:8443/}. */

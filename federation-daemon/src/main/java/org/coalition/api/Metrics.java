@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.SiteLedger;
@@ -31,7 +32,8 @@ final class Metrics {
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
-  Metrics(Broker broker, DaemonApi.Health health) {
+  /** {@code shed}: the API's connections closed unread for their client's limit ({@link ConnectionsPerAddress}). */
+  Metrics(Broker broker, DaemonApi.Health health, LongSupplier shed) {
     String site = broker.settings().site();
     Coordination c = broker.coordination();
     observation(site, broker, "coalition_queue_jobs", "Jobs waiting in the local queue.", QueueObservation::pendingJobs);
@@ -60,6 +62,9 @@ final class Metrics {
         .help("Peers' records this site refused (unreadable, out of bounds, naming another node, a ledger row that went back), by kind;"
             + " each node and reason once.")
         .labelNames("site", "record").callback(cb -> c.refusedPeerRecords().forEach((record, n) -> cb.call(n, site, record))).build());
+    registry.register(CounterWithCallback.builder().name("coalition_api_connections_shed_total")
+        .help("Connections to the API closed unread because their client (an IPv4 address, an IPv6 /64) held " + DaemonApi.MAX_PER_CLIENT
+            + " already.").labelNames("site").callback(cb -> cb.call(shed.getAsLong(), site)).build());
     Utility u = broker.settings().utility();
     gauge("coalition_ledger", "DirectContr ledger per site (" + u + " utility): contribution, utility, priority.", cb -> {
       double now = c.now();

@@ -35,7 +35,7 @@ class MetricsTest {
     broker.start();
     broker.tick();
     broker.setParticipation(participation);
-    return new Metrics(broker, LocalHealth.INSTANCE).scrape();
+    return new Metrics(broker, LocalHealth.INSTANCE, () -> 0).scrape();
   }
 
   @Test

@@ -144,6 +144,6 @@ class OpsKitTest {
         new RunOutputs(tmp), clock);
     broker.start();
     broker.tick();
-    return new Metrics(broker, LocalHealth.INSTANCE);
+    return new Metrics(broker, LocalHealth.INSTANCE, () -> 0);
   }
 }
