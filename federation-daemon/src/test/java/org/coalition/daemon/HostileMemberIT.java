@@ -24,14 +24,18 @@ import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Quotas;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
+import org.apache.zookeeper.data.Stat;
 import org.coalition.coordination.Claim;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.Credit;
+import org.coalition.coordination.Inputs;
+import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.LedgerRow;
@@ -77,11 +81,11 @@ class HostileMemberIT {
   /**
    * The attacks this class writes, each of which must report an outcome (docs/security.md lists
    * them): 17 writes outside the protocol (2 of them on the servers' quotas), 3 under another home's job, 3 under another member's
-   * claim, 4 kinds of garbage in its own nodes, a bulk past its quota and its live status, the poisoned results
-   * ({@link #poisons()}, 9), the cap and the squat, and 4 on the ledger. An attack added without an
-   * outcome, or an outcome lost on the way, fails the count.
+   * claim, 4 kinds of garbage in its own nodes, a bulk past its quota, the poisoned results and claims
+   * ({@link #poisons()}, 14), the cap and the squat, 4 on the ledger, a job declaring 1 TiB of inputs,
+   * and 3 on its live node. An attack added without an outcome, or an outcome lost on the way, fails the count.
    */
-  private static final int ATTACKS = 44;
+  private static final int ATTACKS = 52;
   /** Each member's quota on the servers: room for the workload, and a bulk that stops at 4 MiB. */
   private static final MemberQuota QUOTA = new MemberQuota(2_000, 4L << 20);
 
@@ -124,19 +128,23 @@ class HostileMemberIT {
       open.add(raw);
 
       Map<String, List<String>> work = new LinkedHashMap<>();
-      // north, with one core, publishes most of its 16 jobs: victims for every poisoned result and the hoard
-      work.put("north", submit(honest.get("north"), 16));
+      // north, with one core, publishes most of its 40 jobs: victims for every poisoned result and the hoard
+      work.put("north", submit(honest.get("north"), 40));
       work.put("south", submit(honest.get("south"), 3));
       work.put("west", submit(honest.get("west"), 3));
 
       writesOutsideTheProtocol(raw, zk);
       garbageInItsOwnNodes(raw, mallory);
       mallory.publish(List.of(new JobSpec("m1", "mallory", 1, 0, 60, mallory.now(), "sleep 1\necho m1\n"),
-          new JobSpec("m2", "mallory", 1, 0, 60, mallory.now(), "sleep 1\necho m2\n")));
+          new JobSpec("m2", "mallory", 1, 0, 60, mallory.now(), "sleep 1\necho m2\n"),
+          // issue #49's attack 8: an executor fetched up to what the home's record declares
+          new JobSpec(HUGE_INPUTS_JOB, "mallory", 1, 0, 60, mallory.now(), "", new Inputs("0".repeat(64), Inputs.MAX_BYTES), Map.of(),
+              JobLayout.ONE)));
 
       Deque<Poison> poisons = new ArrayDeque<>(poisons());
       Map<String, JobRef> victims = new LinkedHashMap<>();
       List<Claim> hoarded = new ArrayList<>();
+      Optional<Claim> lastPoisoned = Optional.empty();
       long hoardedAt = 0;
       boolean ledgerAttacked = false;
       List<Completed> usedByMallory = new ArrayList<>();
@@ -150,10 +158,7 @@ class HostileMemberIT {
               + ledgerAttacked + ", claims hoarded " + hoarded.size() + ", mallory's runs " + usedByMallory.size() + ", honest jobs done "
               + allDone(honest, work) + ", outcomes " + outcomes.size() + " of " + ATTACKS);
         }
-        for (Site s : honest.values()) {
-          s.period().run();
-          s.broker().tick(); // a tick that throws fails the test: no attack may stop an honest daemon
-        }
+        honestRound(honest); // a tick that throws fails the test: no attack may stop an honest daemon
         List<JobSpec> queue = mallory.queue().stream().filter(j -> !j.home().equals("mallory")).toList();
         if (!outcomes.containsKey(CHILD) && !queue.isEmpty()) {
           underAnotherHomesJob(raw, queue.get(0));
@@ -161,19 +166,24 @@ class HostileMemberIT {
         if (!outcomes.containsKey(FORGE)) {
           underAnotherMembersClaim(raw);
         }
-        if (hoarded.size() < 4 && queue.stream().filter(j -> j.home().equals("north")).count() >= 4 - hoarded.size()) {
+        // The poisons first, one at a time (the next once the home has sent the last one's claim back),
+        // then the hoard: a poison's claim beside three hoarded ones would go back for the cap before
+        // its result was judged, and its outcome would be the cap's.
+        if (poisons.isEmpty() && hoarded.size() < 4 && queue.stream().filter(j -> j.home().equals("north")).count() >= 4 - hoarded.size()) {
           for (JobSpec j : queue.stream().filter(j -> j.home().equals("north")).toList()) {
             if (hoarded.size() < 4) {
               mallory.claim(j.ref()).ifPresent(hoarded::add);
             }
           }
           hoardedAt = System.nanoTime();
-        } else if (!poisons.isEmpty() && queue.stream().anyMatch(j -> !victims.containsValue(j.ref()))) {
-          JobSpec victim = queue.stream().filter(j -> !victims.containsValue(j.ref())).toList().get(0);
+        } else if (!poisons.isEmpty() && gone(raw, lastPoisoned) && queue.stream().anyMatch(j -> unused(j, victims, hoarded))) {
+          // a job neither poisoned nor hoarded before: the hoard's watch reads its claims through mallory's client
+          JobSpec victim = queue.stream().filter(j -> unused(j, victims, hoarded)).toList().get(0);
           Optional<Claim> claim = mallory.claim(victim.ref());
           if (claim.isPresent()) {
             Poison p = poisons.poll();
             try {
+              lastPoisoned = claim;
               p.run().handIn(mallory, raw, claim.get(), mallory.now());
               victims.put(p.attack(), victim.ref());
             } catch (AssertionError e) {
@@ -197,20 +207,33 @@ class HostileMemberIT {
         Thread.sleep(100);
       }
 
+      boolean hugeQueued = honest.get("south").coordination().queue().stream().anyMatch(j -> j.jobId().equals(HUGE_INPUTS_JOB));
+      outcomes.put(HUGE_INPUTS, hugeQueued ? "contained: no honest site claimed it (1 TiB is past each one's own staging limit), still queued"
+          : "NOT CONTAINED: claimed, or gone from the queue");
+
       // last, since a home whose live node is garbage is not live: its jobs leave the queue; mallory
-      // writes it, then the honest sites go on for twenty rounds, which may not throw
+      // writes it, then the honest sites go on for twenty rounds, which may not throw, and in which
+      // the leader must still publish allowances
       String live = "a live status with -5 cores and participation 10^300";
-      outcomes.put(live, contained(live, () -> raw.setData().forPath(ROOT + "/sites/mallory/live",
+      String liveNode = ROOT + "/sites/mallory/live";
+      outcomes.put(live, contained(live, () -> raw.setData().forPath(liveNode,
           "{\"site\":\"mallory\",\"cores\":-5,\"queueCoreSeconds\":1e300,\"queuedJobs\":0,\"reservationRatio\":7,\"participation\":1e300}"
-              .getBytes(StandardCharsets.UTF_8)), () -> {
-        for (int i = 0; i < 20; i++) {
-          for (Site s : honest.values()) {
-            s.period().run();
-            s.broker().tick();
-          }
-          Thread.sleep(100);
-        }
-      }));
+              .getBytes(StandardCharsets.UTF_8)), () -> twentyRounds(honest)));
+      // issue #49's attacks 3 and 4
+      String twice = "its live status naming another site (north: the leader's BILB threw \"site north appears twice\" every period)";
+      outcomes.put(twice, contained(twice, () -> raw.setData().forPath(liveNode, ("{\"site\":\"north\",\"cores\":64,\"queueCoreSeconds\":0,"
+          + "\"queuedJobs\":0,\"reservationRatio\":0,\"participation\":100}").getBytes(StandardCharsets.UTF_8)), () -> twentyRounds(honest)));
+      String persistent = "its live node made persistent (made first, it would lead for good after the honest sites restarted)";
+      mallory.close(); // its session's ephemeral live node goes with it
+      outcomes.put(persistent, contained(persistent, () -> raw.create().withMode(CreateMode.PERSISTENT).withACL(FederationAcls.own(MALLORY))
+          .forPath(liveNode, ("{\"site\":\"mallory\",\"cores\":64,\"queueCoreSeconds\":0,\"queuedJobs\":0,\"reservationRatio\":0,"
+              + "\"participation\":100}").getBytes(StandardCharsets.UTF_8)), () -> {
+            twentyRounds(honest);
+            for (Site s : honest.values()) {
+              assertFalse(s.coordination().liveSites().containsKey("mallory"), s.name() + " counts a persistent live node as a live site");
+            }
+            assertEquals(1, honest.values().stream().filter(s -> s.coordination().isLeader()).count(), "one honest site leads");
+          }));
       for (Map.Entry<String, JobRef> v : victims.entrySet()) {
         Site home = honest.get(v.getValue().home());
         LocalSite.Job j = LocalFederation.job(home.local(), v.getValue().jobId());
@@ -224,6 +247,13 @@ class HostileMemberIT {
       assertEquals(ATTACKS, outcomes.size(), "every attack written reports an outcome: " + outcomes.keySet());
       outcomes.forEach((attack, outcome) -> assertTrue(outcome.startsWith("refused") || outcome.startsWith("contained"), attack + ": " + outcome));
 
+      for (Map.Entry<String, List<Double>> e : roundMillis.entrySet()) {
+        List<Double> ms = e.getValue().stream().sorted().toList();
+        double max = ms.get(ms.size() - 1);
+        System.out.printf("[hostile] %s: %d rounds, median %.1f ms, p99 %.1f ms, max %.1f ms (budget %d ms)%n", e.getKey(), ms.size(),
+            ms.get(ms.size() / 2), ms.get((int) (ms.size() * 0.99)), max, ROUND_BUDGET.toMillis());
+        assertTrue(max < ROUND_BUDGET.toMillis(), e.getKey() + "'s longest round took " + max + " ms, past its budget under attack");
+      }
       Map<String, Long> refused = north.coordination().refusedPeerRecords();
       System.out.println("[hostile] peer records north refused, by kind (coalition_peer_records_refused_total): " + refused);
       for (String kind : List.of("JobSpec", "SiteInfo", "SiteStatus", "LedgerRow")) {
@@ -237,6 +267,46 @@ class HostileMemberIT {
         open.get(i).close();
       }
       zk.close();
+    }
+  }
+
+  private static final String HUGE_INPUTS_JOB = "m3";
+  private static final String HUGE_INPUTS = "a job declaring 1 TiB of inputs (an executor fetched 3.16 GB, three times its own limit)";
+  /**
+   * What an honest round (a site's balancing period and its broker's tick) may take under attack:
+   * two of the daemon's ticks (1 s by default, {@code coalition daemon --tick}), so that a round
+   * delays the next by one tick at most. No peer may hold a round: a tester's slow output fetch held
+   * one for 248 s (issue #49, attack 2). The longest measured here: 562 ms (2026-11-28).
+   */
+  private static final Duration ROUND_BUDGET = Duration.ofSeconds(2);
+  /** Every honest round's time, in milliseconds, by site. */
+  private final Map<String, List<Double>> roundMillis = new HashMap<>();
+
+  /** One round of every honest site, each timed; none may throw. */
+  private void honestRound(Map<String, Site> honest) {
+    for (Site s : honest.values()) {
+      long t0 = System.nanoTime();
+      s.period().run();
+      s.broker().tick();
+      roundMillis.computeIfAbsent(s.name(), k -> new ArrayList<>()).add((System.nanoTime() - t0) / 1e6);
+    }
+  }
+
+  /** Twenty rounds of the honest sites, in which the leader must publish allowances. */
+  private void twentyRounds(Map<String, Site> honest) throws InterruptedException {
+    int published = 0;
+    for (int i = 0; i < 20; i++) {
+      for (Site s : honest.values()) {
+        long t0 = System.nanoTime();
+        BalancingPeriod.Outcome o = s.period().run();
+        s.broker().tick();
+        roundMillis.computeIfAbsent(s.name(), k -> new ArrayList<>()).add((System.nanoTime() - t0) / 1e6);
+        published += o.published() != null ? 1 : 0;
+      }
+      Thread.sleep(100);
+    }
+    if (published == 0) {
+      throw new AssertionError("the leader published no allowances in 20 periods");
     }
   }
 
@@ -405,6 +475,22 @@ class HostileMemberIT {
           m.start(c, now);
           m.finish(c, new RunResult(now, now + 1e12, 0, ""));
         }),
+        // issue #49's attacks 5, 6 and 11: a result whose record names an executor other than the claimer
+        new Poison("a result naming another member as its executor (south: credit for a run it never made)", (m, raw, c, now) ->
+            namingExecutor(raw, c, "\"south\"", now)),
+        new Poison("a result naming no executor (null: it failed the home's whole round every tick)", (m, raw, c, now) ->
+            namingExecutor(raw, c, "null", now)),
+        new Poison("a result naming a site that does not exist (replayed every round, never acknowledged)", (m, raw, c, now) ->
+            namingExecutor(raw, c, "\"nobody\"", now)),
+        // attacks 7 and 10: its claim's record rewritten to name no site, or another member and its session
+        new Poison("its claim's record naming executor \"\" (a path under no site: it stopped the home's sweep for every job)",
+            (m, raw, c, now) -> raw.setData().forPath(claimPath(c), ("{\"executor\":\"\",\"session\":" + m.session().id()
+                + ",\"startTime\":-1,\"released\":false}").getBytes(StandardCharsets.UTF_8))),
+        new Poison("its claim's record naming south and south's session (read by all: it passed the per-member cap)", (m, raw, c, now) -> {
+          long southSession = raw.checkExists().forPath(ROOT + "/sites/south/live").getEphemeralOwner();
+          raw.setData().forPath(claimPath(c), ("{\"executor\":\"south\",\"session\":" + southSession
+              + ",\"startTime\":-1,\"released\":false}").getBytes(StandardCharsets.UTF_8));
+        }),
         new Poison("change its claim's ACL to shut the home out, then hand in a poisoned result", (m, raw, c, now) -> {
           String refusal = refused(() -> raw.setACL().withACL(FederationAcls.own(me)).forPath(claimPath(c)));
           if (!refusal.startsWith("refused")) {
@@ -556,6 +642,25 @@ class HostileMemberIT {
       ids.add(id);
     }
     return ids;
+  }
+
+  /** Whether {@code claim}'s node is gone (its token is the node's czxid; a later claim on the job is another node). */
+  private static boolean gone(CuratorFramework raw, Optional<Claim> claim) throws Exception {
+    if (claim.isEmpty()) {
+      return true;
+    }
+    Stat stat = raw.checkExists().forPath(claimPath(claim.get()));
+    return stat == null || stat.getCzxid() != claim.get().token();
+  }
+
+  private static boolean unused(JobSpec j, Map<String, JobRef> victims, List<Claim> hoarded) {
+    return !victims.containsValue(j.ref()) && hoarded.stream().noneMatch(c -> c.ref().equals(j.ref()));
+  }
+
+  /** A result of a run that looks honest, for mallory's claim {@code c}, naming {@code executor} (JSON) as who ran it. */
+  private static void namingExecutor(CuratorFramework raw, Claim c, String executor, double now) throws Exception {
+    raw.create().withACL(FederationAcls.result(MALLORY)).forPath(resultPath(c), ("{\"executor\":" + executor + ",\"token\":" + c.token()
+        + ",\"run\":{\"start\":" + now + ",\"end\":" + now + ",\"exitCode\":0,\"output\":\"\"}}").getBytes(StandardCharsets.UTF_8));
   }
 
   private static String resultPath(Claim c) {
