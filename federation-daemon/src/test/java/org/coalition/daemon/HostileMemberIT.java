@@ -83,7 +83,8 @@ class HostileMemberIT {
    * them): 17 writes outside the protocol (2 of them on the servers' quotas), 3 under another home's job, 3 under another member's
    * claim, 4 kinds of garbage in its own nodes, a bulk past its quota, the poisoned results and claims
    * ({@link #poisons()}, 21), the cap and the squat, 4 on the ledger, a job declaring 1 TiB of inputs,
-   * a child of its own job, its site record naming north, and 4 on its live node. An attack added without an outcome, or an outcome lost on the way, fails the count.
+   * a child of its own job, its site record naming north, and 4 on its live node. An attack added
+   * without an outcome, or an outcome lost on the way, fails the count.
    */
   private static final int ATTACKS = 62;
   /** Each member's quota on the servers: room for the workload, and a bulk that stops at 4 MiB. */
