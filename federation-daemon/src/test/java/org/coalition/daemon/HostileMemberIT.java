@@ -83,10 +83,10 @@ class HostileMemberIT {
    * them): 17 writes outside the protocol (2 of them on the servers' quotas), 3 under another home's job, 3 under another member's
    * claim, 4 kinds of garbage in its own nodes, a bulk past its quota, the poisoned results and claims
    * ({@link #poisons()}, 21), the cap and the squat, 4 on the ledger, a job declaring 1 TiB of inputs,
-   * a child of its own job, its site record naming north, and 4 on its live node. An attack added
+   * a child of its own job, an honest claim deleted mid-run, its site record naming north, and 4 on its live node. An attack added
    * without an outcome, or an outcome lost on the way, fails the count.
    */
-  private static final int ATTACKS = 62;
+  private static final int ATTACKS = 63;
   /** Each member's quota on the servers: room for the workload, and a bulk that stops at 4 MiB. */
   private static final MemberQuota QUOTA = new MemberQuota(2_000, 4L << 20);
 
@@ -216,6 +216,7 @@ class HostileMemberIT {
         Thread.sleep(100);
       }
 
+      outcomes.put(UNCREDITED, deleteAnHonestClaimMidRun(honest, mallory, raw, usedByMallory));
       String child = "a child of its own job that is no claim (a node every reader lists under the job)";
       outcomes.put(child, contained(child, () -> raw.create().withACL(FederationAcls.own(MALLORY)).forPath(ROOT + "/jobs/mallory/"
           + HUGE_INPUTS_JOB + "/notaclaim", JUNK), () -> twentyRounds(honest)));
@@ -328,6 +329,71 @@ class HostileMemberIT {
 
   private static List<String> leaders(Map<String, Site> honest) {
     return honest.values().stream().filter(s -> s.coordination().isLeader()).map(Site::name).toList();
+  }
+
+  private static final String UNCREDITED = "delete an honest executor's claim on its own job mid-run (to have its work for nothing)";
+
+  /**
+   * Mallory publishes a job, and a second after an honest site has claimed it (a claim is made as
+   * its pilot starts the run) deletes that site's claim, as only a home may. The executor must give
+   * its run up (no pilot left running it), no honest round may throw, and the job runs once more and
+   * is credited once; the first run's seconds go uncredited, as a home may requeue its own job
+   * (docs/security.md, "A home that does not credit").
+   */
+  private String deleteAnHonestClaimMidRun(Map<String, Site> honest, ZkCoordination mallory, CuratorFramework raw,
+      List<Completed> usedByMallory) throws Exception {
+    // a queue of its own to show, so that the leader's balancing lets its job out (its status said none)
+    mallory.updateStatus(new SiteStatus("mallory", 64, 3600, 1, 1, 100));
+    // the first run sleeps 15 s, long past the second the executor has to give it up in; the run after it, on seeing the mark, ends at once
+    Path marks = Files.createDirectories(tmp.resolve("marks")); // the run's account, not the test's, writes the mark
+    Files.setPosixFilePermissions(marks, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Path mark = marks.resolve("m4-ran");
+    mallory.publish(List.of(new JobSpec("m4", "mallory", 1, 0, 20, mallory.now(), "if [ -e " + mark + " ]; then echo m4; else touch " + mark
+        + "; sleep 15; fi\n")));
+    String claim = ROOT + "/jobs/mallory/m4/claim";
+    String first = null;
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (first == null && System.nanoTime() < deadline) {
+      honestRound(honest);
+      if (raw.checkExists().forPath(claim) != null) {
+        first = (String) JSON.readValue(raw.getData().forPath(claim), Map.class).get("executor");
+      }
+      Thread.sleep(100);
+    }
+    if (first == null) {
+      return "NOT CONTAINED: no honest site claimed m4 within 30 s";
+    }
+    for (int i = 0; i < 10; i++) { // a second into its run
+      honestRound(honest);
+      Thread.sleep(100);
+    }
+    raw.delete().deletingChildrenIfNeeded().forPath(claim);
+    long deleted = System.nanoTime();
+    Site executor = honest.get(first);
+    while (executor.broker().pilotsByState().getOrDefault("running", 0) > 0 && System.nanoTime() - deleted < 5_000_000_000L) {
+      honestRound(honest);
+      Thread.sleep(100);
+    }
+    double gaveUpAfter = (System.nanoTime() - deleted) / 1e9;
+    List<Completed> m4 = new ArrayList<>();
+    while (m4.isEmpty() && System.nanoTime() < deadline) {
+      honestRound(honest);
+      List<Completed> mine = mallory.results();
+      if (!mine.isEmpty() && mallory.acknowledge(mine) == mine.size()) {
+        usedByMallory.addAll(mine);
+        mine.stream().filter(r -> r.job().jobId().equals("m4")).forEach(m4::add);
+      }
+      Thread.sleep(100);
+    }
+    for (int i = 0; i < 10; i++) {
+      honestRound(honest);
+      Thread.sleep(100);
+    }
+    boolean givenUp = gaveUpAfter < 5;
+    return m4.size() == 1 && givenUp && m4.get(0).result().exitCode() == 0 ? String.format("contained: %s gave its run up %.1f s after its claim"
+        + " went (the run would have slept 15 s), the job ran once more at %s and was credited once; the first run went uncredited", first,
+        gaveUpAfter, m4.get(0).executor())
+        : "NOT CONTAINED: m4's results " + m4 + ", " + first + "'s pilot still running " + String.format("%.1f s", gaveUpAfter) + " after its claim went";
   }
 
   /** Twenty rounds of the honest sites, in which the leader must publish allowances. */
