@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -37,11 +38,13 @@ public final class Ensemble implements AutoCloseable {
   private final FederationCa ca;
   private final List<ServerProcess> servers;
   private final Map<Identity, Path> identities = new ConcurrentHashMap<>();
+  private final Path quorumTrust;
 
-  private Ensemble(Path dir, FederationCa ca, List<ServerProcess> servers) {
+  private Ensemble(Path dir, FederationCa ca, List<ServerProcess> servers, Path quorumTrust) {
     this.dir = dir;
     this.ca = ca;
     this.servers = servers;
+    this.quorumTrust = quorumTrust;
   }
 
   /** Starts {@code size} servers (1, or 3 or more as an ensemble with a majority quorum) and waits until they serve. */
@@ -61,16 +64,23 @@ public final class Ensemble implements AutoCloseable {
     FederationCa ca = FederationCa.create(dir.resolve("ca"), "testbed ensemble");
     Path key = serverKey != null ? serverKey : ca.issueServer("localhost", List.of("127.0.0.1"), dir.resolve("server.p12"));
     Path trusted = trust != null ? trust : ca.trustStore();
+    // the servers' own CA for TLS between them (quorum TLS), apart from the members' (ServerTls.quorumProperties)
+    FederationCa quorumCa = FederationCa.create(dir.resolve("quorum-ca"), "testbed ensemble quorum");
+    Path quorumKey = quorumCa.issueServer("localhost", List.of("127.0.0.1"), dir.resolve("quorum.p12"));
     int[] ports = distinctPorts(4 * size);
     List<ServerProcess> servers = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       servers.add(new ServerProcess(i + 1, dir.resolve("server" + (i + 1)), new int[] {ports[4 * i], ports[4 * i + 1], ports[4 * i + 2],
           ports[4 * i + 3]}));
     }
-    Ensemble ensemble = new Ensemble(dir, ca, servers);
+    Ensemble ensemble = new Ensemble(dir, ca, servers, quorumCa.trustStore());
     try {
       for (ServerProcess s : servers) {
-        s.configure(ServerTls.properties(s.securePort, key, trusted), servers);
+        Map<String, String> settings = new LinkedHashMap<>(ServerTls.properties(s.securePort, key, trusted));
+        if (size > 1) {
+          settings.putAll(ServerTls.quorumProperties(quorumKey, quorumCa.trustStore()));
+        }
+        s.configure(settings, servers);
         s.start();
       }
       ensemble.awaitServing(Duration.ofSeconds(60));
@@ -102,6 +112,21 @@ public final class Ensemble implements AutoCloseable {
   /** The servers' TLS ports: what members connect to. */
   public String connectString() {
     return servers.stream().map(s -> "127.0.0.1:" + s.securePort).collect(Collectors.joining(","));
+  }
+
+  /** The servers' key store for TLS between them (quorum TLS), from a CA of their own. */
+  public Path quorumKeyStore() {
+    return dir.resolve("quorum.p12");
+  }
+
+  /** The trust store the servers check each other's quorum certificates against: their own CA's, not the members'. */
+  public Path quorumTrustStore() {
+    return quorumTrust;
+  }
+
+  /** Each server's quorum and election ports (TLS between the servers when there are several), as host:port. */
+  public List<String> quorumAddresses() {
+    return servers.stream().flatMap(s -> Stream.of("127.0.0.1:" + s.quorumPort, "127.0.0.1:" + s.electionPort)).toList();
   }
 
   /** The servers' plain loopback ports: a client there has no certificate and so no identity. */

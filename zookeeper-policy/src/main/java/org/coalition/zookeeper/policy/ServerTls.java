@@ -23,21 +23,42 @@ public final class ServerTls {
     Map<String, String> p = new LinkedHashMap<>();
     p.put("secureClientPort", Integer.toString(securePort));
     p.put("serverCnxnFactory", "org.apache.zookeeper.server.NettyServerCnxnFactory");
-    p.put("ssl.keyStore.location", keyStore.toString());
-    p.put("ssl.keyStore.passwordPath", keyStore + ".password");
-    p.put("ssl.keyStore.type", "PKCS12");
-    p.put("ssl.trustStore.location", trustStore.toString());
-    p.put("ssl.trustStore.passwordPath", trustStore + ".password");
-    p.put("ssl.trustStore.type", "PKCS12");
+    tls(p, "ssl.", keyStore, trustStore);
     p.put("ssl.clientAuth", "need");
-    p.put("ssl.protocol", PROTOCOL);
-    p.put("ssl.enabledProtocols", PROTOCOL);
-    p.put("ssl.ciphersuites", String.join(",", CIPHER_SUITES));
     p.put("authProvider.x509", "org.apache.zookeeper.server.auth.X509AuthenticationProvider");
     p.put("authProvider." + FederationAclProvider.SCHEME, FederationAclProvider.class.getName());
     // the hard quotas the operator sets on each member's jobs folder are refused past, not only logged
     // (a key ZooKeeper does not know becomes the system property zookeeper.KEY)
     p.put("enforceQuota", "true");
     return p;
+  }
+
+  /**
+   * The zoo.cfg entries for TLS between the servers of an ensemble (quorum TLS): TLS 1.3 on the
+   * quorum and election ports, with {@code quorumKey}, trusting {@code quorumTrust} alone, the
+   * certificate of a CA that issues servers' quorum certificates only. Not the federation's CA:
+   * a member's certificate comes from that one too, for client and server use, and ZooKeeper's
+   * hostname check would pass it from the member's own host, so a member could join the quorum.
+   * Peers check each other's host names (the certificates name the addresses in {@code server.N}).
+   */
+  public static Map<String, String> quorumProperties(Path quorumKey, Path quorumTrust) {
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("sslQuorum", "true");
+    tls(p, "ssl.quorum.", quorumKey, quorumTrust);
+    p.put("ssl.quorum.hostnameVerification", "true");
+    return p;
+  }
+
+  /** The key store, the trust store (PKCS #12, passwords beside them) and TLS 1.3's AEAD suites, under {@code prefix}. */
+  private static void tls(Map<String, String> p, String prefix, Path keyStore, Path trustStore) {
+    p.put(prefix + "keyStore.location", keyStore.toString());
+    p.put(prefix + "keyStore.passwordPath", keyStore + ".password");
+    p.put(prefix + "keyStore.type", "PKCS12");
+    p.put(prefix + "trustStore.location", trustStore.toString());
+    p.put(prefix + "trustStore.passwordPath", trustStore + ".password");
+    p.put(prefix + "trustStore.type", "PKCS12");
+    p.put(prefix + "protocol", PROTOCOL);
+    p.put(prefix + "enabledProtocols", PROTOCOL);
+    p.put(prefix + "ciphersuites", String.join(",", CIPHER_SUITES));
   }
 }
