@@ -4,8 +4,8 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,11 +74,6 @@ final class ConnectionsPerAddress implements Connection.Listener {
     }
   }
 
-  /** The connections {@code address}'s client holds open now. */
-  int open(InetAddress address) {
-    return client(address).map(c -> open.getOrDefault(c, 0)).orElse(0);
-  }
-
   /** The connections closed so far because their client held its limit. */
   long shed() {
     return shed.sum();
@@ -92,14 +87,17 @@ final class ConnectionsPerAddress implements Connection.Listener {
     return remote instanceof InetSocketAddress inet && inet.getAddress() != null ? client(inet.getAddress()) : Optional.empty();
   }
 
-  /** Whom {@code address} counts toward: empty for loopback, which is not held. */
+  /** Whom {@code address} counts toward (an IPv4 address, an IPv6 address's /64): empty for loopback, which is not held. */
   static Optional<String> client(InetAddress address) {
     if (address.isLoopbackAddress()) {
       return Optional.empty();
     }
     if (address instanceof Inet6Address v6) {
-      byte[] bytes = v6.getAddress();
-      return Optional.of(HexFormat.of().formatHex(Arrays.copyOf(bytes, 8)) + "::/64");
+      try {
+        return Optional.of(InetAddress.getByAddress(Arrays.copyOf(Arrays.copyOf(v6.getAddress(), 8), 16)).getHostAddress() + "/64");
+      } catch (UnknownHostException e) {
+        throw new IllegalStateException("16 bytes are an IPv6 address", e);
+      }
     }
     return Optional.of(address.getHostAddress());
   }
