@@ -49,10 +49,17 @@ class ApiCrowdIT {
       try {
         // the host's whole share and ten more, each connection half a request that never ends; the
         // server opens them on several threads, so which ten it closes is not the last ten's order
+        // (each sends a byte every two seconds, so that none idles out of the API's 10 s however slowly they open)
         int past = 10;
+        long lastTrickle = System.nanoTime();
         for (int i = 0; i < DaemonApi.MAX_PER_CLIENT + past; i++) {
           held.add(slowClient(remote, port));
+          if (System.nanoTime() - lastTrickle > 2_000_000_000L) {
+            trickle(held);
+            lastTrickle = System.nanoTime();
+          }
         }
+        trickle(held);
         int closed = 0;
         for (long end = System.nanoTime() + 5_000_000_000L; closed < past && System.nanoTime() < end; Thread.sleep(100)) {
           closed = closed(held);
