@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.Inet4Address;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +23,7 @@ import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.FakeBatch;
+import org.coalition.daemon.HostAddresses;
 import org.coalition.daemon.LocalFederation;
 import org.coalition.daemon.LocalFederation.Site;
 import org.coalition.daemon.RunOutputs;
@@ -208,24 +205,12 @@ class DaemonApiIT {
     assertEquals(200, send(b, "GET", "v1/health/live", null, null).statusCode());
   }
 
-  /** This host's first address that is not loopback (eth0's, or docker0's): reads from it count as from another host. */
-  private static String notLoopback() throws Exception {
-    for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
-      for (InetAddress a : Collections.list(nic.getInetAddresses())) {
-        if (nic.isUp() && a instanceof Inet4Address && !a.isLoopbackAddress()) {
-          return a.getHostAddress();
-        }
-      }
-    }
-    throw new AssertionError("this host has no address but loopback: the test needs one that is not (an interface that is up)");
-  }
-
   @Test
   void aUserOnAnotherHostReadsTheirOwnJobWithARealMungeCredentialAndNoOneElsesJob() throws Exception {
     Testbed.require("slurm22-c1"); // the testbed's munged, on this host
     Site s = fed.site("east", 1);
     String id = s.local().submit("coalition-user", 1, 60, "#!/bin/sh\ntrue\n");
-    String address = notLoopback();
+    String address = HostAddresses.outward().getHostAddress();
     DaemonApi api = DaemonApi.start(s.broker(), address, 0, Optional.empty(), OPERATOR.getBytes(StandardCharsets.UTF_8), LocalHealth.INSTANCE,
         Optional.of(new MungeUsers(List.of("unmunge"))));
     apis.put("east-remote", api);

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.Inet4Address;
 import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -41,7 +39,7 @@ class ApiCrowdIT {
 
   @Test
   void aHostPastItsShareOfConnectionsHasTheRestClosedUnreadWhileOthersAreServed() throws Exception {
-    InetAddress remote = anAddressOtherThanLoopback();
+    InetAddress remote = HostAddresses.outward();
     OnePilot one = OnePilot.start(tmp);
     try (DaemonApi api = DaemonApi.start(one.exec(), "0.0.0.0", 0, Optional.empty(), OPERATOR, ApiAbuseIT.health())) {
       int port = api.uri().getPort();
@@ -195,15 +193,5 @@ class ApiCrowdIT {
     } catch (SocketException e) {
       return "";
     }
-  }
-
-  /**
-   * One of this machine's own IPv4 addresses other than loopback: connecting from it to itself,
-   * the API sees a host other than its own loopback. Every machine this suite runs on has one.
-   */
-  private static InetAddress anAddressOtherThanLoopback() throws SocketException {
-    return NetworkInterface.networkInterfaces().flatMap(NetworkInterface::inetAddresses)
-        .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress()).findFirst()
-        .orElseThrow(() -> new IllegalStateException("this machine has no IPv4 address but loopback: the test needs one to connect from"));
   }
 }
