@@ -1,6 +1,7 @@
 package org.coalition.containers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +24,7 @@ import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
+import org.coalition.testbed.zookeeper.QuorumProbe;
 import org.coalition.trust.FederationCa;
 import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.AfterAll;
@@ -145,6 +147,32 @@ class FederationInContainersIT {
     CoordinationException e = assertThrows(CoordinationException.class, () -> ZkFederation.connect(zk.hostConnectString(), forged,
         Clock.systemUTC(), new ZkFederation.Options(Duration.ofSeconds(10), Duration.ofSeconds(5))).close());
     assertEquals(CoordinationException.Kind.UNAVAILABLE, e.kind(), e.getMessage());
+  }
+
+  /**
+   * The servers talk to each other over TLS 1.3 with keys of their own CA (docs/operations.md,
+   * "Quorum TLS"): each says so in its log, they formed the quorum the federation runs on, and each
+   * server's election port, reached from the host over the federation's network, takes a quorum
+   * certificate that names the host's address there (the control) and refuses a member's, from the
+   * federation's CA.
+   */
+  @Test
+  @Order(0)
+  void theServersTalkToEachOtherOverTlsAndTakeNoMembersCertificate() throws Exception {
+    Path quorumTrust = credentials.resolve("quorum-ca.p12");
+    // the control: a quorum certificate that names the address the host reaches the servers from
+    String host = Engine.client().inspectNetworkCmd().withNetworkId(federation.getId()).exec().getIpam().getConfig().get(0).getGateway();
+    Path probe = FederationCa.load(credentials.resolve("quorum-ca")).issueServer("probe", List.of(host), credentials.resolve("quorum-probe.p12"));
+    for (int i = 1; i <= 3; i++) {
+      String log = Files.readString(logs.file("zk" + i));
+      assertTrue(log.contains("Using TLS encrypted quorum communication"), "zk" + i + " runs its quorum over TLS (its log: "
+          + logs.file("zk" + i) + ")");
+      String address = Engine.address(zk.server(i), federation);
+      assertTrue(QuorumProbe.takes(address, ZooKeeperEnsemble.ELECTION_PORT, probe, quorumTrust),
+          "zk" + i + "'s election port takes a quorum certificate that names " + host);
+      assertFalse(QuorumProbe.takes(address, ZooKeeperEnsemble.ELECTION_PORT, credentials.resolve("north").resolve("site.p12"), quorumTrust),
+          "zk" + i + "'s election port refuses north's certificate");
+    }
   }
 
   @Test

@@ -287,6 +287,24 @@ class PackageIT {
   }
 
   /**
+   * An ensemble's server given its quorum key without the quorum CA's certificate (docs/operations.md,
+   * "Quorum TLS") does not start in plain text: prepare stops, naming the file, and writes nothing.
+   */
+  @Test
+  @Order(7)
+  void halfAQuorumKeyStopsTheServersPrepareWithTheMissingFileNamed() {
+    String config = ok("cat /var/lib/zookeeper/zoo.cfg");
+    ok("mkdir -p /root/quorum-half && cp /etc/coalition-zookeeper/*.p12* /root/quorum-half/ && cp /root/quorum-half/server.p12 /root/quorum-half/quorum.p12"
+        + " && cp /root/quorum-half/server.p12.password /root/quorum-half/quorum.p12.password");
+    ExecResult r = run("ZK_ID=1 ZK_SERVERS='zk1 zk2 zk3' COALITION_ZK_TLS=/root/quorum-half coalition-zookeeper prepare");
+    assertEquals(2, r.getExitCode(), "bad input: " + r.getStderr());
+    assertTrue(r.getStderr().contains("/root/quorum-half/quorum-trust.p12 is missing"), "the missing file named: " + r.getStderr());
+    assertEquals(1, r.getStderr().strip().lines().count(), "one line: " + r.getStderr());
+    assertEquals(config, ok("cat /var/lib/zookeeper/zoo.cfg"), "the running server's zoo.cfg is untouched");
+    ok("rm -r /root/quorum-half");
+  }
+
+  /**
    * The operator rotates south's key with no overlap, writing the new key where south's site file
    * names it; south's daemon, refused on its old key, is restarted by its admin and joins on the new one.
    */

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.coalition.testbed.Eventually;
+import org.coalition.trust.FederationCa;
+import org.coalition.trust.StoreFiles;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.Wait;
@@ -14,25 +16,42 @@ import org.testcontainers.utility.MountableFile;
 
 /**
  * Three ZooKeeper servers (docker/zookeeper) on the federation's network, as zk1, zk2 and zk3,
- * serving TLS on 2281 with their keys from docker/credentials ({@code credentials}).
+ * serving TLS on 2281 with their keys from docker/credentials ({@code credentials}), and talking to
+ * each other over TLS with keys of the servers' own CA (docs/operations.md, "Quorum TLS").
  */
 final class ZooKeeperEnsemble implements AutoCloseable {
   static final String CONNECT = "zk1:2281,zk2:2281,zk3:2281";
   static final int TLS_PORT = 2281;
+  /** The port each server's election listens on (coalition-zookeeper's zoo.cfg). */
+  static final int ELECTION_PORT = 3888;
   private final List<GenericContainer<?>> servers = new ArrayList<>();
   private final Logs logs;
 
   ZooKeeperEnsemble(Network network, Logs logs, Path credentials) {
     this.logs = logs;
     String image = "coalition/zookeeper:3.8";
+    // Each server checks that a peer's quorum certificate names the address it connects from or that
+    // address's reverse DNS name, which Docker's network answers as CONTAINER.NETWORK: the containers
+    // get names of their own, and their quorum keys (from docker/credentials' quorum CA) name them.
+    String networkName = Engine.client().inspectNetworkCmd().withNetworkId(network.getId()).exec().getName();
+    FederationCa quorumCa = FederationCa.load(credentials.resolve("quorum-ca"));
     for (int i = 1; i <= 3; i++) {
+      String container = "coalition-zk" + i + "-" + networkName;
+      Path quorumKey = quorumCa.issueServer("zk" + i, List.of(container + "." + networkName), credentials.resolve("zk" + i + "-quorum-tier.p12"));
       GenericContainer<?> zk = Engine.container(image).withNetwork(network).withNetworkAliases("zk" + i)
+          .withCreateContainerCmdModifier(cmd -> cmd.withName(container))
           .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("zk" + i + ".p12"), 0600), "/etc/coalition-zookeeper/server.p12")
           .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("zk" + i + ".p12.password"), 0600),
               "/etc/coalition-zookeeper/server.p12.password")
           .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("federation-ca.p12"), 0644), "/etc/coalition-zookeeper/trust.p12")
           .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("federation-ca.p12.password"), 0644),
               "/etc/coalition-zookeeper/trust.p12.password")
+          // TLS between the servers, with keys of their own CA (docs/operations.md, "Quorum TLS")
+          .withCopyFileToContainer(MountableFile.forHostPath(quorumKey, 0600), "/etc/coalition-zookeeper/quorum.p12")
+          .withCopyFileToContainer(MountableFile.forHostPath(StoreFiles.passwordFile(quorumKey), 0600), "/etc/coalition-zookeeper/quorum.p12.password")
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("quorum-ca.p12"), 0644), "/etc/coalition-zookeeper/quorum-trust.p12")
+          .withCopyFileToContainer(MountableFile.forHostPath(credentials.resolve("quorum-ca.p12.password"), 0644),
+              "/etc/coalition-zookeeper/quorum-trust.p12.password")
           .withEnv("ZK_ID", String.valueOf(i)).withEnv("ZK_SERVERS", "zk1 zk2 zk3").withExposedPorts(TLS_PORT)
           .withCreateContainerCmdModifier(logs.hostname("zk" + i)).withCreateContainerCmdModifier(Logs.netAdmin())
           .withLogConsumer(logs.to("zk" + i)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(2)));
