@@ -264,7 +264,7 @@ final class DaemonCommand implements Callable<Integer> {
    * the daemon. Empty if it was stopped meanwhile.
    */
   private Optional<ZkCoordination> joinPatiently(SiteConfig c, ZkTls tls) throws InterruptedException {
-    ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(20),
+    ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), ZkFederation.Options.CONNECT_TIMEOUT,
         ZkFederation.Options.CLAIM_LEASE, ZkFederation.Options.MAX_CLAIMS_PER_MEMBER, c.federation().restartGrace());
     for (int attempt = 1; ; attempt++) {
       try {

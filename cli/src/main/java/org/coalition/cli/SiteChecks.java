@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -63,7 +62,7 @@ final class SiteChecks {
    */
   static List<String> online(SiteConfig c) {
     List<String> out = new ArrayList<>();
-    ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), Duration.ofSeconds(10));
+    ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), ZkFederation.Options.CONNECT_TIMEOUT);
     try (ZkCoordination zk = ZkFederation.connect(c.federation().zookeeper(), identity(c), Clock.systemUTC(), options)) {
       zk.liveSites(); // a read of the federation's tree, as this site
     } catch (CoordinationException e) {
