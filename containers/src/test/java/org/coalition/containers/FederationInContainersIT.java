@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.zookeeper.ZkFederation;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
 import org.testcontainers.containers.Network;
 
 /**
@@ -52,11 +54,15 @@ class FederationInContainersIT {
   private static final String FEDERATION = "tier";
   private static final Duration SESSION = Duration.ofSeconds(8);
   /**
-   * The homes' restart grace (docker/coalition/site.yaml.template), the site file's default: a
-   * restarted executor takes its claims back within it (a daemon killed in the soak joined again
-   * up to 32 s after the kill while CI ran, 8 s of which were its session's end).
+   * The homes' restart grace (docker/coalition/site.yaml.template): a restarted executor takes its
+   * claims back within it. Three times the site file's 60 s default, as a site sets it to cover its
+   * daemon's restart: on this 2-core CI machine, beside the testbed's ITs, a daemon the soak killed
+   * joined again 88-112 s after the kill and an upgraded one 131 s after its stop began, its JVM
+   * taking 46-73 s of that to start (2026-11-28/29; up to 32 s on a quieter run before). The soak
+   * then counted the runs the homes requeued as lost to a restart, which the grace is there to
+   * prevent; what it proves (a restart within the grace loses nothing) is unchanged.
    */
-  private static final Duration RESTART_GRACE = Duration.ofSeconds(60);
+  private static final Duration RESTART_GRACE = Duration.ofSeconds(180);
   /** How long after a site's cut-off its homes may still requeue its jobs: its session, the restart grace, a sweep or two. */
   private static final Duration SETTLE = SESSION.plus(RESTART_GRACE).plusSeconds(30);
 
@@ -336,6 +342,8 @@ class FederationInContainersIT {
    */
   @Test
   @Order(6)
+  // its own bounds, not the 15 minutes of it.method.timeout: the jobs' deadline (soak.minutes and 20) and the accounting's 8
+  @Timeout(value = 40, unit = TimeUnit.MINUTES)
   void aSoakUnderRandomFaultsRunsEveryJobOnceKeepsEveryOutputAndLosesNoRunToARestart() throws Exception {
     int count = Integer.getInteger("soak.jobs", 300);
     Duration over = Duration.ofMinutes(Long.getLong("soak.minutes", 10));

@@ -11,10 +11,19 @@ package org.coalition.coordination;
  *     hex digits), checked by the home after the transfer; "" for an inline output or none
  * @param outOfMemory the executor's batch system killed a process of the run for passing its memory
  *     (the kernel's OOM killer in the run's memory cgroup, as Slurm's task/cgroup tells it)
+ * @param outputBytes the size in bytes of the output the reference names when it is fetched, as its
+ *     executor stored it; the home takes no more, and waits for the transfer in proportion to it
+ *     (issue #49). 0: not declared (an inline output, none, or a result from before sizes)
  */
 public record RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256,
-    boolean outOfMemory) {
+    boolean outOfMemory, long outputBytes) {
   public static final int MAX_OUTPUT_REF = 2048;
+
+  /** A run whose output's size is not declared. */
+  public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256,
+      boolean outOfMemory) {
+    this(start, end, exitCode, signal, timedOut, output, outputSha256, outOfMemory, 0);
+  }
 
   /** A run that no memory limit cut short. */
   public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256) {
@@ -40,12 +49,13 @@ public record RunResult(double start, double end, int exitCode, int signal, bool
    * A run as a record holds it: one written before runs carried a signal has none ({@code null}),
    * and exited; one written before timeouts were told has no {@code timedOut}, and was not stopped; one
    * written before checksums has no {@code outputSha256}; one written before memory kills were told
-   * has no {@code outOfMemory}, and was not killed for memory.
+   * has no {@code outOfMemory}, and was not killed for memory; one written before sizes has no
+   * {@code outputBytes}, and declares none.
    */
   public static RunResult read(double start, double end, int exitCode, Integer signal, Boolean timedOut, String output, String outputSha256,
-      Boolean outOfMemory) {
+      Boolean outOfMemory, Long outputBytes) {
     return new RunResult(start, end, exitCode, signal == null ? 0 : signal, Boolean.TRUE.equals(timedOut), output,
-        outputSha256 == null ? "" : outputSha256, Boolean.TRUE.equals(outOfMemory));
+        outputSha256 == null ? "" : outputSha256, Boolean.TRUE.equals(outOfMemory), outputBytes == null ? 0 : outputBytes);
   }
 
   public RunResult {
@@ -60,6 +70,9 @@ public record RunResult(double start, double end, int exitCode, int signal, bool
     }
     if (outputSha256 == null || !(outputSha256.isEmpty() || outputSha256.matches("[0-9a-f]{64}"))) {
       throw new IllegalArgumentException("output checksum must be a SHA-256 (64 lower-case hex digits) or empty");
+    }
+    if (outputBytes < 0) {
+      throw new IllegalArgumentException("output size must be 0 (not declared) or more bytes, was " + outputBytes);
     }
   }
 }

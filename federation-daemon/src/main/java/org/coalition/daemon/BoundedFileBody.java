@@ -26,7 +26,7 @@ final class BoundedFileBody implements HttpResponse.BodySubscriber<BoundedFileBo
   private final CompletableFuture<Received> result = new CompletableFuture<>();
   private final MessageDigest sha;
   private FileChannel out;
-  private long size;
+  private volatile long size; // written by the subscriber alone, read by the download waiting on it
   private Flow.Subscription subscription;
 
   /** What arrived: the file, its size and its SHA-256 (lower-case hex). */
@@ -45,6 +45,11 @@ final class BoundedFileBody implements HttpResponse.BodySubscriber<BoundedFileBo
     this.file = file;
     this.limit = limit;
     this.sha = Checksums.sha256();
+  }
+
+  /** How many bytes have arrived so far (read from another thread while the body streams). */
+  long size() {
+    return size;
   }
 
   @Override

@@ -105,7 +105,7 @@ final class HomeResults {
         // (an executor whose daemon did not answer a moment ago: its results wait, unacknowledged)
         RunResult r = c.result();
         String endpoint = endpoints.getOrDefault(c.executor(), "");
-        if (fetches.start(c.token(), () -> fetch.fetch(r.output(), endpoint, c.executor(), r.outputSha256()))) {
+        if (fetches.start(c.token(), c.executor(), () -> fetch.fetch(r, endpoint, c.executor()))) {
           started.add(c.token());
         }
       }

@@ -98,6 +98,24 @@ public final class OutputFetch {
    * a checked tar in this daemon's incoming folder: the caller deletes it once used.
    */
   public RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor, String sha256) {
+    return fetch(reference, executorEndpoint, executor, sha256, 0);
+  }
+
+  /**
+   * Reads the output {@code result} names, written by {@code executor} whose registered endpoint is
+   * {@code executorEndpoint}, bounded by the size the result declares as well as by this home's own limit.
+   */
+  public RunOutputs.Captured fetch(RunResult result, String executorEndpoint, String executor) {
+    return fetch(result.output(), executorEndpoint, executor, result.outputSha256(), result.outputBytes());
+  }
+
+  /**
+   * The fetch: at most this home's own limit, and at most {@code declared} bytes when the result
+   * declares a size (over it: refused); the whole transfer may take {@link #TOTAL_TIME} and a second
+   * per {@link #BYTES_PER_SECOND} of what may arrive, so a run without files is not waited for as if
+   * it brought the 1 GiB of {@code staging.max-job} (issue #49, attack 2: 248 s).
+   */
+  private RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor, String sha256, long declared) {
     if (reference.isEmpty()) {
       return new RunOutputs.Captured(new byte[0], new byte[0]);
     }
@@ -126,8 +144,9 @@ public final class OutputFetch {
     }
     Path blob = temporary("output-");
     try {
-      long limit = RunOutputs.MAX_BLOB + TarBundle.rawLimit(maxFilesBytes);
-      Duration time = totalTime.plusSeconds(maxFilesBytes / BYTES_PER_SECOND);
+      long own = RunOutputs.MAX_BLOB + TarBundle.rawLimit(maxFilesBytes);
+      long limit = declared > 0 ? Math.min(own, declared) : own;
+      Duration time = totalTime.plusSeconds(Math.max(0, limit - RunOutputs.MAX_BLOB) / BYTES_PER_SECOND);
       BoundedFileBody.Received got = download.get(reference, executor, limit, time, blob);
       if (!sha256.isEmpty() && !sha256.equals(got.sha256())) {
         throw new IllegalArgumentException("output " + abbreviate(reference) + " arrived with SHA-256 " + got.sha256()

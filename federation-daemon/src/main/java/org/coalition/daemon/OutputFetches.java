@@ -1,7 +1,9 @@
 package org.coalition.daemon;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -13,6 +15,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The home's fetches of remote runs' outputs, off the round's thread (issue #49): a fetch may take
@@ -22,10 +25,22 @@ import java.util.function.Supplier;
  * saw its result; it never waits again for a fetch still running. Fetches are keyed by the result's
  * claim token; one whose result is gone (acknowledged, rejected) is forgotten and its files deleted. Its threads are
  * daemons and end when idle ({@link BoundedParallel#daemonPool}), so nothing needs closing.
+ *
+ * <p>No executor has more than {@link #PER_EXECUTOR} fetches running at once: the others of its
+ * results wait for a later round, so an executor that trickles its outputs (or is merely slow)
+ * holds two of the pool's threads, never the pool, and the results of every other executor are
+ * fetched beside its own.
  */
 final class OutputFetches {
-  /** The longest a round waits for the fetches it started before it goes on without them. */
-  static final Duration ROUND_WAIT = Duration.ofSeconds(2);
+  /**
+   * The longest a round waits for the fetches it started before it goes on without them: half of
+   * the daemon's default tick, so that a round that starts a fetch that never ends still ends
+   * within two ticks (HostileMemberIT's round budget). A small output from a live executor arrives
+   * well within it and is replayed in the round that saw its result.
+   */
+  static final Duration ROUND_WAIT = Duration.ofMillis(500);
+  /** The most fetches running at once from one executor. */
+  static final int PER_EXECUTOR = 2;
 
   /** How a fetch ended: the output, or what went wrong (a {@link RuntimeException} of {@link OutputFetch}'s kinds). */
   record Outcome(RunOutputs.Captured output, RuntimeException failure) {
@@ -37,20 +52,31 @@ final class OutputFetches {
     }
   }
 
+  /** A fetch started: from which executor, and how it ends. */
+  private record Fetch(String executor, CompletableFuture<Outcome> outcome) {}
+
   private final ThreadPoolExecutor pool;
-  private final Map<Long, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();
+  private final Map<Long, Fetch> running = new ConcurrentHashMap<>();
+  /** Fetches still running whose results went (round's thread only). */
+  private final List<Fetch> orphans = new ArrayList<>();
 
   /** {@code width}: how many fetches at once; {@code name}: their threads' names' prefix. */
   OutputFetches(String name, int width) {
     pool = BoundedParallel.daemonPool(name, width);
   }
 
-  /** Starts {@code fetch} for the result of claim {@code token}, unless it runs or has ended already; true if started now. */
-  boolean start(long token, Supplier<RunOutputs.Captured> fetch) {
-    CompletableFuture<Outcome> fresh = new CompletableFuture<>();
-    if (running.putIfAbsent(token, fresh) != null) {
+  /**
+   * Starts {@code fetch} for the result of claim {@code token}, from {@code executor}, unless it runs
+   * or has ended already, or {@link #PER_EXECUTOR} fetches from that executor run now (then a later
+   * round starts it); true if started now. Called from the round's thread only.
+   */
+  boolean start(long token, String executor, Supplier<RunOutputs.Captured> fetch) {
+    if (running.containsKey(token) || runningFrom(executor) >= PER_EXECUTOR) {
       return false;
     }
+    CompletableFuture<Outcome> fresh = new CompletableFuture<>();
+    Fetch started = new Fetch(executor, fresh);
+    running.put(token, started);
     pool.execute(() -> {
       Outcome outcome;
       try {
@@ -59,24 +85,30 @@ final class OutputFetches {
         outcome = new Outcome(null, e);
       }
       fresh.complete(outcome);
-      if (running.get(token) != fresh) {
+      if (running.get(token) != started) {
         discard(outcome); // its result went while it ran: nobody takes its files
       }
     });
     return true;
   }
 
+  /** How many fetches from {@code executor} have not ended. */
+  private long runningFrom(String executor) {
+    return Stream.concat(running.values().stream(), orphans.stream()).filter(f -> f.executor().equals(executor) && !f.outcome().isDone())
+        .count();
+  }
+
   /** Waits at most {@link #ROUND_WAIT} in all for the fetches of {@code tokens} (those this round started). */
   void awaitStarted(Collection<Long> tokens) {
     long deadline = System.nanoTime() + ROUND_WAIT.toNanos();
     for (long token : tokens) {
-      CompletableFuture<Outcome> f = running.get(token);
+      Fetch f = running.get(token);
       long left = deadline - System.nanoTime();
       if (f == null || left <= 0) {
         continue;
       }
       try {
-        f.get(left, TimeUnit.NANOSECONDS);
+        f.outcome().get(left, TimeUnit.NANOSECONDS);
       } catch (TimeoutException | ExecutionException | CompletionException e) {
         // still running (the next rounds take it when it ends), or ended: taken below
       } catch (InterruptedException e) {
@@ -88,26 +120,30 @@ final class OutputFetches {
 
   /** The outcome of the fetch for claim {@code token} if it has ended (and forgets it), else empty. */
   Optional<Outcome> take(long token) {
-    CompletableFuture<Outcome> f = running.get(token);
-    if (f == null || !f.isDone()) {
+    Fetch f = running.get(token);
+    if (f == null || !f.outcome().isDone()) {
       return Optional.empty();
     }
     running.remove(token);
-    return Optional.of(f.join());
+    return Optional.of(f.outcome().join());
   }
 
   /**
    * Forgets the fetches of results no longer waiting (not among {@code current}), deleting the
    * files of those that ended; one still running deletes its own when it ends. (A running fetch is
-   * not interrupted: it ends within its own bound.)
+   * not interrupted: it ends within its own bound, and counts in its executor's share until then,
+   * so that an executor cannot start more by withdrawing its results.)
    */
   void retain(Set<Long> current) {
+    orphans.removeIf(f -> f.outcome().isDone());
     running.entrySet().removeIf(e -> {
       if (current.contains(e.getKey())) {
         return false;
       }
-      if (e.getValue().isDone()) {
-        discard(e.getValue().join());
+      if (e.getValue().outcome().isDone()) {
+        discard(e.getValue().outcome().join());
+      } else {
+        orphans.add(e.getValue());
       }
       return true;
     });

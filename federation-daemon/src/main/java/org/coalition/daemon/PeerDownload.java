@@ -15,21 +15,42 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * One file fetched from another site's daemon: streamed to disk with a size bound and a bound on
- * the whole transfer (a body trickled byte by byte is cut), its SHA-256 computed on the way, and,
- * over HTTPS between daemons with identities, accepted only from the certificate of the site
- * expected to answer. Outputs come home this way, and inputs go out.
+ * the whole transfer, its SHA-256 computed on the way, and, over HTTPS between daemons with
+ * identities, accepted only from the certificate of the site expected to answer. Outputs come home
+ * this way, and inputs go out.
+ *
+ * <p>A site that has answered (its headers arrived) and then sends fewer than {@link #STALL_BYTES}
+ * in any {@link #STALL_WINDOW} is cut at once and refused, as Apache's {@code mod_reqtimeout}
+ * refuses a client under its {@code MinRate}: a daemon serves these files from its own disk, and
+ * one that trickles them does so to hold the other site's fetch (issue #49, attack 2: a home waited
+ * 248 s for an output sent a byte at a time). So is one that answered and has not sent the whole
+ * body within the transfer's bound. Only a site that does not answer at all (no route, no
+ * connection, no headers within the bound, HTTP 5xx) is unreachable, and tried again later.
  */
 final class PeerDownload {
+  /** The window over which a body that has begun must keep arriving. */
+  static final Duration STALL_WINDOW = Duration.ofSeconds(30);
+  /** The least a body must bring in each window: a kibibyte (34 bytes a second), far under any site's link. */
+  static final long STALL_BYTES = 1024;
+
   private final HttpClient http;
   private final PeerSites peers;
+  private final Duration stallWindow;
 
   PeerDownload(HttpClient http, PeerSites peers) {
+    this(http, peers, STALL_WINDOW);
+  }
+
+  /** A download whose body must bring {@link #STALL_BYTES} in each {@code stallWindow} (tests shorten it). */
+  PeerDownload(HttpClient http, PeerSites peers, Duration stallWindow) {
     this.http = http;
     this.peers = peers;
+    this.stallWindow = stallWindow;
   }
 
   /** Whether daemons show identities: then only {@code https://} is followed and the answering site is checked. */
@@ -41,17 +62,22 @@ final class PeerDownload {
    * Fetches {@code url}, which {@code site} serves, into the new file {@code target}; the file is
    * deleted when anything fails.
    *
-   * @throws RunOutputs.Unreachable the site did not answer (no route, refused, timed out, HTTP 5xx): try again later
-   * @throws OutputFetch.Refused the body passed {@code limit}, or another certificate answered
+   * @throws RunOutputs.Unreachable the site did not answer (no route, refused, no headers in time, HTTP 5xx): try again later
+   * @throws OutputFetch.Refused the body passed {@code limit}, stalled, or did not end in time after the site answered; or
+   *     another certificate answered
    * @throws UncheckedIOException any other answer (HTTP 404: gone)
    */
   BoundedFileBody.Received get(String url, String site, long limit, Duration totalTime, Path target) {
     HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(totalTime).GET().build();
-    CompletableFuture<HttpResponse<BoundedFileBody.Received>> pending = http.sendAsync(request, info -> new BoundedFileBody(target, limit));
-    HttpResponse<BoundedFileBody.Received> response;
+    AtomicReference<BoundedFileBody> body = new AtomicReference<>(); // set once the headers arrived
+    CompletableFuture<HttpResponse<BoundedFileBody.Received>> pending = http.sendAsync(request, info -> {
+      BoundedFileBody b = new BoundedFileBody(target, limit);
+      body.set(b);
+      return b;
+    });
     boolean kept = false;
     try {
-      response = pending.get(totalTime.toMillis(), TimeUnit.MILLISECONDS);
+      HttpResponse<BoundedFileBody.Received> response = await(pending, body, url, site, totalTime);
       checkPeer(response, url, site);
       if (response.statusCode() >= 500) {
         throw new RunOutputs.Unreachable(abbreviate(url) + ": HTTP " + response.statusCode() + " from site " + site,
@@ -62,9 +88,6 @@ final class PeerDownload {
       }
       kept = true;
       return response.body();
-    } catch (TimeoutException e) {
-      pending.cancel(true);
-      throw new RunOutputs.Unreachable(abbreviate(url) + " did not arrive within " + totalTime.toSeconds() + " s", new IOException("timed out"));
     } catch (InterruptedException e) {
       pending.cancel(true);
       Thread.currentThread().interrupt();
@@ -84,6 +107,48 @@ final class PeerDownload {
           Files.deleteIfExists(target);
         } catch (IOException e) {
           // a leftover in the daemon's own spool: swept with it
+        }
+      }
+    }
+  }
+
+  /**
+   * The response once its body has arrived, within {@code totalTime}, its body never stalling
+   * for a window once it has begun; the transfer is cancelled otherwise.
+   */
+  private HttpResponse<BoundedFileBody.Received> await(CompletableFuture<HttpResponse<BoundedFileBody.Received>> pending,
+      AtomicReference<BoundedFileBody> body, String url, String site, Duration totalTime) throws InterruptedException, ExecutionException {
+    long start = System.nanoTime();
+    long deadline = start + totalTime.toNanos();
+    long windowStart = 0;
+    long windowBytes = -1; // the body's size when the window began; -1 before the headers
+    while (true) {
+      long now = System.nanoTime();
+      if (now >= deadline) {
+        pending.cancel(true);
+        if (body.get() != null) {
+          throw new OutputFetch.Refused(abbreviate(url) + ": site " + site + " answered, then did not send it within " + totalTime.toSeconds()
+              + " s (" + body.get().size() + " bytes arrived)");
+        }
+        throw new RunOutputs.Unreachable(abbreviate(url) + " did not arrive within " + totalTime.toSeconds() + " s", new IOException("timed out"));
+      }
+      try {
+        return pending.get(Math.min(deadline - now, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException e) {
+        BoundedFileBody b = body.get();
+        long at = System.nanoTime();
+        if (b != null && windowBytes < 0) {
+          windowStart = at;
+          windowBytes = b.size();
+        } else if (b != null && at - windowStart >= stallWindow.toNanos()) {
+          long brought = b.size() - windowBytes;
+          if (brought < STALL_BYTES) {
+            pending.cancel(true);
+            throw new OutputFetch.Refused(abbreviate(url) + ": site " + site + " answered, then sent " + brought + " bytes in "
+                + stallWindow.toSeconds() + " s (at least " + STALL_BYTES + " are expected of a daemon serving its own disk)");
+          }
+          windowStart = at;
+          windowBytes = b.size();
         }
       }
     }

@@ -19,6 +19,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.coalition.coordination.RunResult;
 import org.coalition.staging.TarBundle;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The home's fetch of an output reference against a real HTTP server on loopback playing the
  * executor: only the executor's own {@code v1/outputs/NAME} is fetched, a body without end is cut
- * at the size bound, and one trickled slowly at the time bound.
+ * at the size bound, one trickled slowly at the time bound or when a window brings too little, and
+ * each refused (the executor answered: it is not merely unreachable).
  */
 class OutputFetchTest {
   private static final String NAME = "home~7-0123456789abcdef0123456789abcdef";
@@ -60,18 +62,7 @@ class OutputFetchTest {
         // the home hung up: what it should do
       }
     });
-    server.createContext("/v1/outputs/home~slow-0123456789abcdef0123456789abcdef", x -> {
-      x.sendResponseHeaders(200, 0);
-      try (OutputStream out = x.getResponseBody()) {
-        for (int i = 0; i < 60; i++) {
-          out.write('x');
-          out.flush();
-          Thread.sleep(500);
-        }
-      } catch (IOException | InterruptedException e) {
-        // the home hung up
-      }
-    });
+    server.createContext("/v1/outputs/home~slow-0123456789abcdef0123456789abcdef", new Trickle(60, Duration.ofMillis(500)));
     server.start();
     endpoint = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
   }
@@ -182,13 +173,57 @@ class OutputFetchTest {
     assertTrue(System.nanoTime() - before < Duration.ofSeconds(2).toNanos(), "cut, not waited out");
   }
 
+  /**
+   * Issue #49, attack 2: a home that takes 1 GiB of a run's files back waited 120 s and 128 s more
+   * for every fetch, even of a result with no files. A result that declares its output's size is
+   * waited for in proportion to it (here 2 s and nothing for 100 bytes), and no byte more is taken.
+   */
   @Test
-  void aTrickledBodyIsCutAtTheTimeBound() {
+  void theDeclaredSizeBoundsTheWaitAndTheBytes() throws IOException {
+    OutputFetch home = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE), false, Duration.ofSeconds(2), tmp.resolve("incoming"), 1L << 30);
     long before = System.nanoTime();
-    RunOutputs.Unreachable e = assertThrows(RunOutputs.Unreachable.class,
+    OutputFetch.Refused slow = assertThrows(OutputFetch.Refused.class, () -> home.fetch(new RunResult(0, 1, 0, 0, false,
+        endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", "", false, 100), endpoint, "exec"));
+    double seconds = (System.nanoTime() - before) / 1e9;
+    assertTrue(slow.getMessage().contains("did not send it within 2 s"), slow.getMessage());
+    assertTrue(seconds < 5, "gave up after " + seconds + " s: the bound for 100 bytes is 2 s, not 2 s and 128 s for the files it may take");
+
+    RunOutputs outputs = new RunOutputs(tmp.resolve("spool"), endpoint);
+    RunOutputs.Stored stored = outputs.store("home", "7-3", "out\n".getBytes(StandardCharsets.UTF_8), new byte[0],
+        Optional.of(tarOf("results/b.txt", "b\n")));
+    serve(outputs);
+    long bytes = Files.size(outputs.served(stored.reference().substring(stored.reference().lastIndexOf('/') + 1)).orElseThrow());
+    RunResult declared = new RunResult(0, 1, 0, 0, false, stored.reference(), stored.sha256(), false, bytes);
+    assertEquals("out\n", new String(home.fetch(declared, endpoint, "exec").stdout(), StandardCharsets.UTF_8), "its declared size arrives");
+    RunResult understated = new RunResult(0, 1, 0, 0, false, stored.reference(), stored.sha256(), false, bytes - 1);
+    OutputFetch.Refused more = assertThrows(OutputFetch.Refused.class, () -> home.fetch(understated, endpoint, "exec"));
+    assertTrue(more.getMessage().contains("larger than " + (bytes - 1)), more.getMessage());
+  }
+
+  /**
+   * Issue #49, attack 2: an executor that answers and then trickles its output is cut once a window
+   * brings less than a kibibyte, and refused (its result rejected, the job queued again), long
+   * before the transfer's own bound; here a 1 s window within a 20 s bound.
+   */
+  @Test
+  void aBodyThatStallsAfterItsHeadersIsRefusedWithinItsWindow() {
+    OutputFetch home = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE, Duration.ofSeconds(1)), false, Duration.ofSeconds(20),
+        tmp.resolve("incoming"), 0);
+    long before = System.nanoTime();
+    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
+        () -> home.fetch(endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", endpoint));
+    double seconds = (System.nanoTime() - before) / 1e9;
+    assertTrue(e.getMessage().contains("answered, then sent"), e.getMessage());
+    assertTrue(seconds < 10, "cut after " + seconds + " s: its window is 1 s, its bound 20 s");
+  }
+
+  @Test
+  void aTrickledBodyIsCutAtTheTimeBoundAndRefused() {
+    long before = System.nanoTime();
+    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
         () -> fetch.fetch(endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", endpoint));
     double seconds = (System.nanoTime() - before) / 1e9;
-    assertTrue(e.getMessage().contains("did not arrive within 2 s"), e.getMessage());
+    assertTrue(e.getMessage().contains("answered, then did not send it within 2 s"), e.getMessage());
     assertTrue(seconds < 5, "gave up after " + seconds + " s, the bound is 2 s");
   }
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class OutputFetchesTest {
   @TempDir Path tmp;
 
-  private final OutputFetches fetches = new OutputFetches("test", 2);
+  private final OutputFetches fetches = new OutputFetches("test", 4);
 
   private RunOutputs.Captured withFile(Path file) throws Exception {
     Files.writeString(file, "tar");
@@ -28,11 +28,11 @@ class OutputFetchesTest {
   @Test
   void aFetchIsStartedOnceAndTakenOnceItEnded() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    assertTrue(fetches.start(1, () -> {
+    assertTrue(fetches.start(1, "west", () -> {
       await(release);
       return new RunOutputs.Captured("out".getBytes(), new byte[0]);
     }));
-    assertFalse(fetches.start(1, () -> new RunOutputs.Captured(new byte[0], new byte[0])), "one fetch per result");
+    assertFalse(fetches.start(1, "west", () -> new RunOutputs.Captured(new byte[0], new byte[0])), "one fetch per result");
     assertTrue(fetches.take(1).isEmpty(), "still running: not taken");
     release.countDown();
     fetches.awaitStarted(List.of(1L));
@@ -45,10 +45,10 @@ class OutputFetchesTest {
     Path ended = tmp.resolve("ended.tar");
     Path running = tmp.resolve("running.tar");
     CountDownLatch release = new CountDownLatch(1);
-    fetches.start(1, () -> uncheckedWithFile(ended));
+    fetches.start(1, "west", () -> uncheckedWithFile(ended));
     fetches.awaitStarted(List.of(1L));
     CountDownLatch made = new CountDownLatch(1);
-    fetches.start(2, () -> {
+    fetches.start(2, "west", () -> {
       await(release);
       RunOutputs.Captured got = uncheckedWithFile(running);
       made.countDown();
@@ -64,6 +64,38 @@ class OutputFetchesTest {
     }
     assertFalse(Files.exists(running), "a running fetch deletes its own files when it ends");
     assertEquals(0, fetches.size());
+  }
+
+  /**
+   * Issue #49, attack 2: an executor whose outputs trickle holds two fetches at once, never the pool;
+   * another executor's result is fetched beside them, and the trickler's third waits for a later
+   * round, even after it withdraws the results whose fetches still run.
+   */
+  @Test
+  void oneExecutorHoldsTwoFetchesAtMostAndAnotherIsFetchedBesideThem() throws Exception {
+    CountDownLatch trickle = new CountDownLatch(1);
+    for (long token = 1; token <= 2; token++) {
+      assertTrue(fetches.start(token, "mallory", () -> {
+        await(trickle);
+        return new RunOutputs.Captured(new byte[0], new byte[0]);
+      }));
+    }
+    assertFalse(fetches.start(3, "mallory", () -> new RunOutputs.Captured(new byte[0], new byte[0])), "mallory's third waits");
+    assertTrue(fetches.start(4, "west", () -> new RunOutputs.Captured("west".getBytes(), new byte[0])), "west's starts beside them");
+    fetches.awaitStarted(List.of(4L));
+    assertEquals("west", new String(fetches.take(4).orElseThrow().get().stdout()), "west's fetch ended while mallory's trickle");
+    fetches.retain(Set.of(3L)); // mallory withdrew the two results being fetched
+    assertFalse(fetches.start(3, "mallory", () -> new RunOutputs.Captured(new byte[0], new byte[0])),
+        "the withdrawn results' fetches still run, and still count");
+    trickle.countDown();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    boolean started = false;
+    while (!started && System.nanoTime() < deadline) {
+      fetches.retain(Set.of(3L));
+      started = fetches.start(3, "mallory", () -> new RunOutputs.Captured(new byte[0], new byte[0]));
+      Thread.sleep(10);
+    }
+    assertTrue(started, "once they ended, mallory's third is fetched");
   }
 
   private RunOutputs.Captured uncheckedWithFile(Path file) {

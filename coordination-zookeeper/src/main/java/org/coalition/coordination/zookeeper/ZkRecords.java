@@ -37,16 +37,21 @@ final class ZkRecords {
   /**
    * How a {@link RunResult} is read: {@code signal}, {@code timedOut} and {@code outOfMemory} came
    * later (issue #24), and a result written by a daemon from before says nothing of them; absent,
-   * the run exited by itself.
+   * the run exited by itself. {@code outputBytes} came with issue #49; absent, no size is declared.
    * Every other field stays required, as the strict mapper wants.
    */
   private abstract static class RunResultJson {
     @JsonCreator
     static RunResult read(@JsonProperty("start") double start, @JsonProperty("end") double end, @JsonProperty("exitCode") int exitCode,
         @JsonProperty("signal") Integer signal, @JsonProperty("timedOut") Boolean timedOut, @JsonProperty("output") String output,
-        @JsonProperty("outputSha256") String outputSha256, @JsonProperty("outOfMemory") Boolean outOfMemory) {
+        @JsonProperty("outputSha256") String outputSha256, @JsonProperty("outOfMemory") Boolean outOfMemory,
+        @JsonProperty("outputBytes") Long outputBytes) {
       throw new AssertionError("a mix-in: Jackson calls RunResult.read");
     }
+
+    /** Written only when declared, as the checksum beside it. */
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+    abstract long outputBytes();
 
     /** Written only when true: a daemon from before memory kills were told reads every other result as it did. */
     @JsonInclude(JsonInclude.Include.NON_DEFAULT)

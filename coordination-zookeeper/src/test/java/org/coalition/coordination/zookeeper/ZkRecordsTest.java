@@ -137,4 +137,17 @@ class ZkRecordsTest {
     assertFalse(json.contains("outOfMemory"), "a daemon from before memory kills were told, which refuses unknown fields, reads it: " + json);
     assertFalse(ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), RunResult.class).outOfMemory());
   }
+
+  @Test
+  void anOutputsSizeTravelsAndAResultWithoutOneIsWrittenAsBefore() {
+    RunResult sized = new RunResult(1, 2, 0, 0, false, "https://exec:8443/v1/outputs/x", "a".repeat(64), false, 4_096);
+    assertEquals(sized, ZkRecords.read(PATH, ZkRecords.write(sized), RunResult.class));
+    String json = new String(ZkRecords.write(new RunResult(1, 2, 0, 0, false, "https://exec:8443/v1/outputs/x", "a".repeat(64))),
+        StandardCharsets.UTF_8);
+    assertFalse(json.contains("outputBytes"), "a daemon from before sizes, which refuses unknown fields, reads it: " + json);
+    assertEquals(0, ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), RunResult.class).outputBytes(), "no size declared");
+    CoordinationException negative = assertThrows(CoordinationException.class, () -> ZkRecords.read(PATH,
+        json.replace("}", ",\"outputBytes\":-1}").getBytes(StandardCharsets.UTF_8), RunResult.class));
+    assertEquals(CoordinationException.Kind.INVALID, negative.kind(), negative.getMessage());
+  }
 }
