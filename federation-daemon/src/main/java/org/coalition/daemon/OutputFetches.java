@@ -1,9 +1,7 @@
 package org.coalition.daemon;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,7 +13,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * The home's fetches of remote runs' outputs, off the round's thread (issue #49): a fetch may take
@@ -52,13 +49,10 @@ final class OutputFetches {
     }
   }
 
-  /** A fetch started: from which executor, and how it ends. */
-  private record Fetch(String executor, CompletableFuture<Outcome> outcome) {}
-
   private final ThreadPoolExecutor pool;
-  private final Map<Long, Fetch> running = new ConcurrentHashMap<>();
-  /** Fetches still running whose results went (round's thread only). */
-  private final List<Fetch> orphans = new ArrayList<>();
+  private final Map<Long, CompletableFuture<Outcome>> running = new ConcurrentHashMap<>();
+  /** How many fetches from each executor have not ended, whether or not their results are still waiting. */
+  private final Map<String, Integer> inFlight = new ConcurrentHashMap<>();
 
   /** {@code width}: how many fetches at once; {@code name}: their threads' names' prefix. */
   OutputFetches(String name, int width) {
@@ -71,12 +65,12 @@ final class OutputFetches {
    * round starts it); true if started now. Called from the round's thread only.
    */
   boolean start(long token, String executor, Supplier<RunOutputs.Captured> fetch) {
-    if (running.containsKey(token) || runningFrom(executor) >= PER_EXECUTOR) {
+    if (running.containsKey(token) || inFlight.getOrDefault(executor, 0) >= PER_EXECUTOR) {
       return false;
     }
     CompletableFuture<Outcome> fresh = new CompletableFuture<>();
-    Fetch started = new Fetch(executor, fresh);
-    running.put(token, started);
+    running.put(token, fresh);
+    inFlight.merge(executor, 1, Integer::sum);
     pool.execute(() -> {
       Outcome outcome;
       try {
@@ -84,31 +78,26 @@ final class OutputFetches {
       } catch (RuntimeException e) {
         outcome = new Outcome(null, e);
       }
+      inFlight.computeIfPresent(executor, (site, n) -> n > 1 ? n - 1 : null);
       fresh.complete(outcome);
-      if (running.get(token) != started) {
+      if (running.get(token) != fresh) {
         discard(outcome); // its result went while it ran: nobody takes its files
       }
     });
     return true;
   }
 
-  /** How many fetches from {@code executor} have not ended. */
-  private long runningFrom(String executor) {
-    return Stream.concat(running.values().stream(), orphans.stream()).filter(f -> f.executor().equals(executor) && !f.outcome().isDone())
-        .count();
-  }
-
   /** Waits at most {@link #ROUND_WAIT} in all for the fetches of {@code tokens} (those this round started). */
   void awaitStarted(Collection<Long> tokens) {
     long deadline = System.nanoTime() + ROUND_WAIT.toNanos();
     for (long token : tokens) {
-      Fetch f = running.get(token);
+      CompletableFuture<Outcome> f = running.get(token);
       long left = deadline - System.nanoTime();
       if (f == null || left <= 0) {
         continue;
       }
       try {
-        f.outcome().get(left, TimeUnit.NANOSECONDS);
+        f.get(left, TimeUnit.NANOSECONDS);
       } catch (TimeoutException | ExecutionException | CompletionException e) {
         // still running (the next rounds take it when it ends), or ended: taken below
       } catch (InterruptedException e) {
@@ -120,12 +109,12 @@ final class OutputFetches {
 
   /** The outcome of the fetch for claim {@code token} if it has ended (and forgets it), else empty. */
   Optional<Outcome> take(long token) {
-    Fetch f = running.get(token);
-    if (f == null || !f.outcome().isDone()) {
+    CompletableFuture<Outcome> f = running.get(token);
+    if (f == null || !f.isDone()) {
       return Optional.empty();
     }
     running.remove(token);
-    return Optional.of(f.outcome().join());
+    return Optional.of(f.join());
   }
 
   /**
@@ -135,15 +124,12 @@ final class OutputFetches {
    * so that an executor cannot start more by withdrawing its results.)
    */
   void retain(Set<Long> current) {
-    orphans.removeIf(f -> f.outcome().isDone());
     running.entrySet().removeIf(e -> {
       if (current.contains(e.getKey())) {
         return false;
       }
-      if (e.getValue().outcome().isDone()) {
-        discard(e.getValue().outcome().join());
-      } else {
-        orphans.add(e.getValue());
+      if (e.getValue().isDone()) {
+        discard(e.getValue().join());
       }
       return true;
     });

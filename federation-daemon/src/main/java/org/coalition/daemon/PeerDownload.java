@@ -118,8 +118,7 @@ final class PeerDownload {
    */
   private HttpResponse<BoundedFileBody.Received> await(CompletableFuture<HttpResponse<BoundedFileBody.Received>> pending,
       AtomicReference<BoundedFileBody> body, String url, String site, Duration totalTime) throws InterruptedException, ExecutionException {
-    long start = System.nanoTime();
-    long deadline = start + totalTime.toNanos();
+    long deadline = System.nanoTime() + totalTime.toNanos();
     long windowStart = 0;
     long windowBytes = -1; // the body's size when the window began; -1 before the headers
     while (true) {
@@ -137,19 +136,16 @@ final class PeerDownload {
       } catch (TimeoutException e) {
         BoundedFileBody b = body.get();
         long at = System.nanoTime();
-        if (b != null && windowBytes < 0) {
-          windowStart = at;
-          windowBytes = b.size();
-        } else if (b != null && at - windowStart >= stallWindow.toNanos()) {
-          long brought = b.size() - windowBytes;
-          if (brought < STALL_BYTES) {
-            pending.cancel(true);
-            throw new OutputFetch.Refused(abbreviate(url) + ": site " + site + " answered, then sent " + brought + " bytes in "
-                + stallWindow.toSeconds() + " s (at least " + STALL_BYTES + " are expected of a daemon serving its own disk)");
-          }
-          windowStart = at;
-          windowBytes = b.size();
+        if (b == null || windowBytes >= 0 && at - windowStart < stallWindow.toNanos()) {
+          continue; // no headers yet, or the window still open
         }
+        if (windowBytes >= 0 && b.size() - windowBytes < STALL_BYTES) {
+          pending.cancel(true);
+          throw new OutputFetch.Refused(abbreviate(url) + ": site " + site + " answered, then sent " + (b.size() - windowBytes) + " bytes in "
+              + stallWindow.toSeconds() + " s (at least " + STALL_BYTES + " are expected of a daemon serving its own disk)");
+        }
+        windowStart = at; // the first window, from the headers, or the next one
+        windowBytes = b.size();
       }
     }
   }
