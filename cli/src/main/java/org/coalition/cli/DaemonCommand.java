@@ -126,15 +126,18 @@ final class DaemonCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     try (ZkCoordination coordination = joined.get();
         ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {
-      BrokerSettings settings = new BrokerSettings(c.site(), endpoint, c.sharing().exposureThreshold(),
-          c.sharing().participation(), c.sharing().utility(), c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
-              .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
-          c.accounts().getOrDefault("*", ""), c.pilots().partition(), c.sharing().publishAfter(), c.pilots().pendingLimit(),
-          c.pilots().heartbeat(), c.pilots().maxPending(), handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command(),
-          pilotGrace(c.federation()), new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()), c.pilots().multiNode(),
-          IdentityDomains.of(c.site(), c.identityDomains())).withReuse(new PilotReuse(c.pilots().idleExit(), c.pilots().extraTime()))
-          .withPilotOutput(c.pilots().output().map(Path::toString).orElse(""))
-          .withBatchSystemEviction(c.sharing().eviction() == SiteConfig.Eviction.BATCH_SYSTEM);
+      BrokerSettings settings = BrokerSettings.builder(c.site()).endpoint(endpoint)
+          .exposureThreshold(c.sharing().exposureThreshold()).participation(c.sharing().participation()).utility(c.sharing().utility())
+          .accounts(c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
+              .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)), c.accounts().getOrDefault("*", ""))
+          .pilotPartition(c.pilots().partition()).publishAfter(c.sharing().publishAfter()).pilotPendingLimit(c.pilots().pendingLimit())
+          .heartbeat(c.pilots().heartbeat()).maxPendingPilots(c.pilots().maxPending())
+          .pilotCommand(handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command())
+          .pilotGrace(pilotGrace(c.federation())).staging(new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()))
+          .multiNode(c.pilots().multiNode()).identities(IdentityDomains.of(c.site(), c.identityDomains()))
+          .reuse(new PilotReuse(c.pilots().idleExit(), c.pilots().extraTime()))
+          .pilotOutput(c.pilots().output().map(Path::toString).orElse(""))
+          .batchSystemEvicts(c.sharing().eviction() == SiteConfig.Eviction.BATCH_SYSTEM).build();
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
           ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());

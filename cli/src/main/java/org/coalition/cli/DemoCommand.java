@@ -126,8 +126,9 @@ final class DemoCommand implements Callable<Integer> {
         ZkCoordination c = ZkFederation.connect(zk.connectString(), zk.identity(new Identity("demo", s.name)), clock, ZkFederation.Options.DEFAULT);
         handles.add(c);
         LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
-        BrokerSettings settings = new BrokerSettings(s.name, "local:" + s.name, 0.7, 100_000, utility, Map.of(), account,
-            "", Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
+        BrokerSettings settings = BrokerSettings.builder(s.name).endpoint("local:" + s.name).participation(100_000).utility(utility)
+            .accounts(Map.of(), account).publishAfter(Duration.ofMillis(500)).pilotPendingLimit(Duration.ofSeconds(30))
+            .heartbeat(Duration.ofSeconds(1)).maxPendingPilots(4).pilotCommand(LocalSite.PILOT_COMMAND).build();
         Broker broker = new Broker(settings, c, site, Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
         site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 1000, c::now).run());
         sites.put(s.name, site);

@@ -13,7 +13,8 @@ import org.coalition.staging.StagingLimits;
 
 /**
  * What one site's broker decides with: when its own jobs go out, how much foreign work it takes,
- * and who runs it. Built from the site file ({@code site-config}) or by the demo.
+ * and who runs it. Built from the site file ({@code site-config}) or by the demo, through
+ * {@link #builder}.
  *
  * @param exposureThreshold pilots are submitted only while the reservation ratio is under it (DESIGN.md: 0.7)
  * @param participation declared participation level l, core-seconds per balancing period
@@ -62,82 +63,38 @@ public record BrokerSettings(
   /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
   public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
 
-  /** Settings whose pilots ride out {@link #PILOT_GRACE}. */
-  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
-      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
-      List<String> pilotCommand) {
-    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
-        heartbeat, maxPendingPilots, pilotCommand, PILOT_GRACE);
+  /**
+   * Settings of site {@code site} to fill in: the only way to make them but the canonical
+   * constructor, so a caller names what it sets and a new setting is one method here, not a
+   * constructor more. What a caller leaves is {@link Builder}'s default.
+   */
+  public static Builder builder(String site) {
+    return new Builder(site);
   }
 
-  /** Settings with the default staging limits ({@link StagingLimits#DEFAULT}). */
-  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
-      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
-      List<String> pilotCommand, Duration pilotGrace) {
-    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
-        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, StagingLimits.DEFAULT);
-  }
-
-  /** Settings of a site that runs no job of several nodes. */
-  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
-      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
-      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging) {
-    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
-        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, false);
-  }
-
-  /** Settings of a site in no identity domain. */
-  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
-      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
-      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode) {
-    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
-        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, IdentityDomains.NONE);
-  }
-
-  /** Settings whose pilots run one job each ({@link PilotReuse#NONE}). */
-  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
-      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
-      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode, IdentityDomains identities) {
-    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
-        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, PilotReuse.NONE);
-  }
-
-  /** Settings whose pilots' batch output is not kept. */
-  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
-      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
-      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode, IdentityDomains identities, PilotReuse reuse) {
-    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
-        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, "");
-  }
-
-  /** Settings whose daemon evicts for local users. */
-  public BrokerSettings(String site, String endpoint, double exposureThreshold, double participation, Utility utility, Map<String, String> accounts,
-      String defaultAccount, String pilotPartition, Duration publishAfter, Duration pilotPendingLimit, Duration heartbeat, int maxPendingPilots,
-      List<String> pilotCommand, Duration pilotGrace, StagingLimits staging, boolean multiNode, IdentityDomains identities, PilotReuse reuse,
-      String pilotOutput) {
-    this(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter, pilotPendingLimit,
-        heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, pilotOutput, false);
-  }
-
-  /** These settings with pilots reused as {@code r} says. */
-  public BrokerSettings withReuse(PilotReuse r) {
-    return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
-        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, r, pilotOutput,
-        batchSystemEvicts);
-  }
-
-  /** These settings with each pilot's batch output kept in {@code folder} on the nodes (empty: not kept). */
-  public BrokerSettings withPilotOutput(String folder) {
-    return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
-        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, folder,
-        batchSystemEvicts);
-  }
-
-  /** These settings with the batch system's own preemption evicting for local users ({@code true}) or the daemon. */
-  public BrokerSettings withBatchSystemEviction(boolean byBatchSystem) {
-    return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition, publishAfter,
-        pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse, pilotOutput,
-        byBatchSystem);
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder(site);
+    b.endpoint = endpoint;
+    b.exposureThreshold = exposureThreshold;
+    b.participation = participation;
+    b.utility = utility;
+    b.accounts = accounts;
+    b.defaultAccount = defaultAccount;
+    b.pilotPartition = pilotPartition;
+    b.publishAfter = publishAfter;
+    b.pilotPendingLimit = pilotPendingLimit;
+    b.heartbeat = heartbeat;
+    b.maxPendingPilots = maxPendingPilots;
+    b.pilotCommand = pilotCommand;
+    b.pilotGrace = pilotGrace;
+    b.staging = staging;
+    b.multiNode = multiNode;
+    b.identities = identities;
+    b.reuse = reuse;
+    b.pilotOutput = pilotOutput;
+    b.batchSystemEvicts = batchSystemEvicts;
+    return b;
   }
 
   /** Where pilot {@code id}'s batch output goes: {@code coalition-pilot-ID.out} in {@link #pilotOutput}, or nowhere. */
@@ -210,5 +167,143 @@ public record BrokerSettings(
   public Optional<String> accountFor(String home) {
     String a = accounts.getOrDefault(home, defaultAccount);
     return a.isEmpty() ? Optional.empty() : Optional.of(a);
+  }
+
+  /**
+   * {@link BrokerSettings} filled in by name ({@link BrokerSettings#builder}). Its defaults are a
+   * site file's that says nothing but the site's name (docs/site-file.md) for the sharing and
+   * pilot keys, and for the rest what a site with no API, no identity domain and no reuse has:
+   * no endpoint, {@link #PILOT_GRACE}, {@link StagingLimits#DEFAULT}, one node, {@link
+   * IdentityDomains#NONE}, {@link PilotReuse#NONE} (one job a pilot), no pilot output kept, the
+   * daemon evicting. The daemon sets every one from the site file ({@code cli}'s
+   * {@code DaemonCommand}).
+   */
+  public static final class Builder {
+    private final String site;
+    private String endpoint = "";
+    private double exposureThreshold = 0.7;
+    private double participation = 7200;
+    private Utility utility = Utility.ORIG;
+    private Map<String, String> accounts = Map.of();
+    private String defaultAccount = "";
+    private String pilotPartition = "";
+    private Duration publishAfter = Duration.ofSeconds(30);
+    private Duration pilotPendingLimit = Duration.ofMinutes(10);
+    private Duration heartbeat = Duration.ofSeconds(30);
+    private int maxPendingPilots = 16;
+    private List<String> pilotCommand = List.of("coalition", "pilot");
+    private Duration pilotGrace = PILOT_GRACE;
+    private StagingLimits staging = StagingLimits.DEFAULT;
+    private boolean multiNode;
+    private IdentityDomains identities = IdentityDomains.NONE;
+    private PilotReuse reuse = PilotReuse.NONE;
+    private String pilotOutput = "";
+    private boolean batchSystemEvicts;
+
+    private Builder(String site) {
+      this.site = site;
+    }
+
+    /** Where peers fetch this site's outputs ({@code https://host:port/}, {@code local:NAME} in one process, empty: none). */
+    public Builder endpoint(String e) {
+      endpoint = e;
+      return this;
+    }
+
+    public Builder exposureThreshold(double t) {
+      exposureThreshold = t;
+      return this;
+    }
+
+    public Builder participation(double level) {
+      participation = level;
+      return this;
+    }
+
+    public Builder utility(Utility u) {
+      utility = u;
+      return this;
+    }
+
+    /** The local account of each home site's jobs, and {@code fallback} for any other home (empty: refuse them). */
+    public Builder accounts(Map<String, String> byHome, String fallback) {
+      accounts = byHome;
+      defaultAccount = fallback;
+      return this;
+    }
+
+    public Builder pilotPartition(String partition) {
+      pilotPartition = partition;
+      return this;
+    }
+
+    public Builder publishAfter(Duration d) {
+      publishAfter = d;
+      return this;
+    }
+
+    public Builder pilotPendingLimit(Duration d) {
+      pilotPendingLimit = d;
+      return this;
+    }
+
+    public Builder heartbeat(Duration d) {
+      heartbeat = d;
+      return this;
+    }
+
+    public Builder maxPendingPilots(int n) {
+      maxPendingPilots = n;
+      return this;
+    }
+
+    public Builder pilotCommand(List<String> command) {
+      pilotCommand = command;
+      return this;
+    }
+
+    public Builder pilotGrace(Duration d) {
+      pilotGrace = d;
+      return this;
+    }
+
+    public Builder staging(StagingLimits limits) {
+      staging = limits;
+      return this;
+    }
+
+    public Builder multiNode(boolean runsThem) {
+      multiNode = runsThem;
+      return this;
+    }
+
+    public Builder identities(IdentityDomains domains) {
+      identities = domains;
+      return this;
+    }
+
+    public Builder reuse(PilotReuse r) {
+      reuse = r;
+      return this;
+    }
+
+    /** The folder on the nodes for each pilot's batch output (empty: not kept). */
+    public Builder pilotOutput(String folder) {
+      pilotOutput = folder;
+      return this;
+    }
+
+    /** Whether the batch system's own preemption evicts for local users ({@code true}) or the daemon. */
+    public Builder batchSystemEvicts(boolean byBatchSystem) {
+      batchSystemEvicts = byBatchSystem;
+      return this;
+    }
+
+    /** The settings; IllegalArgumentException naming the first value out of its range. */
+    public BrokerSettings build() {
+      return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition,
+          publishAfter, pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse,
+          pilotOutput, batchSystemEvicts);
+    }
   }
 }

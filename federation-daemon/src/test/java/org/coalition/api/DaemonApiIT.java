@@ -167,8 +167,8 @@ class DaemonApiIT {
   void healthSaysWhetherTheDaemonIsAliveAndReadyAndWhyNot() throws Exception {
     MutableClock clock = new MutableClock(Instant.now());
     FakeBatch batch = new FakeBatch(4);
-    Broker b = new Broker(new BrokerSettings("solo", "", 0.7, 1000, Utility.SIMPL, Map.of(), "", "", Duration.ofSeconds(30),
-        Duration.ofMinutes(10), Duration.ofSeconds(30), 4, List.of("coalition", "pilot")), new InMemoryFederation(clock).connect("solo"), batch,
+    Broker b = new Broker(BrokerSettings.builder("solo").participation(1000).utility(Utility.SIMPL)
+        .maxPendingPilots(4).build(), new InMemoryFederation(clock).connect("solo"), batch,
         Optional.empty(), new RunOutputs(tmp.resolve("solo")), clock);
     HttpResponse<String> notYet = send(b, "GET", "v1/health/ready", null, null);
     assertEquals(503, notYet.statusCode(), notYet.body());

@@ -139,8 +139,8 @@ class OpsKitTest {
     FakeBatch batch = new FakeBatch(8);
     var c = new InMemoryFederation(clock).connect("north");
     c.refusePeerRecord("JobSpec");
-    Broker broker = new Broker(new BrokerSettings("north", "local:north", 0.7, 7200, Utility.SIMPL, Map.of(), "", "",
-        Duration.ZERO, Duration.ofMinutes(10), Duration.ofSeconds(30), 4, List.of("coalition", "pilot")), c, batch, Optional.of(batch),
+    Broker broker = new Broker(BrokerSettings.builder("north").endpoint("local:north").utility(Utility.SIMPL)
+        .publishAfter(Duration.ZERO).maxPendingPilots(4).build(), c, batch, Optional.of(batch),
         new RunOutputs(tmp), clock);
     broker.start();
     broker.tick();

@@ -91,8 +91,8 @@ class BrokerTest {
   }
 
   static BrokerSettings settings(String site, String endpoint) {
-    return new BrokerSettings(site, endpoint, 0.7, 1_000_000, Utility.SIMPL, Map.of(), "fed", "", PUBLISH_AFTER, PENDING_LIMIT,
-        Duration.ofSeconds(1), 4, List.of("coalition", "pilot"));
+    return BrokerSettings.builder(site).endpoint(endpoint).participation(1_000_000).utility(Utility.SIMPL).accounts(Map.of(), "fed")
+        .publishAfter(PUBLISH_AFTER).pilotPendingLimit(PENDING_LIMIT).heartbeat(Duration.ofSeconds(1)).maxPendingPilots(4).build();
   }
 
   /** One balancing period (allowances), then one round of each broker. */
@@ -253,9 +253,7 @@ class BrokerTest {
   void aJobOfSeveralNodesIsOfferedOnlyByASiteWhoseFileSaysItRunsThem() {
     BrokerSettings s = settings("wide", "local:wide");
     FakeBatch wideBatch = new FakeBatch(8);
-    Broker wide = new Broker(new BrokerSettings(s.site(), s.endpoint(), s.exposureThreshold(), s.participation(), s.utility(), s.accounts(),
-        s.defaultAccount(), s.pilotPartition(), s.publishAfter(), s.pilotPendingLimit(), s.heartbeat(), s.maxPendingPilots(), s.pilotCommand(),
-        s.pilotGrace(), s.staging(), true), federation.connect("wide"), wideBatch, Optional.empty(),
+    Broker wide = new Broker(s.toBuilder().multiNode(true).build(), federation.connect("wide"), wideBatch, Optional.empty(),
         new RunOutputs(tmp.resolve("wide"), "http://127.0.0.1:" + execPort + "/"), clock);
     wide.start();
     execBatch.nodes = 2;
@@ -565,10 +563,10 @@ class BrokerTest {
 
   @Test
   void aSiteThatKeepsPilotsOutputGivesEachPilotAFileOfItsOwnThere() {
-    BrokerSettings kept = settings("exec", "local:exec").withPilotOutput("/var/log/coalition/pilots");
+    BrokerSettings kept = settings("exec", "local:exec").toBuilder().pilotOutput("/var/log/coalition/pilots").build();
     assertEquals("/var/log/coalition/pilots/coalition-pilot-exec-3-ab12.out", kept.pilotOutputFile("exec-3-ab12"));
     assertEquals(PilotSpec.DISCARD, settings("exec", "local:exec").pilotOutputFile("exec-3-ab12"));
-    assertEquals("/var/log/coalition/pilots", kept.withReuse(new PilotReuse(Duration.ofSeconds(5), Duration.ZERO)).pilotOutput(),
+    assertEquals("/var/log/coalition/pilots", kept.toBuilder().reuse(new PilotReuse(Duration.ofSeconds(5), Duration.ZERO)).build().pilotOutput(),
         "kept with other settings changed");
   }
 

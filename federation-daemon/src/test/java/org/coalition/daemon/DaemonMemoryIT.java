@@ -11,7 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.zookeeper.MemberQuota;
 import org.coalition.coordination.zookeeper.ZkCoordination;
@@ -20,7 +19,6 @@ import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.local.LocalSite;
 import org.coalition.periodic.BalancingPeriod;
-import org.coalition.policy.fairness.Utility;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.Identity;
@@ -101,8 +99,8 @@ class DaemonMemoryIT {
     open.add(c);
     LocalSite local = new LocalSite(name, 1, runner, c::now);
     open.add(local);
-    BrokerSettings settings = new BrokerSettings(name, "local:" + name, 0.7, 1e12, Utility.SIMPL, Map.of(), LocalFederation.ME, "",
-        Duration.ZERO, Duration.ofMinutes(10), Duration.ofSeconds(30), 4, LocalSite.PILOT_COMMAND);
+    BrokerSettings settings = LocalFederation.settings(name).participation(1e12).pilotPendingLimit(Duration.ofMinutes(10))
+        .heartbeat(Duration.ofSeconds(30)).build();
     Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(Files.createTempDirectory("outputs")));
     return new Site(local, broker, c, new BalancingPeriod(c));
   }

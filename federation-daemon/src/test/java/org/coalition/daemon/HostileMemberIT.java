@@ -947,8 +947,7 @@ class HostileMemberIT {
     open.add(c);
     LocalSite local = new LocalSite(name, cores, runner, c::now);
     open.add(local);
-    BrokerSettings settings = new BrokerSettings(name, "local:" + name, 0.7, 1e12, Utility.SIMPL, Map.of(), LocalFederation.ME, "",
-        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
+    BrokerSettings settings = LocalFederation.settings(name).participation(1e12).build();
     Broker broker = new Broker(settings, c, local, Optional.of(local), new RunOutputs(Files.createTempDirectory("outputs-" + name)));
     local.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 200, c::now).run());
     broker.start();

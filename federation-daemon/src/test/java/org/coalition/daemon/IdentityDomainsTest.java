@@ -124,8 +124,6 @@ class IdentityDomainsTest {
   }
 
   private static BrokerSettings with(BrokerSettings s, IdentityDomains identities) {
-    return new BrokerSettings(s.site(), s.endpoint(), s.exposureThreshold(), s.participation(), s.utility(), s.accounts(), s.defaultAccount(),
-        s.pilotPartition(), s.publishAfter(), s.pilotPendingLimit(), s.heartbeat(), s.maxPendingPilots(), s.pilotCommand(), s.pilotGrace(),
-        s.staging(), s.multiNode(), identities);
+    return s.toBuilder().identities(identities).build();
   }
 }

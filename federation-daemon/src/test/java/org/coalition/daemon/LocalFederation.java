@@ -89,8 +89,18 @@ public final class LocalFederation implements AutoCloseable {
   }
 
   private static BrokerSettings settings(String name, String endpoint) {
-    return new BrokerSettings(name, endpoint, 0.7, 10_000, Utility.SIMPL, Map.of(), ME, "",
-        Duration.ZERO, Duration.ofSeconds(30), Duration.ofSeconds(1), 4, LocalSite.PILOT_COMMAND);
+    return settings(name).endpoint(endpoint).build();
+  }
+
+  /**
+   * The settings of this suite's sites, to fill in: reached at {@code local:NAME}, SIMPL utility,
+   * every home's jobs run as {@link #ME}, published at once, a heartbeat a second, four pilots
+   * waiting at most.
+   */
+  public static BrokerSettings.Builder settings(String name) {
+    return BrokerSettings.builder(name).endpoint("local:" + name).participation(10_000).utility(Utility.SIMPL).accounts(Map.of(), ME)
+        .publishAfter(Duration.ZERO).pilotPendingLimit(Duration.ofSeconds(30)).heartbeat(Duration.ofSeconds(1)).maxPendingPilots(4)
+        .pilotCommand(LocalSite.PILOT_COMMAND);
   }
 
   /** Balancing periods and broker rounds until {@code done}, at most 30 s. */

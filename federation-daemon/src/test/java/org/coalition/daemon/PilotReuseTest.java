@@ -63,9 +63,10 @@ class PilotReuseTest {
     InMemoryCoordination hc = fed.connect("home");
     InMemoryCoordination ec = fed.connect("exec");
     String run = Long.toString(System.nanoTime());
-    home = new Broker(BrokerTest.settings("home", "local:home").withReuse(reuse), hc, homeBatch, Optional.of(homeBatch),
+    home = new Broker(BrokerTest.settings("home", "local:home").toBuilder().reuse(reuse).build(), hc, homeBatch, Optional.of(homeBatch),
         new RunOutputs(tmp.resolve(run).resolve("home")), clock);
-    exec = new Broker(BrokerTest.settings("exec", "local:exec").withReuse(reuse).withBatchSystemEviction(preempts), ec, execBatch, Optional.empty(),
+    exec = new Broker(BrokerTest.settings("exec", "local:exec").toBuilder().reuse(reuse)
+        .batchSystemEvicts(preempts).build(), ec, execBatch, Optional.empty(),
         new RunOutputs(tmp.resolve(run).resolve("exec")), clock);
     home.start();
     exec.start();
