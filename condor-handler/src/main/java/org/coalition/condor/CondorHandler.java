@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PartitionLoad;
@@ -23,6 +22,7 @@ import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.Tool;
+import org.coalition.job.JobLayout;
 
 /**
  * HTCondor as a site, through its own tools: load from {@code condor_q -json} (idle jobs, and jobs

@@ -3,6 +3,7 @@ package org.coalition.coordination;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.Objects;
+import org.coalition.job.JobLayout;
 
 /**
  * A job published to the federation queue by its home site: its shape (cores, memory, time

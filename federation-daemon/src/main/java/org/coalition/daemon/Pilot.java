@@ -4,13 +4,13 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import org.coalition.coordination.Claim;
-import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.daemon.PilotLifecycle.Effect;
 import org.coalition.daemon.PilotLifecycle.Event;
 import org.coalition.daemon.PilotLifecycle.Phase;
 import org.coalition.handler.PilotHandle;
+import org.coalition.job.JobLayout;
 
 /**
  * A pilot this broker submitted: its capability, its shape, and where it is in its

@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.coalition.coordination.Claim;
-import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobRef;
 import org.coalition.handler.PilotHandle;
+import org.coalition.job.JobLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HomeJob;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.PilotHandle;
@@ -19,6 +18,7 @@ import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.job.JobLayout;
 
 /**
  * A hand-written batch system for the broker's unit tests: no processes, nothing runs. The test

@@ -1,7 +1,7 @@
 package org.coalition.handler;
 
 import java.util.Map;
-import org.coalition.coordination.JobLayout;
+import org.coalition.job.JobLayout;
 
 /**
  * A job of this site's users that was opted in to the federation (Slurm: the job_submit filter

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
-import org.coalition.coordination.JobLayout;
+import org.coalition.job.JobLayout;
 
 /**
  * A pilot job to submit: the shape of the foreign job it will run (cores, memory per node, time

@@ -2,7 +2,7 @@ package org.coalition.handler;
 
 import java.util.Collection;
 import java.util.Map;
-import org.coalition.coordination.JobLayout;
+import org.coalition.job.JobLayout;
 
 /**
  * What the daemon needs from one local batch system: its load, and pilot jobs it can submit,

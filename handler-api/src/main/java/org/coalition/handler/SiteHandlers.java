@@ -11,8 +11,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.job.JobLayout;
 
 /**
  * The batch systems of a site that lists several handlers, seen by the broker as one: the site

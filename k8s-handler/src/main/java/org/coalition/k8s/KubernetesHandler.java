@@ -25,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotHandle;
@@ -35,6 +34,7 @@ import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.job.JobLayout;
 
 /**
  * Kubernetes as a site, through the fabric8 client. A pilot is a {@code batch/v1} Job of one pod

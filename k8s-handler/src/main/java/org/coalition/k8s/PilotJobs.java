@@ -10,10 +10,10 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.PilotSpec;
+import org.coalition.job.JobLayout;
 
 /**
  * How a pilot becomes Kubernetes objects: a {@code batch/v1} Job of one pod that never restarts

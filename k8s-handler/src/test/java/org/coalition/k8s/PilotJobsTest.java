@@ -16,11 +16,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
+import org.coalition.job.JobLayout;
 import org.junit.jupiter.api.Test;
 
 /** The objects a pilot becomes, the states read back from them, and the configuration's checks. */

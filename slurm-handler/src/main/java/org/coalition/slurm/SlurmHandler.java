@@ -12,7 +12,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeJob;
@@ -25,6 +24,7 @@ import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.job.JobLayout;
 
 /**
  * Slurm through slurmrestd. {@link #connect} finds the newest REST version both sides speak (or

@@ -1,7 +1,7 @@
 package org.coalition.slurm;
 
 import java.util.OptionalInt;
-import org.coalition.coordination.JobLayout;
+import org.coalition.job.JobLayout;
 
 /**
  * What the handler needs of one Slurm job, whatever the REST version.

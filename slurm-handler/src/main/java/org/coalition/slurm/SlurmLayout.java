@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import org.coalition.coordination.JobLayout;
+import org.coalition.job.JobLayout;
 
 /**
  * A Slurm job's nodes, tasks and GRES as slurmrestd reports them, read into the {@link JobLayout}

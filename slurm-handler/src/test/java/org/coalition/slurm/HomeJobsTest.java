@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
 import java.util.OptionalInt;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HomeJob;
+import org.coalition.job.JobLayout;
 import org.junit.jupiter.api.Test;
 
 /** Slurm's records turned into the daemon's jobs: one per job, one per array task, each once. */

@@ -18,13 +18,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import org.coalition.coordination.JobLayout;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
+import org.coalition.job.JobLayout;
 import org.junit.jupiter.api.Test;
 
 /** The observation cache and the state mapping, over a hand-written fake of one REST version. */

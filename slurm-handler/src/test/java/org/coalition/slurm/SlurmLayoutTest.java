@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.coalition.coordination.JobLayout;
+import org.coalition.job.JobLayout;
 import org.junit.jupiter.api.Test;
 
 /** A job's nodes, tasks and GRES as slurmrestd spells them, read into what a pilot asks for; what cannot travel, and why. */

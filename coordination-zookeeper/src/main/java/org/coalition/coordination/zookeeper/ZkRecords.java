@@ -12,10 +12,10 @@ import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.Inputs;
-import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
+import org.coalition.job.JobLayout;
 
 /**
  * The JSON records stored in ZooKeeper nodes, and their codec. Peers' writes are not trusted: a

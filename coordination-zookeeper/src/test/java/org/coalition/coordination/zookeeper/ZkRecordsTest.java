@@ -9,11 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Inputs;
-import org.coalition.coordination.JobLayout;
 import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
+import org.coalition.job.JobLayout;
 import org.junit.jupiter.api.Test;
 
 /** Results and jobs as the records in ZooKeeper hold them, across the versions that wrote them. */

@@ -1,4 +1,4 @@
-package org.coalition.coordination;
+package org.coalition.job;
 
 import java.util.Collections;
 import java.util.Map;
