@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
+import org.coalition.api.DaemonHealth;
 import org.coalition.api.MungeUsers;
 import org.coalition.config.ConfigException;
 import org.coalition.config.SiteConfig;
@@ -146,7 +147,7 @@ final class DaemonCommand implements Callable<Integer> {
         in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
       }
       try (SiteDaemon daemon = SiteDaemon.start(broker, tickEvery, c.sharing().balancingPeriod());
-          DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator, new DaemonApi.Health() {
+          DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator, new DaemonHealth() {
             @Override
             public boolean zookeeperConnected() {
               return coordination.connected();

@@ -44,7 +44,7 @@ import org.eclipse.jetty.util.Callback;
  */
 final class ApiGate extends Handler.Wrapper {
   /** A pilot's report: two streams of at most 8 MiB each, in base64, and a little JSON. */
-  static final long MAX_FINISH_BODY = DaemonApi.MAX_BODY;
+  static final long MAX_FINISH_BODY = ApiLimits.MAX_BODY;
   static final long MAX_OPERATOR_BODY = 4096;
 
   private final PilotTokens pilots;

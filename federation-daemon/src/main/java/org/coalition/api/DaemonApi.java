@@ -1,7 +1,6 @@
 package org.coalition.api;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
@@ -34,34 +33,11 @@ import org.glassfish.jersey.server.ServerProperties;
  * Starts the HTTP API of one daemon: Jersey on Jetty (HTTPS when given an SSL context), behind
  * {@link ApiGate}. Jetty rather than the JDK's server because the JDK's reads each request's
  * headers on a worker thread, so a few hundred clients that send slowly hold every thread;
- * Jetty parses headers without a thread and closes connections idle for {@link #IDLE}.
+ * Jetty parses headers without a thread and closes idle connections.
  *
- * <p>Bounds: {@link #MAX_THREADS} worker threads, {@link #MAX_CONNECTIONS} open connections (past
- * it new ones wait in the kernel's backlog), {@link #MAX_PER_CLIENT} of them per client other than
- * loopback ({@link ConnectionsPerAddress}), 16 KiB of request headers, {@link #MAX_BODY} of
- * body on any request (each endpoint's own bound is lower, see {@link ApiGate}), and a connection
- * that sends or takes nothing for {@link #IDLE} is closed; for {@link #IDLE_CROWDED} while more
- * than {@link #CROWDED} are open, which sheds clients that trickle before the limit is reached.
+ * <p>Its bounds are {@link ApiLimits}.
  */
 public final class DaemonApi implements AutoCloseable {
-  public static final int MAX_THREADS = 32;
-  public static final int MAX_CONNECTIONS = 4096;
-  /** The largest body any request may carry: a pilot's report of two 8 MiB streams in base64, and its JSON. */
-  public static final long MAX_BODY = 24L << 20;
-  public static final Duration IDLE = Duration.ofSeconds(10);
-  /** The connections one client (an IPv4 address, an IPv6 /64; loopback not held) may hold open. */
-  public static final int MAX_PER_CLIENT = MAX_CONNECTIONS / 8;
-  /** Past this many open connections, a connection idle for {@link #IDLE_CROWDED} is closed. */
-  public static final int CROWDED = MAX_CONNECTIONS * 3 / 4;
-  public static final Duration IDLE_CROWDED = Duration.ofSeconds(1);
-
-  /** What the API reports about the daemon's connections. */
-  public interface Health {
-    boolean zookeeperConnected();
-
-    String handler();
-  }
-
   private final Server server;
   private final URI uri;
 
@@ -75,7 +51,7 @@ public final class DaemonApi implements AutoCloseable {
    *
    * @param operatorToken the token operator writes (and reads from other hosts) must carry
    */
-  public static DaemonApi start(Broker broker, String bind, int port, Optional<SSLContext> tls, byte[] operatorToken, Health health) {
+  public static DaemonApi start(Broker broker, String bind, int port, Optional<SSLContext> tls, byte[] operatorToken, DaemonHealth health) {
     return start(broker, bind, port, tls, operatorToken, health, Optional.empty());
   }
 
@@ -83,13 +59,15 @@ public final class DaemonApi implements AutoCloseable {
    * As above; with {@code users}, a user on another host of the cluster reads their own jobs with a
    * MUNGE credential ({@link ApiGate}).
    */
-  public static DaemonApi start(Broker broker, String bind, int port, Optional<SSLContext> tls, byte[] operatorToken, Health health,
+  public static DaemonApi start(Broker broker, String bind, int port, Optional<SSLContext> tls, byte[] operatorToken, DaemonHealth health,
       Optional<MungeUsers> users) {
     if (operatorToken.length < 16) {
       throw new IllegalArgumentException("the operator token must have at least 16 characters");
     }
-    ConnectionsPerAddress perClient = new ConnectionsPerAddress(MAX_PER_CLIENT);
-    ApiResource api = new ApiResource(broker, health, perClient::shed);
+    ConnectionsPerAddress perClient = new ConnectionsPerAddress(ApiLimits.MAX_PER_CLIENT);
+    SiteResource views = new SiteResource(broker, health, perClient::shed);
+    PilotResource pilots = new PilotResource(broker);
+    PeerResource peers = new PeerResource(broker);
     ResourceConfig app = new ResourceConfig()
         .property(ServerProperties.WADL_FEATURE_DISABLE, true) // no WADL, and no warning at every start that it cannot be made
         .register(JacksonFeature.withoutExceptionMappers())
@@ -99,12 +77,17 @@ public final class DaemonApi implements AutoCloseable {
         .register(new AbstractBinder() {
           @Override
           protected void configure() {
-            bind(api).to(ApiResource.class);
+            bind(views).to(SiteResource.class);
+            bind(pilots).to(PilotResource.class);
+            bind(peers).to(PeerResource.class);
           }
         })
-        .register(ApiResource.class)
+        // by audience; SiteResource and PeerResource share the root "/", which Jersey merges into one
+        .register(SiteResource.class)
+        .register(PilotResource.class)
+        .register(PeerResource.class)
         .register(DashboardResource.class);
-    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4);
+    QueuedThreadPool threads = new QueuedThreadPool(ApiLimits.MAX_THREADS, 4);
     threads.setName("api-" + broker.settings().site());
     threads.setDaemon(true);
     Server server = new Server(threads);
@@ -124,15 +107,15 @@ public final class DaemonApi implements AutoCloseable {
     }
     connector.setHost(bind);
     connector.setPort(port);
-    connector.setIdleTimeout(IDLE.toMillis());
+    connector.setIdleTimeout(ApiLimits.IDLE.toMillis());
     server.addConnector(connector);
-    server.addBean(new ConnectionLimit(MAX_CONNECTIONS, connector));
+    server.addBean(new ConnectionLimit(ApiLimits.MAX_CONNECTIONS, connector));
     connector.addEventListener(perClient);
     server.addBean(crowding(server, connector));
     ApiGate gate = new ApiGate(broker, operatorToken, broker.tls().peers(), (job, site) -> broker.inputsFor(job, site).isPresent(),
         TarBundle.rawLimit(broker.maxFilesBytes()), credential -> users.flatMap(u -> u.user(credential)),
         (job, user) -> broker.owner(job).filter(user::equals).isPresent()).serving(new ServedNames(bind, broker.settings().endpoint()));
-    SizeLimitHandler bodies = new SizeLimitHandler(MAX_BODY, -1) {
+    SizeLimitHandler bodies = new SizeLimitHandler(ApiLimits.MAX_BODY, -1) {
       @Override
       public boolean handle(Request request, Response response, Callback callback) throws Exception {
         // a run's files are bounded by the gate, on their Content-Length, and by the spool as they stream in
@@ -159,8 +142,8 @@ public final class DaemonApi implements AutoCloseable {
   }
 
   /**
-   * Jetty's low-resource monitor, checking every half second whether more than {@link #CROWDED}
-   * connections are open, and shortening every connection's idle timeout to {@link #IDLE_CROWDED}
+   * Jetty's low-resource monitor, checking every half second whether more than {@link #ApiLimits.CROWDED}
+   * connections are open, and shortening every connection's idle timeout to {@link #ApiLimits.IDLE_CROWDED}
    * while they are: a client that sends its request at once is not idle that long, one that sends
    * a byte every few seconds to hold its connection is shed.
    */
@@ -168,8 +151,8 @@ public final class DaemonApi implements AutoCloseable {
     LowResourceMonitor monitor = new LowResourceMonitor(server);
     monitor.setMonitoredConnectors(List.of(connector));
     monitor.setMonitorThreads(false);
-    monitor.addLowResourceCheck(monitor.new MaxConnectionsLowResourceCheck(CROWDED));
-    monitor.setLowResourcesIdleTimeout((int) IDLE_CROWDED.toMillis());
+    monitor.addLowResourceCheck(monitor.new MaxConnectionsLowResourceCheck(ApiLimits.CROWDED));
+    monitor.setLowResourcesIdleTimeout((int) ApiLimits.IDLE_CROWDED.toMillis());
     monitor.setPeriod(500);
     monitor.setMaxLowResourcesTime(1000); // and again each second, for the connections opened since
     monitor.setAcceptingInLowResources(true);

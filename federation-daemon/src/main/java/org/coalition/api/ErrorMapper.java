@@ -7,7 +7,7 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.io.CharConversionException;
 import org.coalition.coordination.CoordinationException;
-import org.coalition.daemon.OutputFetch;
+import org.coalition.daemon.OutputRefused;
 import org.coalition.daemon.PilotService;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.handler.HandlerException;
@@ -34,7 +34,7 @@ final class ErrorMapper implements ExceptionMapper<Throwable> {
     if (e instanceof PilotService.Unavailable u) {
       return new ApiError(ApiError.Code.UNAVAILABLE, u.getMessage() + "; retry later");
     }
-    if (e instanceof OutputFetch.Refused r) {
+    if (e instanceof OutputRefused r) {
       // a job's inputs came back other than its record says: the home's fault, and asking again changes nothing
       return new ApiError(ApiError.Code.CONFLICT, r.getMessage());
     }

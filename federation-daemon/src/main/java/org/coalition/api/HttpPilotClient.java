@@ -83,7 +83,7 @@ public final class HttpPilotClient implements PilotService {
   @Override
   public void files(String pilotId, String token, Path tar, String sha256) {
     HttpRequest.Builder request = request(pilotId, "files", token, INPUTS_TIME).header("Content-Type", "application/x-tar")
-        .header(ApiResource.SHA256_HEADER, sha256);
+        .header(PilotProtocol.SHA256_HEADER, sha256);
     try {
       request.POST(HttpRequest.BodyPublishers.ofFile(tar));
     } catch (FileNotFoundException e) {
@@ -96,7 +96,7 @@ public final class HttpPilotClient implements PilotService {
   }
 
   private HttpRequest.Builder request(String pilotId, String what, String token, Duration timeout) {
-    return HttpRequest.newBuilder(daemon.resolve("v1/pilots/" + pilotId + "/" + what)).timeout(timeout).header("Authorization", "Bearer " + token);
+    return HttpRequest.newBuilder(daemon.resolve(PilotProtocol.PATH + "/" + pilotId + "/" + what)).timeout(timeout).header("Authorization", "Bearer " + token);
   }
 
   private <T> HttpResponse<T> send(HttpRequest request, String what, HttpResponse.BodyHandler<T> body) {

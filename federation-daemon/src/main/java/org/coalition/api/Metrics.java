@@ -33,7 +33,7 @@ final class Metrics {
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
   /** {@code shed}: the API's connections closed unread for their client's limit ({@link ConnectionsPerAddress}). */
-  Metrics(Broker broker, DaemonApi.Health health, LongSupplier shed) {
+  Metrics(Broker broker, DaemonHealth health, LongSupplier shed) {
     String site = broker.settings().site();
     Coordination c = broker.coordination();
     observation(site, broker, "coalition_queue_jobs", "Jobs waiting in the local queue.", QueueObservation::pendingJobs);
@@ -63,7 +63,7 @@ final class Metrics {
             + " each node and reason once.")
         .labelNames("site", "record").callback(cb -> c.refusedPeerRecords().forEach((record, n) -> cb.call(n, site, record))).build());
     registry.register(CounterWithCallback.builder().name("coalition_api_connections_shed_total")
-        .help("Connections to the API closed unread because their client (an IPv4 address, an IPv6 /64) held " + DaemonApi.MAX_PER_CLIENT
+        .help("Connections to the API closed unread because their client (an IPv4 address, an IPv6 /64) held " + ApiLimits.MAX_PER_CLIENT
             + " already.").labelNames("site").callback(cb -> cb.call(shed.getAsLong(), site)).build());
     Utility u = broker.settings().utility();
     gauge("coalition_ledger", "DirectContr ledger per site (" + u + " utility): contribution, utility, priority.", cb -> {

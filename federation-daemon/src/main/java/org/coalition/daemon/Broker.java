@@ -71,10 +71,6 @@ public final class Broker implements PilotService, PilotTokens {
   private volatile boolean joined;
   private volatile long lastRoundMillis = -1;
 
-  /** How one of this site's jobs ended elsewhere, kept for lookups. */
-  public record Finished(String jobId, String executor, double release, double start, double end, int exitCode, int signal,
-      boolean timedOut, String outcome, boolean outOfMemory) {}
-
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs) {
     this(settings, coordination, handler, home, outputs, Clock.systemUTC());
   }
@@ -202,7 +198,7 @@ public final class Broker implements PilotService, PilotTokens {
   }
 
   /** This site's jobs that ended elsewhere, most recent last (bounded). */
-  public Optional<Finished> finished(String jobId) {
+  public Optional<FinishedJob> finished(String jobId) {
     return homeSide.finished(jobId);
   }
 

@@ -50,11 +50,11 @@ final class HomeResults {
   private final OutputFetches fetches;
   /** Executors whose daemon did not answer an output fetch, and until when (clock millis) their results wait. */
   private final Map<String, Long> unreachableUntil = new ConcurrentHashMap<>();
-  private final Map<String, Broker.Finished> history = new LinkedHashMap<>(16, 0.75f, false) {
+  private final Map<String, FinishedJob> history = new LinkedHashMap<>(16, 0.75f, false) {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Broker.Finished> eldest) {
+    protected boolean removeEldestEntry(Map.Entry<String, FinishedJob> eldest) {
       return size() > HISTORY;
     }
   };
@@ -75,7 +75,7 @@ final class HomeResults {
     this.fetches = new OutputFetches("fetch-" + settings.site(), FETCHES);
   }
 
-  synchronized Optional<Broker.Finished> finished(String jobId) {
+  synchronized Optional<FinishedJob> finished(String jobId) {
     return Optional.ofNullable(history.get(jobId));
   }
 
@@ -146,7 +146,7 @@ final class HomeResults {
       RunOutputs.Captured out = fetched.get();
       run = HomeFiles.run(r, out, left(c));
       unreachableUntil.remove(c.executor());
-    } catch (OutputFetch.Refused e) {
+    } catch (OutputRefused e) {
       reject(c, new ResultCheck.Refusal("output", e.getMessage()));
       return false;
     } catch (RunOutputs.Unreachable e) {
@@ -188,7 +188,7 @@ final class HomeResults {
       HomeFiles.replayed(run);
     }
     synchronized (this) {
-      history.put(id, new Broker.Finished(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), r.timedOut(), outcome,
+      history.put(id, new FinishedJob(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), r.timedOut(), outcome,
           r.outOfMemory()));
     }
     return true;

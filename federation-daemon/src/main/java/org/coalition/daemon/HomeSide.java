@@ -103,7 +103,7 @@ final class HomeSide {
     return published.size();
   }
 
-  Optional<Broker.Finished> finished(String jobId) {
+  Optional<FinishedJob> finished(String jobId) {
     return replays.finished(jobId);
   }
 

@@ -72,15 +72,6 @@ public final class OutputFetch {
     this.maxFilesBytes = maxFilesBytes;
   }
 
-  /** The reference is not one this home follows: a protocol violation by the executor, not a lost output. */
-  public static final class Refused extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    Refused(String message) {
-      super(message);
-    }
-  }
-
   /** Reads {@code reference}, written by the site whose registered endpoint is {@code executorEndpoint}. */
   public RunOutputs.Captured fetch(String reference, String executorEndpoint) {
     return fetch(reference, executorEndpoint, "", "");
@@ -123,7 +114,7 @@ public final class OutputFetch {
       try {
         return OutputBlob.decode(Base64.getDecoder().decode(reference.substring(RunOutputs.DATA.length())));
       } catch (IllegalArgumentException e) {
-        throw new Refused("inline output is not a valid blob: " + e.getMessage());
+        throw new OutputRefused("inline output is not a valid blob: " + e.getMessage());
       }
     }
     if (reference.startsWith("file:") && demo) {
@@ -132,15 +123,15 @@ public final class OutputFetch {
     if (download.checksPeers() && !executorEndpoint.startsWith("https://")) {
       // between daemons with identities, plain HTTP would skip the certificate check: an executor
       // could register an address inside the home's network and have the home call it
-      throw new Refused("output reference '" + abbreviate(reference) + "': over mutual TLS the executor's endpoint must be https://, was '"
+      throw new OutputRefused("output reference '" + abbreviate(reference) + "': over mutual TLS the executor's endpoint must be https://, was '"
           + abbreviate(executorEndpoint) + "'");
     }
     if (!(executorEndpoint.startsWith("https://") || executorEndpoint.startsWith("http://"))) {
-      throw new Refused("output reference '" + abbreviate(reference) + "' is not inline and the executor registered no HTTP endpoint");
+      throw new OutputRefused("output reference '" + abbreviate(reference) + "' is not inline and the executor registered no HTTP endpoint");
     }
     if (!reference.startsWith(executorEndpoint + OUTPUTS) || !RunOutputs.SERVED.matcher(reference.substring(executorEndpoint.length()
         + OUTPUTS.length())).matches()) {
-      throw new Refused("output reference '" + abbreviate(reference) + "' is not " + executorEndpoint + OUTPUTS + "NAME");
+      throw new OutputRefused("output reference '" + abbreviate(reference) + "' is not " + executorEndpoint + OUTPUTS + "NAME");
     }
     Path blob = temporary("output-");
     try {
@@ -163,7 +154,7 @@ public final class OutputFetch {
     try {
       return OutputBlob.read(blob, files, maxFilesBytes);
     } catch (StagingRefused e) {
-      throw new Refused("output " + abbreviate(reference) + ": its files: " + e.getMessage());
+      throw new OutputRefused("output " + abbreviate(reference) + ": its files: " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read output " + abbreviate(reference) + ": " + e.getMessage(), e);
     }
@@ -185,10 +176,10 @@ public final class OutputFetch {
     try {
       file = Path.of(URI.create(reference));
     } catch (IllegalArgumentException e) {
-      throw new Refused("output reference '" + abbreviate(reference) + "' is not a file URI");
+      throw new OutputRefused("output reference '" + abbreviate(reference) + "' is not a file URI");
     }
     if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-      throw new Refused("output " + file + " is not a regular file (links, devices and pipes are refused)");
+      throw new OutputRefused("output " + file + " is not a regular file (links, devices and pipes are refused)");
     }
     return file;
   }

@@ -63,7 +63,7 @@ final class PeerDownload {
    * deleted when anything fails.
    *
    * @throws RunOutputs.Unreachable the site did not answer (no route, refused, no headers in time, HTTP 5xx): try again later
-   * @throws OutputFetch.Refused the body passed {@code limit}, stalled, or did not end in time after the site answered; or
+   * @throws OutputRefused the body passed {@code limit}, stalled, or did not end in time after the site answered; or
    *     another certificate answered
    * @throws UncheckedIOException any other answer (HTTP 404: gone)
    */
@@ -94,7 +94,7 @@ final class PeerDownload {
       throw new IllegalStateException("interrupted while fetching " + abbreviate(url), e);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof BoundedFileBody.TooLarge tooLarge) {
-        throw new OutputFetch.Refused(abbreviate(url) + ": " + tooLarge.getMessage());
+        throw new OutputRefused(abbreviate(url) + ": " + tooLarge.getMessage());
       }
       if (e.getCause() instanceof UncheckedIOException disk) {
         throw disk;
@@ -126,7 +126,7 @@ final class PeerDownload {
       if (now >= deadline) {
         pending.cancel(true);
         if (body.get() != null) {
-          throw new OutputFetch.Refused(abbreviate(url) + ": site " + site + " answered, then did not send it within " + totalTime.toSeconds()
+          throw new OutputRefused(abbreviate(url) + ": site " + site + " answered, then did not send it within " + totalTime.toSeconds()
               + " s (" + body.get().size() + " bytes arrived)");
         }
         throw new RunOutputs.Unreachable(abbreviate(url) + " did not arrive within " + totalTime.toSeconds() + " s", new IOException("timed out"));
@@ -141,7 +141,7 @@ final class PeerDownload {
         }
         if (windowBytes >= 0 && b.size() - windowBytes < STALL_BYTES) {
           pending.cancel(true);
-          throw new OutputFetch.Refused(abbreviate(url) + ": site " + site + " answered, then sent " + (b.size() - windowBytes) + " bytes in "
+          throw new OutputRefused(abbreviate(url) + ": site " + site + " answered, then sent " + (b.size() - windowBytes) + " bytes in "
               + stallWindow.toSeconds() + " s (at least " + STALL_BYTES + " are expected of a daemon serving its own disk)");
         }
         windowStart = at; // the first window, from the headers, or the next one
@@ -163,7 +163,7 @@ final class PeerDownload {
       }
     });
     if (!answered.equals(Optional.of(site))) {
-      throw new OutputFetch.Refused(abbreviate(url) + " was served by " + answered.map(s -> "site " + s).orElse("no member's certificate")
+      throw new OutputRefused(abbreviate(url) + " was served by " + answered.map(s -> "site " + s).orElse("no member's certificate")
           + ", not by " + site);
     }
   }

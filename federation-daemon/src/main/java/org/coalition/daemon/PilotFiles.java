@@ -53,7 +53,7 @@ final class PilotFiles {
    *
    * @throws PilotService.Unavailable when the home did not answer (the pilot asks again)
    * @throws PilotService.PilotRefused when the job has no inputs
-   * @throws OutputFetch.Refused when the home sent something else than the record names
+   * @throws OutputRefused when the home sent something else than the record names
    */
   void inputs(Claim claim, Path target) {
     Inputs inputs = claim.job().inputs();
@@ -63,12 +63,12 @@ final class PilotFiles {
     }
     if (!settings.takesInputsOf(claim.job())) {
       // never claimed so (the queue's filter); a job whose record changed meanwhile is bounded by this site, not its home
-      throw new OutputFetch.Refused("the inputs of " + claim.ref() + " are " + inputs.bytes() + " bytes, over this site's staging.max-job of "
+      throw new OutputRefused("the inputs of " + claim.ref() + " are " + inputs.bytes() + " bytes, over this site's staging.max-job of "
           + settings.staging().maxJobBytes());
     }
     String endpoint = Optional.ofNullable(coordination.knownSites().get(home)).map(SiteInfo::endpoint).orElse("");
     if (!(endpoint.startsWith("https://") || endpoint.startsWith("http://") && !download.checksPeers())) {
-      throw new OutputFetch.Refused("the home " + home + " registered no endpoint its inputs can be fetched from ('"
+      throw new OutputRefused("the home " + home + " registered no endpoint its inputs can be fetched from ('"
           + PeerDownload.abbreviate(endpoint) + "')");
     }
     Path got = temporary("inputs-");
@@ -76,7 +76,7 @@ final class PilotFiles {
       Duration time = OutputFetch.TOTAL_TIME.plusSeconds(inputs.bytes() / OutputFetch.BYTES_PER_SECOND);
       BoundedFileBody.Received r = download.get(endpoint + "v1/inputs/" + claim.job().jobId(), home, inputs.bytes(), time, got);
       if (r.size() != inputs.bytes() || !r.sha256().equals(inputs.sha256())) {
-        throw new OutputFetch.Refused("the inputs of " + claim.ref() + " arrived as " + r.size() + " bytes with SHA-256 " + r.sha256()
+        throw new OutputRefused("the inputs of " + claim.ref() + " arrived as " + r.size() + " bytes with SHA-256 " + r.sha256()
             + ", not the " + inputs.bytes() + " bytes and " + inputs.sha256() + " its record names");
       }
       Files.move(got, target);

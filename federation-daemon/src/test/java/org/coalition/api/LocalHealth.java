@@ -1,7 +1,7 @@
 package org.coalition.api;
 
 /** The health a test daemon reports: ZooKeeper connected, a local test site. */
-final class LocalHealth implements DaemonApi.Health {
+final class LocalHealth implements DaemonHealth {
   static final LocalHealth INSTANCE = new LocalHealth();
 
   private LocalHealth() {}

@@ -23,6 +23,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.coalition.daemon.DaemonTls;
 import org.coalition.daemon.LocalFederation;
 import org.coalition.daemon.OutputFetch;
+import org.coalition.daemon.OutputRefused;
 import org.coalition.daemon.PeerSites;
 import org.coalition.trust.FederationCa;
 import org.coalition.trust.StoreFiles;
@@ -101,7 +102,7 @@ class OutputsOverMutualTlsIT {
 
     OutputFetch home = new OutputFetch(HttpClient.newBuilder().sslContext(context(north, ca.trustStore())).build(), PEERS, false);
     assertArrayEquals(stdout, home.fetch(ref, endpoint, "west").stdout(), "north fetches its output from west, who ran it");
-    OutputFetch.Refused lie = assertThrows(OutputFetch.Refused.class, () -> home.fetch(ref, endpoint, "south"),
+    OutputRefused lie = assertThrows(OutputRefused.class, () -> home.fetch(ref, endpoint, "south"),
         "a result by south pointing at west's daemon");
     assertTrue(lie.getMessage().contains("was served by site west, not by south"), lie.getMessage());
   }

@@ -21,7 +21,9 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.coalition.api.ApiLimits;
 import org.coalition.api.DaemonApi;
+import org.coalition.api.DaemonHealth;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,18 +102,18 @@ class ApiAbuseIT {
       // the figures first, so that a run that fails shows them too
       System.out.printf("api abuse: 6 x 38 MiB unauthenticated reports refused (401) in %.0f ms, heap %+.1f MiB;"
           + " %d slow clients: API threads at most %d (bound %d), JVM threads %d -> %d, heap %+.1f MiB, pilot served in at most %d ms%n",
-          bigMillis, (heapAfterBig - heap0) / 1048576.0, SLOW, apiThreadsMax, DaemonApi.MAX_THREADS, threads0, jvmThreadsMax,
+          bigMillis, (heapAfterBig - heap0) / 1048576.0, SLOW, apiThreadsMax, ApiLimits.MAX_THREADS, threads0, jvmThreadsMax,
           (heapSlow - heap0) / 1048576.0, servedMillisMax);
       // The API's pool cannot outgrow the bound it is built with, so counting its threads shows
       // only that the count sees them. What the bound is for: the slow clients get no thread beyond
       // it, where the JDK's server, used before, gave them threads of their own (38 -> 332 threads,
       // docs/security.md); so the JVM's threads, whoever starts them, grow by the bound at most.
-      assertTrue(apiThreadsMax > 0 && apiThreadsMax <= DaemonApi.MAX_THREADS, apiThreadsMax + " API threads (0: the count misses the API's)");
-      assertTrue(jvmThreadsMax - threads0 <= DaemonApi.MAX_THREADS + TEST_THREADS, SLOW + " slow clients took no thread beyond the API's "
-          + DaemonApi.MAX_THREADS + " (and " + TEST_THREADS + " of the test's own): JVM threads " + threads0 + " -> " + jvmThreadsMax);
-      // Six refused reports leave less than one body the API would read at all (DaemonApi.MAX_BODY,
+      assertTrue(apiThreadsMax > 0 && apiThreadsMax <= ApiLimits.MAX_THREADS, apiThreadsMax + " API threads (0: the count misses the API's)");
+      assertTrue(jvmThreadsMax - threads0 <= ApiLimits.MAX_THREADS + TEST_THREADS, SLOW + " slow clients took no thread beyond the API's "
+          + ApiLimits.MAX_THREADS + " (and " + TEST_THREADS + " of the test's own): JVM threads " + threads0 + " -> " + jvmThreadsMax);
+      // Six refused reports leave less than one body the API would read at all (ApiLimits.MAX_BODY,
       // 24 MiB): none of their 38 MiB is read, so none is kept (heap +0.6 MiB on 2026-11-23).
-      assertTrue(heapAfterBig - heap0 < DaemonApi.MAX_BODY, String.format("the six refused reports left %+.1f MiB of heap",
+      assertTrue(heapAfterBig - heap0 < ApiLimits.MAX_BODY, String.format("the six refused reports left %+.1f MiB of heap",
           (heapAfterBig - heap0) / 1048576.0));
       // A slow client is allowed the heap of the header it may send (16 KiB, DaemonApi's bound); these
       // send a few bytes of it, so their connections are what they cost: the thousand 15.6 MiB at
@@ -194,8 +196,8 @@ class ApiAbuseIT {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
-  static DaemonApi.Health health() {
-    return new DaemonApi.Health() {
+  static DaemonHealth health() {
+    return new DaemonHealth() {
       @Override
       public boolean zookeeperConnected() {
         return true;

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.coalition.api.ApiLimits;
 import org.coalition.api.DaemonApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,7 +51,7 @@ class ApiCrowdIT {
         // (each sends a byte every two seconds, so that none idles out of the API's 10 s however slowly they open)
         int past = 10;
         long lastTrickle = System.nanoTime();
-        for (int i = 0; i < DaemonApi.MAX_PER_CLIENT + past; i++) {
+        for (int i = 0; i < ApiLimits.MAX_PER_CLIENT + past; i++) {
           held.add(slowClient(remote, port));
           if (System.nanoTime() - lastTrickle > 2_000_000_000L) {
             trickle(held);
@@ -64,7 +65,7 @@ class ApiCrowdIT {
         }
         Thread.sleep(500);
         closed = closed(held);
-        assertEquals(past, closed, "of " + held.size() + " connections from " + remote + ", those past its share of " + DaemonApi.MAX_PER_CLIENT
+        assertEquals(past, closed, "of " + held.size() + " connections from " + remote + ", those past its share of " + ApiLimits.MAX_PER_CLIENT
             + " are closed unread, and only those");
         held.removeIf(ApiCrowdIT::isClosed);
         String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
@@ -96,7 +97,7 @@ class ApiCrowdIT {
     Map<String, String> pilot = Map.of(PilotAgent.ID, one.pilot(), PilotAgent.TOKEN, one.envToken());
     try (DaemonApi api = DaemonApi.start(one.exec(), "127.0.0.1", 0, Optional.empty(), OPERATOR, ApiAbuseIT.health())) {
       int port = api.uri().getPort();
-      int crowd = DaemonApi.CROWDED + 200; // from loopback, which no per-host share holds
+      int crowd = ApiLimits.CROWDED + 200; // from loopback, which no per-host share holds
       List<Socket> slow = new ArrayList<>();
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       long servedMillisMax = 0;
@@ -119,8 +120,8 @@ class ApiCrowdIT {
         int open = slow.size() - closed(slow);
         System.out.printf("api crowd: %d clients trickling a byte every 2 s, %d still open 6 s after the last opened (crowded past %d),"
             + " pilot served in at most %d ms%n",
-            crowd, open, DaemonApi.CROWDED, servedMillisMax);
-        assertTrue(open <= DaemonApi.CROWDED, open + " of " + crowd + " trickling clients still open: the crowded API shed none of them");
+            crowd, open, ApiLimits.CROWDED, servedMillisMax);
+        assertTrue(open <= ApiLimits.CROWDED, open + " of " + crowd + " trickling clients still open: the crowded API shed none of them");
       } finally {
         for (Socket s : slow) {
           s.close();

@@ -58,7 +58,7 @@ class BrokerIT {
     String id = home.local().submit(ME, 1, 60, "echo \"hello from $(id -un)\"\necho oops >&2\nexit 3\n");
     roundsUntil("the second job ends at home", () -> job(home, id).done());
 
-    Broker.Finished f = home.broker().finished(id).orElseThrow();
+    FinishedJob f = home.broker().finished(id).orElseThrow();
     assertEquals("exec", f.executor());
     assertEquals(3, f.exitCode());
     assertEquals("replayed", f.outcome());
@@ -93,8 +93,8 @@ class BrokerIT {
     // b has a core free, but a's job cannot run on b: room is judged on each job's own system, so both are published
     roundsUntil("both jobs end at home", () -> LocalFederation.job(home.a(), atA).done() && LocalFederation.job(home.b(), atB).done());
 
-    Broker.Finished fa = home.site().broker().finished("a." + atA).orElseThrow();
-    Broker.Finished fb = home.site().broker().finished("b." + atB).orElseThrow();
+    FinishedJob fa = home.site().broker().finished("a." + atA).orElseThrow();
+    FinishedJob fb = home.site().broker().finished("b." + atB).orElseThrow();
     assertEquals("exec", fa.executor());
     assertEquals("exec", fb.executor());
     LocalSite.Job ja = LocalFederation.job(home.a(), atA);

@@ -142,7 +142,7 @@ class BrokerTest {
     assertEquals(3, homeBatch.replayed.get("7").exitCode(), "the home replays the remote run with its exit code");
     assertEquals("seven\n", new String(homeBatch.replayed.get("7").stdout(), StandardCharsets.UTF_8));
     assertEquals("ran at exec for 5 s, replayed here at 2026-01-01 00:00:36 UTC", homeBatch.notes.get("7").get(2));
-    Broker.Finished f = home.finished("7").orElseThrow();
+    FinishedJob f = home.finished("7").orElseThrow();
     assertEquals("exec", f.executor());
     assertEquals("replayed", f.outcome());
   }

@@ -791,9 +791,9 @@ class HostileMemberIT {
     Map<String, Long> submitted = new HashMap<>();
     for (Map.Entry<String, List<String>> e : work.entrySet()) {
       for (String id : e.getValue()) {
-        Optional<Broker.Finished> remote = honest.get(e.getKey()).broker().finished(id);
+        Optional<FinishedJob> remote = honest.get(e.getKey()).broker().finished(id);
         if (remote.isPresent()) {
-          Broker.Finished f = remote.get();
+          FinishedJob f = remote.get();
           executed.merge(f.executor(), 1L, Long::sum);
           contributed.merge(f.executor(), f.end() - f.start(), Double::sum);
           submitted.merge(e.getKey(), 1L, Long::sum);
@@ -825,7 +825,7 @@ class HostileMemberIT {
 
   /** Where a job ran: the executor of the result its home replayed, or the home itself. */
   private static String executor(Site home, LocalSite.Job j) {
-    return home.broker().finished(j.id()).map(Broker.Finished::executor).orElse(j.ranAt());
+    return home.broker().finished(j.id()).map(FinishedJob::executor).orElse(j.ranAt());
   }
 
   private static boolean allDone(Map<String, Site> honest, Map<String, List<String>> work) {

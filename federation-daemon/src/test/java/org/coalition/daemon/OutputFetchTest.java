@@ -114,12 +114,12 @@ class OutputFetchTest {
     assertTrue(changed.getMessage().contains("not the " + "0".repeat(64) + " its result names"), changed.getMessage());
 
     RunOutputs.Stored hostile = outputs.store("home", "7-2", new byte[0], new byte[0], Optional.of(tarOf("../../etc/cron.d/x", "x")));
-    OutputFetch.Refused refused = assertThrows(OutputFetch.Refused.class, () -> home.fetch(hostile.reference(), endpoint, "exec",
+    OutputRefused refused = assertThrows(OutputRefused.class, () -> home.fetch(hostile.reference(), endpoint, "exec",
         hostile.sha256()));
     assertTrue(refused.getMessage().contains("a name outside its folder"), refused.getMessage());
 
     OutputFetch noFiles = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE), false, Duration.ofSeconds(2), tmp.resolve("incoming"), 0);
-    assertThrows(OutputFetch.Refused.class, () -> noFiles.fetch(stored.reference(), endpoint, "exec", stored.sha256()),
+    assertThrows(OutputRefused.class, () -> noFiles.fetch(stored.reference(), endpoint, "exec", stored.sha256()),
         "a home that takes no files refuses a run's files");
     try (var left = Files.list(tmp.resolve("incoming"))) {
       assertEquals(1, left.count(), "only the files handed to the caller are left in the incoming folder");
@@ -143,7 +143,7 @@ class OutputFetchTest {
     for (String other : new String[] {
         endpoint + "v1/status", endpoint + "v1/outputs/../v1/status", endpoint + "v1/outputs/" + NAME + "?x=1",
         "http://169.254.169.254/v1/outputs/" + NAME, "file:///etc/shadow", "ftp://x/" + NAME}) {
-      OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class, () -> fetch.fetch(other, endpoint), other);
+      OutputRefused e = assertThrows(OutputRefused.class, () -> fetch.fetch(other, endpoint), other);
       assertTrue(e.getMessage().contains("is not"), e.getMessage());
     }
   }
@@ -158,7 +158,7 @@ class OutputFetchTest {
       x.close();
     });
     OutputFetch withIdentities = new OutputFetch(HTTP, leaf -> Optional.of("mallory"), false, Duration.ofSeconds(2));
-    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
+    OutputRefused e = assertThrows(OutputRefused.class,
         () -> withIdentities.fetch(endpoint + "v1/outputs/home~ssrf-0123456789abcdef0123456789abcdef", endpoint, "mallory"));
     assertTrue(e.getMessage().contains("must be https://"), e.getMessage());
     assertEquals(0, calls[0], "the internal address was never called");
@@ -167,7 +167,7 @@ class OutputFetchTest {
   @Test
   void aBodyWithoutEndIsCutAtTheSizeBound() {
     long before = System.nanoTime();
-    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
+    OutputRefused e = assertThrows(OutputRefused.class,
         () -> fetch.fetch(endpoint + "v1/outputs/home~endless-0123456789abcdef0123456789abcdef", endpoint));
     assertTrue(e.getMessage().contains("larger than " + RunOutputs.MAX_BLOB), e.getMessage());
     assertTrue(System.nanoTime() - before < Duration.ofSeconds(2).toNanos(), "cut, not waited out");
@@ -182,7 +182,7 @@ class OutputFetchTest {
   void theDeclaredSizeBoundsTheWaitAndTheBytes() throws IOException {
     OutputFetch home = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE), false, Duration.ofSeconds(2), tmp.resolve("incoming"), 1L << 30);
     long before = System.nanoTime();
-    OutputFetch.Refused slow = assertThrows(OutputFetch.Refused.class, () -> home.fetch(new RunResult(0, 1, 0, 0, false,
+    OutputRefused slow = assertThrows(OutputRefused.class, () -> home.fetch(new RunResult(0, 1, 0, 0, false,
         endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", "", false, 100), endpoint, "exec"));
     double seconds = (System.nanoTime() - before) / 1e9;
     assertTrue(slow.getMessage().contains("did not send it within 2 s"), slow.getMessage());
@@ -196,7 +196,7 @@ class OutputFetchTest {
     RunResult declared = new RunResult(0, 1, 0, 0, false, stored.reference(), stored.sha256(), false, bytes);
     assertEquals("out\n", new String(home.fetch(declared, endpoint, "exec").stdout(), StandardCharsets.UTF_8), "its declared size arrives");
     RunResult understated = new RunResult(0, 1, 0, 0, false, stored.reference(), stored.sha256(), false, bytes - 1);
-    OutputFetch.Refused more = assertThrows(OutputFetch.Refused.class, () -> home.fetch(understated, endpoint, "exec"));
+    OutputRefused more = assertThrows(OutputRefused.class, () -> home.fetch(understated, endpoint, "exec"));
     assertTrue(more.getMessage().contains("larger than " + (bytes - 1)), more.getMessage());
   }
 
@@ -210,7 +210,7 @@ class OutputFetchTest {
     OutputFetch home = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE, Duration.ofSeconds(1)), false, Duration.ofSeconds(20),
         tmp.resolve("incoming"), 0);
     long before = System.nanoTime();
-    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
+    OutputRefused e = assertThrows(OutputRefused.class,
         () -> home.fetch(endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", endpoint));
     double seconds = (System.nanoTime() - before) / 1e9;
     assertTrue(e.getMessage().contains("answered, then sent"), e.getMessage());
@@ -220,7 +220,7 @@ class OutputFetchTest {
   @Test
   void aTrickledBodyIsCutAtTheTimeBoundAndRefused() {
     long before = System.nanoTime();
-    OutputFetch.Refused e = assertThrows(OutputFetch.Refused.class,
+    OutputRefused e = assertThrows(OutputRefused.class,
         () -> fetch.fetch(endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", endpoint));
     double seconds = (System.nanoTime() - before) / 1e9;
     assertTrue(e.getMessage().contains("answered, then did not send it within 2 s"), e.getMessage());
@@ -233,8 +233,8 @@ class OutputFetchTest {
     Path blob = Files.write(tmp.resolve("out"), OutputBlob.encode("x".getBytes(StandardCharsets.UTF_8), new byte[0]));
     assertArrayEquals("x".getBytes(StandardCharsets.UTF_8), demo.fetch(blob.toUri().toString(), "").stdout());
     Path link = Files.createSymbolicLink(tmp.resolve("link"), blob);
-    assertThrows(OutputFetch.Refused.class, () -> demo.fetch(link.toUri().toString(), ""), "a link");
-    assertThrows(OutputFetch.Refused.class, () -> demo.fetch("file:///dev/zero", ""), "a device");
-    assertThrows(OutputFetch.Refused.class, () -> fetch.fetch(blob.toUri().toString(), endpoint), "file: outside the demo");
+    assertThrows(OutputRefused.class, () -> demo.fetch(link.toUri().toString(), ""), "a link");
+    assertThrows(OutputRefused.class, () -> demo.fetch("file:///dev/zero", ""), "a device");
+    assertThrows(OutputRefused.class, () -> fetch.fetch(blob.toUri().toString(), endpoint), "file: outside the demo");
   }
 }

@@ -2,7 +2,6 @@ package org.coalition.api;
 
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -10,14 +9,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,10 +27,8 @@ import org.coalition.api.model.Flow;
 import org.coalition.api.model.Flows;
 import org.coalition.api.model.Health;
 import org.coalition.api.model.JobView;
-import org.coalition.api.model.Keep;
 import org.coalition.api.model.Ledger;
 import org.coalition.api.model.LedgerRow;
-import org.coalition.api.model.Outcome;
 import org.coalition.api.model.Participation;
 import org.coalition.api.model.ParticipationChange;
 import org.coalition.api.model.RecentDecisions;
@@ -50,25 +43,26 @@ import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.daemon.BatchHealth;
 import org.coalition.daemon.Broker;
-import org.coalition.daemon.PilotService;
-import org.coalition.daemon.RunOutputs;
+import org.coalition.daemon.FinishedJob;
 import org.coalition.handler.QueueObservation;
 import org.coalition.policy.text.Numbers;
 
-/** The endpoints of docs/api.md; {@code src/main/resources/openapi.yaml} describes them. */
+/**
+ * What operators, monitoring and the site's users read, and the operators' writes: the endpoints of
+ * docs/api.md other than the pilots' ({@link PilotResource}) and the peer daemons' ({@link
+ * PeerResource}); {@code src/main/resources/openapi.yaml} describes them all. Who may call what is
+ * settled before a request gets here, by {@link ApiGate}.
+ */
 @Path("/")
 @Produces(MediaType.APPLICATION_JSON)
-public final class ApiResource {
+public final class SiteResource {
   private final Broker broker;
   private final Coordination coordination;
-  private final DaemonApi.Health health;
+  private final DaemonHealth health;
   private final Metrics metrics;
 
-  /**
-   * Who may call what is settled before a request gets here, by {@link ApiGate}; {@code shed}
-   * counts the connections closed unread for their client's limit ({@link ConnectionsPerAddress}).
-   */
-  ApiResource(Broker broker, DaemonApi.Health health, LongSupplier shed) {
+  /** {@code shed} counts the connections closed unread for their client's limit ({@link ConnectionsPerAddress}). */
+  SiteResource(Broker broker, DaemonHealth health, LongSupplier shed) {
     this.broker = broker;
     this.coordination = broker.coordination();
     this.health = health;
@@ -208,9 +202,9 @@ public final class ApiResource {
         return new JobView(site, id, state, f.executor(), f.job().release(), null, null, null, null, null);
       }
     }
-    Optional<Broker.Finished> done = broker.finished(id);
+    Optional<FinishedJob> done = broker.finished(id);
     if (done.isPresent()) {
-      Broker.Finished d = done.get();
+      FinishedJob d = done.get();
       return new JobView(site, id, d.outcome(), d.executor(), d.release(), d.start(), d.end(), d.exitCode(),
           d.signal() == 0 ? null : d.signal(), d.timedOut() ? Boolean.TRUE : null, null, d.outOfMemory() ? Boolean.TRUE : null);
     }
@@ -239,106 +233,7 @@ public final class ApiResource {
     return participation();
   }
 
-  // --- pilots ----------------------------------------------------------------------------
-
-  @POST
-  @Path("v1/pilots/{id}/work")
-  public Response work(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) {
-    Optional<PilotService.Assignment> a = broker.work(pilot, ApiGate.bearer(authorization));
-    return a.isPresent() ? Response.ok(a.get()).build() : Response.noContent().build();
-  }
-
-  @POST
-  @Path("v1/pilots/{id}/heartbeat")
-  public Keep heartbeat(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) {
-    return new Keep(broker.heartbeat(pilot, ApiGate.bearer(authorization)));
-  }
-
-  @POST
-  @Path("v1/pilots/{id}/finish")
-  @Consumes(MediaType.APPLICATION_JSON)
-  public Response finish(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization, Outcome outcome) {
-    if (outcome == null) {
-      throw new ApiError(ApiError.Code.INVALID, "send the run's outcome: start, end, exitCode (or signal), stdout and stderr (base64)");
-    }
-    byte[] out;
-    byte[] err;
-    try {
-      out = outcome.stdout() == null ? new byte[0] : Base64.getDecoder().decode(outcome.stdout());
-      err = outcome.stderr() == null ? new byte[0] : Base64.getDecoder().decode(outcome.stderr());
-    } catch (IllegalArgumentException e) {
-      throw new ApiError(ApiError.Code.INVALID, "stdout and stderr must be base64: " + e.getMessage());
-    }
-    PilotService.RunOutcome run;
-    try {
-      run = new PilotService.RunOutcome(outcome.start(), outcome.end(), outcome.exitCode(), outcome.signal(), outcome.timedOut(), out, err,
-          outcome.outOfMemory());
-    } catch (IllegalArgumentException e) {
-      throw new ApiError(ApiError.Code.INVALID, "the run's outcome: " + e.getMessage());
-    }
-    broker.finish(pilot, ApiGate.bearer(authorization), run);
-    return Response.noContent().build();
-  }
-
-  /** The header a pilot's upload of its run's files names their SHA-256 in. */
-  public static final String SHA256_HEADER = "X-Coalition-Sha256";
-
-  /** The inputs of the pilot's job: fetched from its home and checked first ({@link PilotService#inputs}). */
-  @POST
-  @Path("v1/pilots/{id}/inputs")
-  @Produces("application/x-tar")
-  public Response inputs(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization) throws IOException {
-    // fully qualified: clashes with jakarta.ws.rs.Path, the resource's annotation
-    java.nio.file.Path file = broker.incomingFile("inputs-");
-    broker.inputs(pilot, ApiGate.bearer(authorization), file);
-    StreamingOutput body = out -> {
-      try {
-        Files.copy(file, out);
-      } finally {
-        Files.deleteIfExists(file);
-      }
-    };
-    return Response.ok(body, "application/x-tar").build();
-  }
-
-  /** The files the pilot's run wrote, a tar with its SHA-256 in {@value #SHA256_HEADER} ({@link PilotService#files}). */
-  @POST
-  @Path("v1/pilots/{id}/files")
-  @Consumes("application/x-tar")
-  public Response files(@PathParam("id") String pilot, @HeaderParam("Authorization") String authorization,
-      @HeaderParam(SHA256_HEADER) String sha256, @HeaderParam("Content-Length") long length, InputStream body) {
-    if (sha256 == null || !sha256.matches("[0-9a-f]{64}")) {
-      throw new ApiError(ApiError.Code.INVALID, "name the files' SHA-256 (64 lower-case hex digits) in " + SHA256_HEADER);
-    }
-    broker.receiveFiles(pilot, ApiGate.bearer(authorization), body, length, sha256);
-    return Response.noContent().build();
-  }
-
-  /** A job's inputs, for the site that holds its claim (the gate checked its certificate). */
-  @GET
-  @Path("v1/inputs/{job}")
-  @Produces("application/x-tar")
-  public Response jobInputs(@PathParam("job") String job) {
-    JobSpec.requireId("job id", job);
-    // fully qualified: clashes with jakarta.ws.rs.Path, the resource's annotation
-    java.nio.file.Path file = broker.claimedInputs(job).orElseThrow(() -> new ApiError(ApiError.Code.NOT_FOUND, "job " + job
-        + " of " + broker.settings().site() + " has no inputs, or is not claimed"));
-    return Response.ok(file.toFile(), "application/x-tar").build();
-  }
-
   // --- metrics and the document ----------------------------------------------------------
-
-  /** A foreign run's output, for its home site: the name is the capability (128 random bits). */
-  @GET
-  @Path("v1/outputs/{name}")
-  @Produces(MediaType.APPLICATION_OCTET_STREAM)
-  public Response output(@PathParam("name") String name) {
-    // fully qualified: clashes with jakarta.ws.rs.Path, the resource's annotation
-    java.nio.file.Path file = broker.outputs().served(name)
-        .orElseThrow(() -> new ApiError(ApiError.Code.NOT_FOUND, "no output " + name + " here (outputs are kept "
-            + RunOutputs.RETENTION.toHours() + " h)"));
-    return Response.ok(file.toFile(), MediaType.APPLICATION_OCTET_STREAM).build();
-  }
 
   @GET
   @Path("metrics")
@@ -351,7 +246,7 @@ public final class ApiResource {
   @Path("openapi.yaml")
   @Produces("application/yaml")
   public String openapi() throws IOException {
-    try (var in = ApiResource.class.getResourceAsStream("/openapi.yaml")) {
+    try (var in = SiteResource.class.getResourceAsStream("/openapi.yaml")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
