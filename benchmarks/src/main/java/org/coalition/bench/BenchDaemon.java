@@ -162,7 +162,7 @@ final class BenchDaemon {
           int n = Math.min(Coordination.MAX_PUBLISH_BATCH, Math.min(ownJobs - published, bench.config().inFlight() - (published - finished.size())));
           List<JobSpec> batch = new ArrayList<>();
           for (int i = 0; i < n; i++) {
-            batch.add(new JobSpec("j" + (published + i), site, CORES, 0, 3600, c.now(), ""));
+            batch.add(JobSpec.builder("j" + (published + i), site).cores(CORES).walltimeSeconds(3600).release(c.now()).build());
           }
           try {
             c.publish(batch);
@@ -239,7 +239,7 @@ final class BenchDaemon {
           started = true;
           bench.started(claim.get());
           double length = 1 + Math.floorMod(job.ref().toString().hashCode(), 100);
-          c.finish(claim.get(), new RunResult(t, t + length, 0, ""));
+          c.finish(claim.get(), RunResult.builder(t, t + length).build());
         } catch (CoordinationException e) {
           if (started) {
             bench.cancelled(e); // the run is killed: its claim was lost with a session

@@ -32,28 +32,6 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
   public static final Comparator<JobSpec> OLDEST_FIRST =
       Comparator.comparingDouble(JobSpec::release).thenComparing(JobSpec::home).thenComparing(JobSpec::jobId);
 
-  /** A job that takes no files with it. */
-  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload) {
-    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, Inputs.NONE);
-  }
-
-  /** A job whose run needs no variables of its home's batch system (no array task). */
-  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs) {
-    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, Map.of());
-  }
-
-  /** A job of one task on one node, without GRES. */
-  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs,
-      Map<String, String> environment) {
-    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, environment, JobLayout.ONE);
-  }
-
-  /** A job whose home shares no identity with anyone: it runs as the home's pool account. */
-  public JobSpec(String jobId, String home, int cores, long memoryMb, long walltimeSeconds, double release, String payload, Inputs inputs,
-      Map<String, String> environment, JobLayout layout) {
-    this(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, environment, layout, JobOwner.NONE);
-  }
-
   public JobSpec {
     requireId("job id", jobId);
     requireId("home site", home);
@@ -121,5 +99,98 @@ public record JobSpec(String jobId, String home, int cores, long memoryMb, long 
   /** The same job released again at {@code release} (a run lost with its executor). */
   public JobSpec releasedAt(double newRelease) {
     return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, newRelease, payload, inputs, environment, layout, owner);
+  }
+
+  /**
+   * A job to fill in by name from {@code jobId}, {@code home}; what is not set is
+   * one core, no memory named, released at 0, an empty payload, no inputs, no variables, one task
+   * on one node ({@link JobLayout#ONE}) and no owner ({@link JobOwner#NONE}); its time limit must be set.
+   */
+  public static Builder builder(String jobId, String home) {
+    return new Builder(jobId, home);
+  }
+
+  /** A builder holding this job, to change some of it. */
+  public Builder toBuilder() {
+    Builder b = new Builder(jobId, home);
+    b.cores = cores;
+    b.memoryMb = memoryMb;
+    b.walltimeSeconds = walltimeSeconds;
+    b.release = release;
+    b.payload = payload;
+    b.inputs = inputs;
+    b.environment = environment;
+    b.layout = layout;
+    b.owner = owner;
+    return b;
+  }
+
+  /** A {@link JobSpec} filled in by name ({@link JobSpec#builder}); {@link #build} checks it as the constructor does. */
+  public static final class Builder {
+    private final String jobId;
+    private final String home;
+    private int cores = 1;
+    private long memoryMb;
+    private long walltimeSeconds;
+    private double release;
+    private String payload = "";
+    private Inputs inputs = Inputs.NONE;
+    private Map<String, String> environment = Map.of();
+    private JobLayout layout = JobLayout.ONE;
+    private JobOwner owner = JobOwner.NONE;
+
+    private Builder(String jobId, String home) {
+      this.jobId = jobId;
+      this.home = home;
+    }
+
+    public Builder cores(int value) {
+      cores = value;
+      return this;
+    }
+
+    public Builder memoryMb(long value) {
+      memoryMb = value;
+      return this;
+    }
+
+    public Builder walltimeSeconds(long value) {
+      walltimeSeconds = value;
+      return this;
+    }
+
+    public Builder release(double value) {
+      release = value;
+      return this;
+    }
+
+    public Builder payload(String value) {
+      payload = value;
+      return this;
+    }
+
+    public Builder inputs(Inputs value) {
+      inputs = value;
+      return this;
+    }
+
+    public Builder environment(Map<String, String> value) {
+      environment = value;
+      return this;
+    }
+
+    public Builder layout(JobLayout value) {
+      layout = value;
+      return this;
+    }
+
+    public Builder owner(JobOwner value) {
+      owner = value;
+      return this;
+    }
+
+    public JobSpec build() {
+      return new JobSpec(jobId, home, cores, memoryMb, walltimeSeconds, release, payload, inputs, environment, layout, owner);
+    }
   }
 }

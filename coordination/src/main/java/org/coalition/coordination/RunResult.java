@@ -19,32 +19,6 @@ public record RunResult(double start, double end, int exitCode, int signal, bool
     boolean outOfMemory, long outputBytes) {
   public static final int MAX_OUTPUT_REF = 2048;
 
-  /** A run whose output's size is not declared. */
-  public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256,
-      boolean outOfMemory) {
-    this(start, end, exitCode, signal, timedOut, output, outputSha256, outOfMemory, 0);
-  }
-
-  /** A run that no memory limit cut short. */
-  public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output, String outputSha256) {
-    this(start, end, exitCode, signal, timedOut, output, outputSha256, false);
-  }
-
-  /** A run whose output travels inline, or is fetched without a checksum (a result from before checksums). */
-  public RunResult(double start, double end, int exitCode, int signal, boolean timedOut, String output) {
-    this(start, end, exitCode, signal, timedOut, output, "");
-  }
-
-  /** A run that exited with {@code exitCode}. */
-  public RunResult(double start, double end, int exitCode, String output) {
-    this(start, end, exitCode, 0, false, output);
-  }
-
-  /** A run that ended by itself, before its time limit. */
-  public RunResult(double start, double end, int exitCode, int signal, String output) {
-    this(start, end, exitCode, signal, false, output);
-  }
-
   /**
    * A run as a record holds it: one written before runs carried a signal has none ({@code null}),
    * and exited; one written before timeouts were told has no {@code timedOut}, and was not stopped; one
@@ -73,6 +47,85 @@ public record RunResult(double start, double end, int exitCode, int signal, bool
     }
     if (outputBytes < 0) {
       throw new IllegalArgumentException("output size must be 0 (not declared) or more bytes, was " + outputBytes);
+    }
+  }
+
+  /**
+   * A run to fill in by name from {@code start}, {@code end}; what is not set is
+   * exit code 0, no signal, not stopped at its limit, no output, no checksum, not killed for
+   * memory, no size declared.
+   */
+  public static Builder builder(double start, double end) {
+    return new Builder(start, end);
+  }
+
+  /** A builder holding this run, to change some of it. */
+  public Builder toBuilder() {
+    Builder b = new Builder(start, end);
+    b.exitCode = exitCode;
+    b.signal = signal;
+    b.timedOut = timedOut;
+    b.output = output;
+    b.outputSha256 = outputSha256;
+    b.outOfMemory = outOfMemory;
+    b.outputBytes = outputBytes;
+    return b;
+  }
+
+  /** A {@link RunResult} filled in by name ({@link RunResult#builder}); {@link #build} checks it as the constructor does. */
+  public static final class Builder {
+    private final double start;
+    private final double end;
+    private int exitCode;
+    private int signal;
+    private boolean timedOut;
+    private String output = "";
+    private String outputSha256 = "";
+    private boolean outOfMemory;
+    private long outputBytes;
+
+    private Builder(double start, double end) {
+      this.start = start;
+      this.end = end;
+    }
+
+    public Builder exitCode(int value) {
+      exitCode = value;
+      return this;
+    }
+
+    public Builder signal(int value) {
+      signal = value;
+      return this;
+    }
+
+    public Builder timedOut(boolean value) {
+      timedOut = value;
+      return this;
+    }
+
+    public Builder output(String value) {
+      output = value;
+      return this;
+    }
+
+    public Builder outputSha256(String value) {
+      outputSha256 = value;
+      return this;
+    }
+
+    public Builder outOfMemory(boolean value) {
+      outOfMemory = value;
+      return this;
+    }
+
+    public Builder outputBytes(long value) {
+      outputBytes = value;
+      return this;
+    }
+
+    public RunResult build() {
+      return new RunResult(start, end, exitCode, signal, timedOut, output, outputSha256, outOfMemory, outputBytes);
     }
   }
 }

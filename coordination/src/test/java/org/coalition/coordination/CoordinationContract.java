@@ -68,7 +68,7 @@ public abstract class CoordinationContract {
   }
 
   protected static JobSpec job(String home, String id, double release) {
-    return new JobSpec(id, home, 2, 1024, 3600, release, "{\"script\":\"run.sh\"}");
+    return JobSpec.builder(id, home).cores(2).memoryMb(1024).walltimeSeconds(3600).release(release).payload("{\"script\":\"run.sh\"}").build();
   }
 
   @AfterEach
@@ -142,7 +142,7 @@ public abstract class CoordinationContract {
     Claim claimed = b.claim(new JobRef("a", "c")).orElseThrow();
     Claim finished = b.claim(new JobRef("a", "f")).orElseThrow();
     b.start(finished, 10);
-    b.finish(finished, new RunResult(10, 20, 0, ""));
+    b.finish(finished, RunResult.builder(10, 20).build());
     List<FederatedJob> expected = List.of(
         new FederatedJob(job("a", "q", 1), "", false),
         new FederatedJob(claimed.job(), "b", false),
@@ -246,7 +246,7 @@ public abstract class CoordinationContract {
     assertFalse(a.withdraw("j1"), "a claimed job cannot be withdrawn");
     b.start(claim, 200);
     b.heartbeat(claim);
-    RunResult run = new RunResult(200, 1200, 3, "https://b.example/out/j1");
+    RunResult run = RunResult.builder(200, 1200).exitCode(3).output("https://b.example/out/j1").build();
     b.finish(claim, run);
     b.finish(claim, run); // a repeat after an ambiguous failure is harmless
     assertEquals(0, b.ledgers().get("b").jobsExecuted(), "an executor's own report credits it nothing");
@@ -279,7 +279,7 @@ public abstract class CoordinationContract {
     JobRef ref = new JobRef("a", "j1");
     waitFor("b sees j1", () -> queued(b, ref));
     Claim claim = b.claim(ref).orElseThrow();
-    b.finish(claim, new RunResult(200, 1e12, 0, ""));
+    b.finish(claim, RunResult.builder(200, 1e12).build());
     waitFor("a sees the result", () -> a.results().size() == 1);
     Completed bad = a.results().get(0);
     assertTrue(bad.claimedAt() <= bad.reportedAt(), "the store's stamps: claimed " + bad.claimedAt() + ", reported " + bad.reportedAt());
@@ -291,7 +291,7 @@ public abstract class CoordinationContract {
     waitFor("j1 is queued again", () -> queued(c, ref) && a.results().isEmpty());
     Claim again = c.claim(ref).orElseThrow();
     assertTrue(again.token() != claim.token(), "a new claim, a new token");
-    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.finish(claim, new RunResult(200, 300, 0, ""))).kind(),
+    assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.finish(claim, RunResult.builder(200, 300).build())).kind(),
         "the rejected claim's token is refused");
   }
 
@@ -359,9 +359,9 @@ public abstract class CoordinationContract {
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.start(old, 30)).kind());
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> b.heartbeat(old)).kind());
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class,
-        () -> b.finish(old, new RunResult(20, 40, 0, ""))).kind());
+        () -> b.finish(old, RunResult.builder(20, 40).build())).kind());
     c.start(fresh, 50);
-    c.finish(fresh, new RunResult(50, 90, 0, ""));
+    c.finish(fresh, RunResult.builder(50, 90).build());
     waitFor("a gets c's result", () -> a.results().size() == 1);
     assertEquals("c", a.results().get(0).executor());
   }
@@ -388,7 +388,7 @@ public abstract class CoordinationContract {
     clock.advance(RESTART_GRACE.plusSeconds(1));
     assertEquals(1, a.requeueLost(), "the claim not taken back goes back to the queue after the grace");
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> back.adopt(dropped)).kind());
-    back.finish(kept, new RunResult(20, 40, 0, ""));
+    back.finish(kept, RunResult.builder(20, 40).build());
     waitFor("a gets the adopted run's result", () -> a.results().size() == 1);
     assertEquals("b", a.results().get(0).executor());
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class, () -> back.adopt(kept)).kind(), "handed in: nothing to adopt");
@@ -424,7 +424,7 @@ public abstract class CoordinationContract {
     });
     assertTrue(b.holds(claim), "held again, with the same token");
     assertEquals(0, a.requeueLost(), "the run goes on: its home does not requeue it");
-    b.finish(claim, new RunResult(20, 40, 0, ""));
+    b.finish(claim, RunResult.builder(20, 40).build());
     waitFor("a gets b's result", () -> a.results().size() == 1);
     assertEquals(claim.token(), a.results().get(0).token());
   }
@@ -439,7 +439,7 @@ public abstract class CoordinationContract {
     b.release(claim);
     waitFor("j1 back in the queue", () -> queued(b, new JobRef("a", "j1")));
     assertEquals(Kind.STALE, assertThrows(CoordinationException.class,
-        () -> b.finish(claim, new RunResult(20, 40, 0, ""))).kind());
+        () -> b.finish(claim, RunResult.builder(20, 40).build())).kind());
     assertTrue(b.claim(new JobRef("a", "j1")).isPresent(), "claimable again");
   }
 
@@ -455,7 +455,7 @@ public abstract class CoordinationContract {
     waitFor("a's queued job withdrawn with its session", () -> b.queue().isEmpty());
     assertTrue(b.claim(new JobRef("a", "waiting")).isEmpty(), "a job of a gone home cannot be claimed");
     b.start(claim, 30);
-    b.finish(claim, new RunResult(30, 60, 0, ""));
+    b.finish(claim, RunResult.builder(30, 60).build());
     Coordination back = join("a");
     waitFor("the result waits for a's return", () -> back.results().size() == 1);
     waitFor("a's other job is queued again", () -> queued(b, new JobRef("a", "waiting")));
@@ -491,7 +491,7 @@ public abstract class CoordinationContract {
     for (int i = 0; i < n; i++) {
       Claim claim = b.claim(new JobRef("a", "k" + i)).orElseThrow();
       b.start(claim, 1000 + i);
-      b.finish(claim, new RunResult(1000 + i, 1000 + 2 * i + 1, 0, ""));
+      b.finish(claim, RunResult.builder(1000 + i, 1000 + 2 * i + 1).build());
       work += (i + 1) * 2;
     }
     waitFor("a sees all results", () -> a.results().size() == n);

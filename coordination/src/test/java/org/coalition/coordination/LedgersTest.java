@@ -9,7 +9,7 @@ import org.coalition.policy.fairness.Utility;
 import org.junit.jupiter.api.Test;
 
 class LedgersTest {
-  private static final UtilitySums HOUR = UtilitySums.of(0, new RunResult(0, 3600, 0, ""), 1);
+  private static final UtilitySums HOUR = UtilitySums.of(0, RunResult.builder(0, 3600).build(), 1);
 
   @Test
   void contributionIsWhatTheHomesCreditedAndUtilityWhatEachHomeAccepted() {

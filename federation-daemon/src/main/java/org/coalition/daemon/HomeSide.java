@@ -285,8 +285,9 @@ final class HomeSide {
         }
         Optional<Inputs> inputs = files.pack(h, j, script);
         if (inputs.isPresent()) {
-          batch.add(new JobSpec(j.id(), settings.site(), j.cpus(), j.memoryMb(), limit, coordination.now(), script, inputs.get(),
-              j.environment(), j.layout(), settings.identities().ownerOf(j.user(), j.workDir())));
+          batch.add(JobSpec.builder(j.id(), settings.site()).cores(j.cpus()).memoryMb(j.memoryMb()).walltimeSeconds(limit).release(coordination.now())
+              .payload(script).inputs(inputs.get()).environment(j.environment()).layout(j.layout())
+              .owner(settings.identities().ownerOf(j.user(), j.workDir())).build());
         } else {
           budget.giveBack(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()));
         }

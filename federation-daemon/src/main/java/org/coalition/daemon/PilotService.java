@@ -93,7 +93,8 @@ public interface PilotService {
     /** The result this run gives its job, on the federation's clock ({@code start}, {@code end}), its output stored under {@code ref}. */
     public RunResult result(double start, double end, String ref, String sha256) {
       // no outputBytes yet: homes of an earlier version refuse a result carrying it (docs/security.md, "Outputs")
-      return new RunResult(start, end, exitCode, signal, timedOut, ref, sha256, outOfMemory);
+      return RunResult.builder(start, end).exitCode(exitCode).signal(signal).timedOut(timedOut).output(ref).outputSha256(sha256)
+          .outOfMemory(outOfMemory).build();
     }
 
     /** How it ended, in words: {@code exit 0}, {@code signal 9 killed for memory}, {@code signal 15 at its time limit}. */

@@ -194,20 +194,20 @@ class BrokerTest {
     InMemoryCoordination far = federation.connect("far");
     far.join(new SiteInfo("far", "local:far", 1), new SiteStatus("far", 1, 1e6, 2, 1, 1_000_000));
     String sha = "0".repeat(64);
-    far.publish(List.of(new JobSpec("huge", "far", 1, 0, 600, 0, "", new Inputs(sha, Inputs.MAX_BYTES), Map.of(), JobLayout.ONE)));
+    far.publish(List.of(JobSpec.builder("huge", "far").cores(1).walltimeSeconds(600).inputs(new Inputs(sha, Inputs.MAX_BYTES)).build()));
     round();
     round();
     assertEquals(List.of(), execBatch.submitted, "1 TiB of inputs is over exec's own 1 GiB");
-    far.publish(List.of(new JobSpec("small", "far", 1, 0, 600, 0, "", new Inputs(sha, 1000), Map.of(), JobLayout.ONE)));
+    far.publish(List.of(JobSpec.builder("small", "far").cores(1).walltimeSeconds(600).inputs(new Inputs(sha, 1000)).build()));
     round();
     assertEquals(1, execBatch.submitted.size(), "1,000 bytes are within it: " + execBatch.submitted);
   }
 
   @Test
   void aPilotRunsOnlyAJobWhoseMemoryItHas() {
-    JobSpec small = new JobSpec("1", "home", 2, 1000, 600, 0, "");
-    JobSpec big = new JobSpec("2", "home", 2, 3000, 600, 0, "");
-    JobSpec unnamed = new JobSpec("3", "home", 2, 0, 600, 0, "");
+    JobSpec small = JobSpec.builder("1", "home").cores(2).memoryMb(1000).walltimeSeconds(600).build();
+    JobSpec big = JobSpec.builder("2", "home").cores(2).memoryMb(3000).walltimeSeconds(600).build();
+    JobSpec unnamed = JobSpec.builder("3", "home").cores(2).walltimeSeconds(600).build();
     Pilot sized = new Pilot("p1", new byte[32], "fed", 2, 2000, 600, JobLayout.ONE, small.ref(), 0);
     Pilot defaulted = new Pilot("p2", new byte[32], "fed", 2, 0, 600, JobLayout.ONE, unnamed.ref(), 0);
     assertTrue(sized.fits(small, 0) && sized.fits(unnamed, 0));
@@ -223,9 +223,9 @@ class BrokerTest {
     Pilot mpi = new Pilot("p1", new byte[32], "fed", 2, 0, 600, twoNodes, new JobRef("home", "1"), 0);
     Pilot withGpu = new Pilot("p2", new byte[32], "fed", 2, 0, 600, gpu, new JobRef("home", "2"), 0);
     Pilot plain = new Pilot("p3", new byte[32], "fed", 2, 0, 600, JobLayout.ONE, new JobRef("home", "3"), 0);
-    JobSpec mpiJob = new JobSpec("1", "home", 2, 0, 600, 0, "", Inputs.NONE, Map.of(), twoNodes);
-    JobSpec gpuJob = new JobSpec("2", "home", 2, 0, 600, 0, "", Inputs.NONE, Map.of(), gpu);
-    JobSpec plainJob = new JobSpec("3", "home", 2, 0, 600, 0, "");
+    JobSpec mpiJob = JobSpec.builder("1", "home").cores(2).walltimeSeconds(600).layout(twoNodes).build();
+    JobSpec gpuJob = JobSpec.builder("2", "home").cores(2).walltimeSeconds(600).layout(gpu).build();
+    JobSpec plainJob = JobSpec.builder("3", "home").cores(2).walltimeSeconds(600).build();
     assertTrue(mpi.fits(mpiJob, 0) && withGpu.fits(gpuJob, 0) && plain.fits(plainJob, 0));
     assertFalse(plain.fits(gpuJob, 0), "no GPU");
     assertFalse(plain.fits(mpiJob, 0), "one node");

@@ -74,21 +74,22 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
 
   /** As above; {@code staysHome}: why it cannot run elsewhere as it asks (several nodes, GPUs), or empty. */
   public void userJob(String id, int cpus, long memoryMb, String staysHome) {
-    jobs.put(id, new HomeJob(id, "alice", "", cpus, memoryMb, 3600, false, true, "", staysHome));
+    jobs.put(id, HomeJob.builder(id, "alice").cpus(cpus).memoryMb(memoryMb).timeLimitSeconds(3600).staysHome(staysHome).build());
     scripts.put(id, "#!/bin/sh\necho " + id + "\n");
   }
 
   /** A user's opted-in job of {@code cpus} cores laid out as {@code layout}. */
   void userJob(String id, int cpus, JobLayout layout) {
-    jobs.put(id, new HomeJob(id, "alice", "", cpus, 0, 3600, false, true, "", "", Map.of(), layout));
+    jobs.put(id, HomeJob.builder(id, "alice").cpus(cpus).timeLimitSeconds(3600).layout(layout).build());
     scripts.put(id, "#!/bin/sh\necho " + id + "\n");
   }
 
   /** Job {@code id} held or not, ready or not, as it was otherwise. */
   private void set(String id, boolean held, boolean ready) {
     HomeJob j = jobs.get(id);
-    jobs.put(id, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(), held, ready, j.workDir(), j.staysHome(),
-        j.environment(), j.layout()));
+    jobs.put(id, HomeJob.builder(j.id(), j.user()).partition(j.partition()).cpus(j.cpus()).memoryMb(j.memoryMb())
+        .timeLimitSeconds(j.timeLimitSeconds()).held(held).ready(ready).workDir(j.workDir()).staysHome(j.staysHome()).environment(j.environment())
+        .layout(j.layout()).build());
   }
 
   /** An administrator's hold on job {@code id} (Slurm's {@code scontrol hold}): held, and not ready. */

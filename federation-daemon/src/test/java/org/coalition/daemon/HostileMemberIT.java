@@ -53,7 +53,6 @@ import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.handler.ScriptRunner;
-import org.coalition.job.JobLayout;
 import org.coalition.local.LocalSite;
 import org.coalition.periodic.BalancingPeriod;
 import org.coalition.policy.fairness.LinearSummary;
@@ -149,11 +148,12 @@ class HostileMemberIT {
       // its site record whole again, so that the homes fetch its outputs from its endpoint (the trickled output's poison)
       raw.setData().forPath(ROOT + "/sites/mallory", JSON.writeValueAsBytes(new SiteInfo("mallory", malloryEndpoint, 64)));
       awaitEndpointSeen(honest, malloryEndpoint);
-      mallory.publish(List.of(new JobSpec("m1", "mallory", 1, 0, 60, mallory.now(), "sleep 1\necho m1\n"),
-          new JobSpec("m2", "mallory", 1, 0, 60, mallory.now(), "sleep 1\necho m2\n"),
+      mallory.publish(List.of(JobSpec.builder("m1", "mallory").cores(1).walltimeSeconds(60).release(mallory.now()).payload("sleep 1\necho m1\n")
+          .build(),
+          JobSpec.builder("m2", "mallory").cores(1).walltimeSeconds(60).release(mallory.now()).payload("sleep 1\necho m2\n").build(),
           // issue #49's attack 8: an executor fetched up to what the home's record declares
-          new JobSpec(HUGE_INPUTS_JOB, "mallory", 1, 0, 60, mallory.now(), "", new Inputs("0".repeat(64), Inputs.MAX_BYTES), Map.of(),
-              JobLayout.ONE)));
+          JobSpec.builder(HUGE_INPUTS_JOB, "mallory").cores(1).walltimeSeconds(60).release(mallory.now())
+              .inputs(new Inputs("0".repeat(64), Inputs.MAX_BYTES)).build()));
 
       Deque<Poison> poisons = new ArrayDeque<>(poisons(malloryEndpoint));
       Map<String, JobRef> victims = new LinkedHashMap<>();
@@ -379,8 +379,8 @@ class HostileMemberIT {
     Path marks = Files.createDirectories(tmp.resolve("marks")); // the run's account, not the test's, writes the mark
     Files.setPosixFilePermissions(marks, PosixFilePermissions.fromString("rwxrwxrwx"));
     Path mark = marks.resolve("m4-ran");
-    mallory.publish(List.of(new JobSpec("m4", "mallory", 1, 0, 20, mallory.now(), "if [ -e " + mark + " ]; then echo m4; else touch " + mark
-        + "; sleep 15; fi\n")));
+    mallory.publish(List.of(JobSpec.builder("m4", "mallory").cores(1).walltimeSeconds(20).release(mallory.now())
+        .payload("if [ -e " + mark + " ]; then echo m4; else touch " + mark + "; sleep 15; fi\n").build()));
     String claim = ROOT + "/jobs/mallory/m4/claim";
     String first = null;
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -602,32 +602,31 @@ class HostileMemberIT {
         new Poison(TRICKLED,
             (m, raw, c, now) -> {
               m.start(c, now);
-              m.finish(c, new RunResult(now, now + 1, 0, 0, false, endpoint + "v1/outputs/north~trickled-0123456789abcdef0123456789abcdef",
-                  "", false, 0));
+              m.finish(c, RunResult.builder(now, now + 1).output(endpoint + "v1/outputs/north~trickled-0123456789abcdef0123456789abcdef").build());
             }),
         new Poison("a result that ends 10^12 s after it started (sinks the home's priority)", (m, raw, c, now) -> {
           m.start(c, now);
-          m.finish(c, new RunResult(now, now + 1e12, 0, ""));
+          m.finish(c, RunResult.builder(now, now + 1e12).build());
         }),
         new Poison("a result that ends at 10^200 (broke the home's fold before)", (m, raw, c, now) -> {
           m.start(c, now);
-          m.finish(c, new RunResult(now, 1e200, 0, ""));
+          m.finish(c, RunResult.builder(now, 1e200).build());
         }),
         new Poison("a run that started an hour before its claim", (m, raw, c, now) -> {
           m.start(c, now - 3600);
-          m.finish(c, new RunResult(now - 3600, now, 0, ""));
+          m.finish(c, RunResult.builder(now - 3600, now).build());
         }),
         new Poison("an output at file:///dev/zero (an endless read)", (m, raw, c, now) -> {
           m.start(c, now);
-          m.finish(c, new RunResult(now, now, 0, "file:///dev/zero"));
+          m.finish(c, RunResult.builder(now, now).output("file:///dev/zero").build());
         }),
         new Poison("an output at an address inside the home's network (SSRF)", (m, raw, c, now) -> {
           m.start(c, now);
-          m.finish(c, new RunResult(now, now, 0, "http://169.254.169.254/v1/outputs/north~x-0123456789abcdef0123456789abcdef"));
+          m.finish(c, RunResult.builder(now, now).output("http://169.254.169.254/v1/outputs/north~x-0123456789abcdef0123456789abcdef").build());
         }),
         new Poison("an inline output that is no valid blob", (m, raw, c, now) -> {
           m.start(c, now);
-          m.finish(c, new RunResult(now, now, 0, RunOutputs.DATA + "AAAAAAAA"));
+          m.finish(c, RunResult.builder(now, now).output(RunOutputs.DATA + "AAAAAAAA").build());
         }),
         new Poison("an unreadable result node (start -1, written raw)", (m, raw, c, now) -> {
           raw.create().withACL(FederationAcls.result(me)).forPath(resultPath(c),
@@ -640,7 +639,7 @@ class HostileMemberIT {
             throw new AssertionError("a result with the claimer's own ACL was " + refusal);
           }
           m.start(c, now);
-          m.finish(c, new RunResult(now, now + 1e12, 0, ""));
+          m.finish(c, RunResult.builder(now, now + 1e12).build());
         }),
         // issue #49's attacks 5, 6 and 11: a result whose record names an executor other than the claimer
         new Poison("a result naming another member as its executor (south: credit for a run it never made)", (m, raw, c, now) ->
@@ -663,7 +662,7 @@ class HostileMemberIT {
             rawResult(raw, c, "\"mallory\"", c.token() - 1, "\"start\":" + now + ",\"end\":" + now + ",\"exitCode\":0,\"output\":\"\"")),
         new Poison("rewrite its result once written (a poisoned one, then a plausible one the home may have read as the first)", (m, raw, c, now) -> {
           m.start(c, now);
-          m.finish(c, new RunResult(now, now + 1e12, 0, ""));
+          m.finish(c, RunResult.builder(now, now + 1e12).build());
           String refusal = refused(() -> raw.setData().forPath(resultPath(c), ("{\"executor\":\"mallory\",\"token\":" + c.token()
               + ",\"run\":{\"start\":" + now + ",\"end\":" + now + ",\"exitCode\":0,\"output\":\"\"}}").getBytes(StandardCharsets.UTF_8)));
           if (!refusal.startsWith("refused")) {
@@ -672,7 +671,7 @@ class HostileMemberIT {
         }),
         new Poison("delete its claim once its result is in (a requeue racing the home's replay: the job would end twice)", (m, raw, c, now) -> {
           m.start(c, now);
-          m.finish(c, new RunResult(now, 1e200, 0, ""));
+          m.finish(c, RunResult.builder(now, 1e200).build());
           String refusal = refused(() -> raw.delete().deletingChildrenIfNeeded().forPath(claimPath(c)));
           if (!refusal.startsWith("refused")) {
             throw new AssertionError("deleting its claim was " + refusal);
@@ -696,7 +695,7 @@ class HostileMemberIT {
             throw new AssertionError("re-ACLing the claim was " + refusal);
           }
           m.start(c, now);
-          m.finish(c, new RunResult(now, 1e200, 0, ""));
+          m.finish(c, RunResult.builder(now, 1e200).build());
         }));
   }
 

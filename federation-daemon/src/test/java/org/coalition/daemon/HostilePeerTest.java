@@ -109,7 +109,7 @@ class HostilePeerTest {
   void aResultEndingCenturiesAheadIsRejectedNeverFoldedAndItsJobIsQueuedAgain() {
     publish("7");
     double now = home.coordination().now();
-    evilRuns("7", new RunResult(now, 1e12, 0, ""));
+    evilRuns("7", RunResult.builder(now, 1e12).build());
     home.tick();
     assertFalse(homeBatch.replayed.containsKey("7"), "not replayed");
     assertEquals(0, homeLedger().jobsSubmitted(), "nothing folded into the home's ledger");
@@ -128,8 +128,8 @@ class HostilePeerTest {
     Claim seven = evilClaims("7");
     Claim eight = evilClaims("8");
     clock.advance(Duration.ofHours(3)); // the jobs' limit is one hour
-    evil.finish(seven, new RunResult(now, home.coordination().now(), 0, ""));
-    evil.finish(eight, new RunResult(0, 1, 0, "")); // before its claim was made
+    evil.finish(seven, RunResult.builder(now, home.coordination().now()).build());
+    evil.finish(eight, RunResult.builder(0, 1).build()); // before its claim was made
     home.tick();
     assertEquals(List.of(), List.copyOf(homeBatch.replayed.keySet()));
     assertEquals(List.of("7", "8"), queued());
@@ -140,9 +140,9 @@ class HostilePeerTest {
   void anOutputAddressOtherThanTheExecutorsOwnEndpointIsNeverFetched() {
     publish("7", "8", "9");
     double now = home.coordination().now();
-    evilRuns("7", new RunResult(now, now + 1, 0, "http://169.254.169.254/latest/meta-data/"));
-    evilRuns("8", new RunResult(now, now + 1, 0, "https://exec.example:8443/v1/outputs/home~x-0123456789abcdef0123456789abcdef"));
-    evilRuns("9", new RunResult(now, now + 1, 0, "file:///dev/zero"));
+    evilRuns("7", RunResult.builder(now, now + 1).output("http://169.254.169.254/latest/meta-data/").build());
+    evilRuns("8", RunResult.builder(now, now + 1).output("https://exec.example:8443/v1/outputs/home~x-0123456789abcdef0123456789abcdef").build());
+    evilRuns("9", RunResult.builder(now, now + 1).output("file:///dev/zero").build());
     home.tick();
     assertEquals(List.of(), List.copyOf(homeBatch.replayed.keySet()), "none replayed");
     assertEquals(List.of("7", "8", "9"), queued(), "all queued again");
@@ -152,7 +152,7 @@ class HostilePeerTest {
   void oneBadResultHoldsBackNoHonestOne() {
     publish("7", "8");
     double now = home.coordination().now();
-    evilRuns("7", new RunResult(now, 1e12, 0, ""));
+    evilRuns("7", RunResult.builder(now, 1e12).build());
     exec.tick();
     Map<String, String> env = execBatch.submitted.get(0).environment();
     String token = exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow().token();

@@ -42,7 +42,7 @@ class IdentityDomainsTest {
   @TempDir Path tmp;
 
   private static JobSpec job(String home, JobOwner owner) {
-    return new JobSpec("7", home, 1, 0, 60, 0, "", null, null, null, owner);
+    return JobSpec.builder("7", home).cores(1).walltimeSeconds(60).inputs(null).environment(null).layout(null).owner(owner).build();
   }
 
   @Test
@@ -89,8 +89,8 @@ class IdentityDomainsTest {
         new RunOutputs(tmp.resolve("exec"), "http://127.0.0.1:9/"), clock);
     home.start();
     exec.start();
-    homeBatch.jobs.put("7", new HomeJob("7", "alice", "", 2, 0, 3600, false, true, "/shared/alice/run", ""));
-    homeBatch.jobs.put("8", new HomeJob("8", "bob", "", 2, 0, 3600, false, true, "/shared/bob/run", ""));
+    homeBatch.jobs.put("7", HomeJob.builder("7", "alice").cpus(2).timeLimitSeconds(3600).workDir("/shared/alice/run").build());
+    homeBatch.jobs.put("8", HomeJob.builder("8", "bob").cpus(2).timeLimitSeconds(3600).workDir("/shared/bob/run").build());
     homeBatch.scripts.put("7", "#!/bin/sh\necho 7\n");
     homeBatch.scripts.put("8", "#!/bin/sh\necho 8\n");
     BalancingPeriod homePeriod = new BalancingPeriod(hc);

@@ -182,8 +182,8 @@ class OutputFetchTest {
   void theDeclaredSizeBoundsTheWaitAndTheBytes() throws IOException {
     OutputFetch home = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE), false, Duration.ofSeconds(2), tmp.resolve("incoming"), 1L << 30);
     long before = System.nanoTime();
-    OutputRefused slow = assertThrows(OutputRefused.class, () -> home.fetch(new RunResult(0, 1, 0, 0, false,
-        endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef", "", false, 100), endpoint, "exec"));
+    OutputRefused slow = assertThrows(OutputRefused.class, () -> home.fetch(RunResult.builder(0, 1)
+        .output(endpoint + "v1/outputs/home~slow-0123456789abcdef0123456789abcdef").outputBytes(100).build(), endpoint, "exec"));
     double seconds = (System.nanoTime() - before) / 1e9;
     assertTrue(slow.getMessage().contains("did not send it within 2 s"), slow.getMessage());
     assertTrue(seconds < 5, "gave up after " + seconds + " s: the bound for 100 bytes is 2 s, not 2 s and 128 s for the files it may take");
@@ -193,9 +193,9 @@ class OutputFetchTest {
         Optional.of(tarOf("results/b.txt", "b\n")));
     serve(outputs);
     long bytes = Files.size(outputs.served(stored.reference().substring(stored.reference().lastIndexOf('/') + 1)).orElseThrow());
-    RunResult declared = new RunResult(0, 1, 0, 0, false, stored.reference(), stored.sha256(), false, bytes);
+    RunResult declared = RunResult.builder(0, 1).output(stored.reference()).outputSha256(stored.sha256()).outputBytes(bytes).build();
     assertEquals("out\n", new String(home.fetch(declared, endpoint, "exec").stdout(), StandardCharsets.UTF_8), "its declared size arrives");
-    RunResult understated = new RunResult(0, 1, 0, 0, false, stored.reference(), stored.sha256(), false, bytes - 1);
+    RunResult understated = RunResult.builder(0, 1).output(stored.reference()).outputSha256(stored.sha256()).outputBytes(bytes - 1).build();
     OutputRefused more = assertThrows(OutputRefused.class, () -> home.fetch(understated, endpoint, "exec"));
     assertTrue(more.getMessage().contains("larger than " + (bytes - 1)), more.getMessage());
   }

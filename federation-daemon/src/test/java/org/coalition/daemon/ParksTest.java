@@ -119,12 +119,13 @@ class ParksTest {
     ParkJournal j = ParkJournal.in(dir);
     j.parking("41");
     j.parking("b.42");
-    HomeJob held41 = new HomeJob("41", "alice", "", 1, 60, true, false);
-    HomeJob held42 = new HomeJob("b.42", "alice", "", 1, 60, true, false);
+    HomeJob held41 = HomeJob.builder("41", "alice").cpus(1).timeLimitSeconds(60).held(true).ready(false).build();
+    HomeJob held42 = HomeJob.builder("b.42", "alice").cpus(1).timeLimitSeconds(60).held(true).ready(false).build();
     assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
     ParkJournal again = ParkJournal.in(dir);
     assertTrue(again.parked(held41) && again.parked(held42), "a new daemon reads the parks");
-    assertFalse(again.parked(new HomeJob("41", "alice", "", 1, 60, false, true)), "a job not held is not parked, whatever the record");
+    assertFalse(again.parked(HomeJob.builder("41", "alice").cpus(1).timeLimitSeconds(60)
+        .build()), "a job not held is not parked, whatever the record");
     again.retain(List.of(held41), false);
     assertFalse(ParkJournal.in(dir).parked(held42), "the park of a job gone is forgotten, on disk too");
     assertThrows(IllegalArgumentException.class, () -> again.parking("../etc/passwd"));

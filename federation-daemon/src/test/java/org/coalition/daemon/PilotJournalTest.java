@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class PilotJournalTest {
-  private static final JobSpec JOB = new JobSpec("7", "north", 4, 2048, 3600, 12.5, "#!/bin/sh\necho hi\n");
+  private static final JobSpec JOB = JobSpec.builder("7", "north").cores(4).memoryMb(2048).walltimeSeconds(3600).release(12.5)
+      .payload("#!/bin/sh\necho hi\n").build();
 
   @TempDir Path tmp;
 

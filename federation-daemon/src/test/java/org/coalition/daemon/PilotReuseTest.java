@@ -248,7 +248,7 @@ class PilotReuseTest {
   }
 
   private static Pilot running(String home, double startedAt) {
-    JobSpec job = new JobSpec(Integer.toString((int) startedAt), home, 1, 0, 600, 0, "");
+    JobSpec job = JobSpec.builder(Integer.toString((int) startedAt), home).cores(1).walltimeSeconds(600).build();
     Pilot p = new Pilot(home + (int) startedAt, new byte[32], "fed", 1, 0, 600, JobLayout.ONE, job.ref(), 0);
     p.claim = new Claim(job, "exec", 1);
     p.startedAt = startedAt;

@@ -59,10 +59,10 @@ class BalancingPeriodTest {
   void aFollowerOnlySweeps() {
     InMemoryCoordination a = site("a", 0, 10);
     InMemoryCoordination b = site("b", 0, 10);
-    a.publish(new JobSpec("j", "a", 1, 0, 60, 0, ""));
+    a.publish(JobSpec.builder("j", "a").cores(1).walltimeSeconds(60).build());
     Claim claim = b.claim(new JobRef("a", "j")).orElseThrow();
     b.start(claim, 1);
-    b.finish(claim, new RunResult(1, 2, 0, ""));
+    b.finish(claim, RunResult.builder(1, 2).build());
     BalancingPeriod.Outcome outcome = new BalancingPeriod(b).run();
     assertFalse(outcome.leader());
     assertNull(outcome.published());

@@ -39,25 +39,103 @@ public record HomeJob(String id, String user, String partition, int cpus, long m
     return new HomeJob(newId, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, workDir, staysHome, environment, layout);
   }
 
-  /** A job of one task on one node, without GRES. */
-  public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready,
-      String workDir, String staysHome, Map<String, String> environment) {
-    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, workDir, staysHome, environment, JobLayout.ONE);
+  /**
+   * A job to fill in by name from {@code id}, {@code user}; what is not set is
+   * the default partition (empty), one CPU, no memory named, no time limit (-1), not held,
+   * ready, no working directory known, nothing keeping it home, no variables, one task on one node.
+   */
+  public static Builder builder(String id, String user) {
+    return new Builder(id, user);
   }
 
-  /** A job that is no array task. */
-  public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready,
-      String workDir, String staysHome) {
-    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, workDir, staysHome, Map.of());
+  /** A builder holding this job, to change some of it. */
+  public Builder toBuilder() {
+    Builder b = new Builder(id, user);
+    b.partition = partition;
+    b.cpus = cpus;
+    b.memoryMb = memoryMb;
+    b.timeLimitSeconds = timeLimitSeconds;
+    b.held = held;
+    b.ready = ready;
+    b.workDir = workDir;
+    b.staysHome = staysHome;
+    b.environment = environment;
+    b.layout = layout;
+    return b;
   }
 
-  /** A job whose working directory is unknown here: it can take no files with it. */
-  public HomeJob(String id, String user, String partition, int cpus, long memoryMb, long timeLimitSeconds, boolean held, boolean ready) {
-    this(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, "", "");
-  }
+  /** A {@link HomeJob} filled in by name ({@link HomeJob#builder}); {@link #build} checks it as the constructor does. */
+  public static final class Builder {
+    private final String id;
+    private final String user;
+    private String partition = "";
+    private int cpus = 1;
+    private long memoryMb;
+    private long timeLimitSeconds = -1;
+    private boolean held;
+    private boolean ready = true;
+    private String workDir = "";
+    private String staysHome = "";
+    private Map<String, String> environment = Map.of();
+    private JobLayout layout = JobLayout.ONE;
 
-  /** A job that names no memory. */
-  public HomeJob(String id, String user, String partition, int cpus, long timeLimitSeconds, boolean held, boolean ready) {
-    this(id, user, partition, cpus, 0, timeLimitSeconds, held, ready);
+    private Builder(String id, String user) {
+      this.id = id;
+      this.user = user;
+    }
+
+    public Builder partition(String value) {
+      partition = value;
+      return this;
+    }
+
+    public Builder cpus(int value) {
+      cpus = value;
+      return this;
+    }
+
+    public Builder memoryMb(long value) {
+      memoryMb = value;
+      return this;
+    }
+
+    public Builder timeLimitSeconds(long value) {
+      timeLimitSeconds = value;
+      return this;
+    }
+
+    public Builder held(boolean value) {
+      held = value;
+      return this;
+    }
+
+    public Builder ready(boolean value) {
+      ready = value;
+      return this;
+    }
+
+    public Builder workDir(String value) {
+      workDir = value;
+      return this;
+    }
+
+    public Builder staysHome(String value) {
+      staysHome = value;
+      return this;
+    }
+
+    public Builder environment(Map<String, String> value) {
+      environment = value;
+      return this;
+    }
+
+    public Builder layout(JobLayout value) {
+      layout = value;
+      return this;
+    }
+
+    public HomeJob build() {
+      return new HomeJob(id, user, partition, cpus, memoryMb, timeLimitSeconds, held, ready, workDir, staysHome, environment, layout);
+    }
   }
 }

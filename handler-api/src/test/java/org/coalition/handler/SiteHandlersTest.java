@@ -95,13 +95,15 @@ class SiteHandlersTest {
     @Override
     public void park(String jobId) {
       HomeJob j = known(jobId);
-      jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), true, j.ready()));
+      jobs.put(jobId, HomeJob.builder(j.id(), j.user()).partition(j.partition()).cpus(j.cpus()).timeLimitSeconds(j.timeLimitSeconds()).held(true)
+          .ready(j.ready()).build());
     }
 
     @Override
     public void unpark(String jobId) {
       HomeJob j = known(jobId);
-      jobs.put(jobId, new HomeJob(j.id(), j.user(), j.partition(), j.cpus(), j.timeLimitSeconds(), false, j.ready()));
+      jobs.put(jobId, HomeJob.builder(j.id(), j.user()).partition(j.partition()).cpus(j.cpus()).timeLimitSeconds(j.timeLimitSeconds())
+          .ready(j.ready()).build());
     }
 
     @Override
@@ -135,7 +137,7 @@ class SiteHandlersTest {
   }
 
   private static HomeJob waiting(String id, int cpus) {
-    return new HomeJob(id, "alice", "federated", cpus, 600, false, true);
+    return HomeJob.builder(id, "alice").partition("federated").cpus(cpus).timeLimitSeconds(600).build();
   }
 
   @Test
@@ -187,12 +189,13 @@ class SiteHandlersTest {
     b.jobs.put("41", waiting("41", 2));
     SiteHandlers site = site(a, true, b, true);
     assertEquals(List.of("clustera.41", "clusterb.41"), site.federable().stream().map(HomeJob::id).toList());
-    HomeJob task = new HomeJob("7_3", "alice", "federated", 1, 512, 600, false, true, "/home/alice/run", "",
-        Map.of("SLURM_ARRAY_TASK_ID", "3"));
+    HomeJob task = HomeJob.builder("7_3", "alice").partition("federated").cpus(1).memoryMb(512).timeLimitSeconds(600).workDir("/home/alice/run")
+        .environment(Map.of("SLURM_ARRAY_TASK_ID", "3")).build();
     b.jobs.put("7_3", task);
     HomeJob carried = site.federable().stream().filter(j -> j.id().equals("clusterb.7_3")).findFirst().orElseThrow();
-    assertEquals(new HomeJob("clusterb.7_3", "alice", "federated", 1, 512, 600, false, true, "/home/alice/run", "",
-        Map.of("SLURM_ARRAY_TASK_ID", "3")), carried, "all but the id as the system said: memory, folder, array variables");
+    assertEquals(HomeJob.builder("clusterb.7_3", "alice").partition("federated").cpus(1).memoryMb(512).timeLimitSeconds(600)
+        .workDir("/home/alice/run").environment(Map.of("SLURM_ARRAY_TASK_ID", "3"))
+        .build(), carried, "all but the id as the system said: memory, folder, array variables");
     b.jobs.remove("7_3");
     site.park("clusterb.41");
     assertTrue(b.jobs.get("41").held());
@@ -206,7 +209,7 @@ class SiteHandlersTest {
     a.allocated = 8;
     b.allocated = 5;
     QueueObservation o = site.observe();
-    HomeJob onA = new HomeJob("clustera.41", "alice", "", 1, 60, false, true);
+    HomeJob onA = HomeJob.builder("clustera.41", "alice").cpus(1).timeLimitSeconds(60).build();
     assertEquals(new HomeQueue.Room("clustera", 0), site.room(onA, o), "a job is judged on its own system");
     assertEquals(new HomeQueue.Room("clusterb", 3), site.room(onA.withId("clusterb.41"), o));
 

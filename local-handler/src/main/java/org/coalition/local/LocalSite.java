@@ -230,7 +230,7 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
     List<HomeJob> out = new ArrayList<>();
     for (Entry e : entries.values()) {
       if (e.kind == Kind.USER && e.state == State.PENDING) {
-        out.add(new HomeJob(e.id, e.user, "", e.cores, e.walltime, e.parked, true));
+        out.add(HomeJob.builder(e.id, e.user).cpus(e.cores).timeLimitSeconds(e.walltime).held(e.parked).build());
       }
     }
     return out;

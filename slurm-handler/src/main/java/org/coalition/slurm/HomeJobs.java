@@ -59,9 +59,9 @@ final class HomeJobs {
   }
 
   private static HomeJob homeJob(SlurmJob r, String name, Map<String, String> environment, Predicate<String> replaying) {
-    return new HomeJob(name, r.user(), r.partition(), r.cpus(), r.memoryMb(), r.timeLimitSeconds(), "JobHeldAdmin".equals(r.reason()),
-        WAITING_FOR_ROOM.contains(r.reason()) && !replaying.test(r.id()), r.workDir(), r.staysHome(), environment,
-        r.layout());
+    return HomeJob.builder(name, r.user()).partition(r.partition()).cpus(r.cpus()).memoryMb(r.memoryMb()).timeLimitSeconds(r.timeLimitSeconds())
+        .held("JobHeldAdmin".equals(r.reason())).ready(WAITING_FOR_ROOM.contains(r.reason()) && !replaying.test(r.id())).workDir(r.workDir())
+        .staysHome(r.staysHome()).environment(environment).layout(r.layout()).build();
   }
 
   /** Part {@code i} of an id ({@code 276} and {@code 5} of {@code 276_5}; 0 when it has none), for ordering only. */

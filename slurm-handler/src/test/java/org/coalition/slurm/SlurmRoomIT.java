@@ -38,14 +38,17 @@ class SlurmRoomIT {
       QueueObservation obs = handler.observe();
       int freeCores = obs.totalCores() - obs.allocatedCores();
       assertTrue(freeCores >= 2, "cores are idle: " + obs);
-      HomeQueue.Room big = handler.room(new HomeJob("1", slurm.get("user"), slurm.get("federated.partition"), 2, 600, 60, false, true), obs);
+      HomeQueue.Room big = handler.room(HomeJob.builder("1", slurm.get("user")).partition(slurm.get("federated.partition")).cpus(2).memoryMb(600)
+          .timeLimitSeconds(60).build(), obs);
       assertFalse(big.shapeFree(), "600 MiB wait beside " + freeCores + " idle cores: only 500 are free");
-      HomeQueue.Room small = handler.room(new HomeJob("2", slurm.get("user"), slurm.get("federated.partition"), 2, 400, 60, false, true), obs);
+      HomeQueue.Room small = handler.room(HomeJob.builder("2", slurm.get("user")).partition(slurm.get("federated.partition")).cpus(2).memoryMb(400)
+          .timeLimitSeconds(60).build(), obs);
       assertTrue(small.shapeFree(), "400 MiB fit in the 500 left");
       SlurmHandlerIT.run(slurm, "scancel", filler);
       Eventually.waitFor("the filler ends", Duration.ofSeconds(60), () -> !"RUNNING".equals(fields(slurm, filler).get("JobState")));
       QueueObservation after = handler.observe();
-      assertTrue(handler.room(new HomeJob("1", slurm.get("user"), slurm.get("federated.partition"), 2, 600, 60, false, true), after).shapeFree(),
+      assertTrue(handler.room(HomeJob.builder("1", slurm.get("user")).partition(slurm.get("federated.partition")).cpus(2).memoryMb(600)
+          .timeLimitSeconds(60).build(), after).shapeFree(),
           "with the filler gone, 600 MiB are free");
     } finally {
       SlurmHandlerIT.run(slurm, "scancel", filler);

@@ -52,7 +52,7 @@ class JobTreeIT {
       Eventually.waitFor(() -> "south sees j1", WAIT, Duration.ofMillis(50), () -> !south.queue().isEmpty());
       Claim claim = south.claim(new JobRef("north", "j1")).orElseThrow();
       south.start(claim, 1);
-      south.finish(claim, new RunResult(1, 2, 0, ""));
+      south.finish(claim, RunResult.builder(1, 2).build());
       ZkPaths paths = new ZkPaths(fed.name);
       JobRef ref = new JobRef("north", "j1");
       for (JobTree tree : List.of(atHome, elsewhere)) {
@@ -131,6 +131,6 @@ class JobTreeIT {
   }
 
   private static JobSpec job(String id) {
-    return new JobSpec(id, "north", 1, 0, 60, 1, "");
+    return JobSpec.builder(id, "north").cores(1).walltimeSeconds(60).release(1).build();
   }
 }

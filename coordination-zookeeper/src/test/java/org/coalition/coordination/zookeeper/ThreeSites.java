@@ -33,7 +33,7 @@ record ThreeSites(ZkTestFederation fed, ZkPaths paths, ZkCoordination a, ZkCoord
     join(s.bApi);
     join(s.c);
     for (String id : jobIds) {
-      s.a.publish(new JobSpec(id, "a", 1, 0, 60, 0, ""));
+      s.a.publish(JobSpec.builder(id, "a").cores(1).walltimeSeconds(60).build());
     }
     waitFor("b sees a's jobs", () -> s.bApi.queue().stream().filter(j -> j.home().equals("a")).count() == jobIds.length);
     return s;

@@ -65,8 +65,8 @@ class ZkPolicyIT {
         CuratorFramework cRaw = ZkFederation.client(fed.connectString, fed.tls("c"), ZkFederation.Options.DEFAULT)) {
       join(aApi);
       join(bApi);
-      aApi.publish(new JobSpec("j1", "a", 1, 0, 60, 0, ""));
-      aApi.publish(new JobSpec("j2", "a", 1, 0, 60, 0, ""));
+      aApi.publish(JobSpec.builder("j1", "a").cores(1).walltimeSeconds(60).build());
+      aApi.publish(JobSpec.builder("j2", "a").cores(1).walltimeSeconds(60).build());
       JobRef j1 = new JobRef("a", "j1");
       String job = paths.job(j1);
 
@@ -92,7 +92,7 @@ class ZkPolicyIT {
       assertTrue(bApi.holds(claim));
 
       bApi.start(claim, 1);
-      bApi.finish(claim, new RunResult(1, 2, 0, ""));
+      bApi.finish(claim, RunResult.builder(1, 2).build());
       waitFor("a gets b's result", () -> aApi.results().size() == 1);
       assertEquals("b", aApi.results().get(0).executor());
       assertEquals(1, aApi.acknowledge(aApi.results()));
@@ -117,7 +117,7 @@ class ZkPolicyIT {
         CuratorFramework aRaw = ZkFederation.client(fed.connectString, fed.tls("a"), ZkFederation.Options.DEFAULT)) {
       join(aApi);
       join(bApi);
-      bApi.publish(new JobSpec("j1", "b", 1, 0, 60, 0, ""));
+      bApi.publish(JobSpec.builder("j1", "b").cores(1).walltimeSeconds(60).build());
       for (String node : List.of(paths.ledger("b"), paths.site("b"), paths.live("b"), paths.allowances("b"), paths.job(new JobRef("b", "j1")))) {
         assertNoAuth("re-ACL its own node " + node + " so that only it reads it", () -> bRaw.setACL().withACL(hidden).forPath(node));
         aRaw.getData().forPath(node); // a still reads it
@@ -159,7 +159,7 @@ class ZkPolicyIT {
     try (ZkCoordination aApi = fed.connect("a");
         CuratorFramework x = ZkFederation.client(fed.connectString, other.tls("x"), quick)) {
       join(aApi);
-      aApi.publish(new JobSpec("j", "a", 1, 0, 60, 0, ""));
+      aApi.publish(JobSpec.builder("j", "a").cores(1).walltimeSeconds(60).build());
       assertNoAuth("read the member list", () -> x.getData().forPath(paths.root));
       assertNoAuth("read a's job", () -> x.getData().forPath(paths.job(new JobRef("a", "j"))));
       assertNoAuth("claim", () -> x.create().withACL(FederationAcls.claim(new Identity(other.name, "x"), new Identity(fed.name, "a")))

@@ -57,7 +57,7 @@ class ZkQuotaIT {
       join(a);
       join(b);
       join(malloryApi);
-      malloryApi.publish(List.of(new JobSpec("m1", "mallory", 1, 0, 60, 0, "")));
+      malloryApi.publish(List.of(JobSpec.builder("m1", "mallory").cores(1).walltimeSeconds(60).build()));
       // nodes as large as a record may be, in the one place a member may make them, until the servers refuse
       byte[] bulk = new byte[60_000];
       Arrays.fill(bulk, (byte) 'x');
@@ -69,11 +69,11 @@ class ZkQuotaIT {
       // a job of a home whose folder is full cannot be claimed: passed over, not an error of the executor's
       waitFor("a sees mallory's job", () -> a.queue().stream().anyMatch(j -> j.jobId().equals("m1")));
       assertTrue(a.claim(new JobRef("mallory", "m1")).isEmpty(), "no room for a claim under mallory's full folder");
-      b.publish(List.of(new JobSpec("j1", "b", 1, 0, 60, 0, "")));
+      b.publish(List.of(JobSpec.builder("j1", "b").cores(1).walltimeSeconds(60).build()));
       waitFor("a sees b's job", () -> a.queue().stream().anyMatch(j -> j.jobId().equals("j1")));
       Claim claim = a.claim(new JobRef("b", "j1")).orElseThrow();
       a.start(claim, 1);
-      a.finish(claim, new RunResult(1, 2, 0, ""));
+      a.finish(claim, RunResult.builder(1, 2).build());
       waitFor("b gets a's result", () -> b.results().size() == 1);
     }
   }
@@ -119,20 +119,22 @@ class ZkQuotaIT {
         ZkCoordination b = fed.connect("b")) {
       join(a);
       join(b);
-      b.publish(List.of(new JobSpec("j1", "b", 1, 0, 60, 0, ""), new JobSpec("j2", "b", 1, 0, 60, 0, "")));
-      b.publish(List.of(new JobSpec("j3", "b", 1, 0, 60, 0, "")));
-      CoordinationException full = assertThrows(CoordinationException.class, () -> b.publish(List.of(new JobSpec("j4", "b", 1, 0, 60, 0, ""))));
+      b.publish(List.of(JobSpec.builder("j1", "b").cores(1).walltimeSeconds(60).build(), JobSpec.builder("j2", "b").cores(1).walltimeSeconds(60)
+          .build()));
+      b.publish(List.of(JobSpec.builder("j3", "b").cores(1).walltimeSeconds(60).build()));
+      CoordinationException full = assertThrows(CoordinationException.class, () -> b.publish(List.of(JobSpec.builder("j4", "b").cores(1)
+          .walltimeSeconds(60).build())));
       assertEquals(CoordinationException.Kind.INVALID, full.kind());
       assertTrue(full.getMessage().contains("quota (10 nodes"), full.getMessage());
       waitFor("a sees b's three jobs", () -> a.queue().size() == 3);
       for (String job : List.of("j1", "j2", "j3")) {
         Claim claim = a.claim(new JobRef("b", job)).orElseThrow(() -> new AssertionError("a could not claim " + job));
         a.start(claim, 1);
-        a.finish(claim, new RunResult(1, 2, 0, ""));
+        a.finish(claim, RunResult.builder(1, 2).build());
       }
       waitFor("b gets the three results", () -> b.results().size() == 3);
       assertEquals(3, b.acknowledge(b.results()));
-      b.publish(List.of(new JobSpec("j4", "b", 1, 0, 60, 0, "")));
+      b.publish(List.of(JobSpec.builder("j4", "b").cores(1).walltimeSeconds(60).build()));
     }
   }
 }

@@ -36,7 +36,7 @@ class ZkReconnectIT {
           String id = "after-" + fault + "-" + round++;
           waitFor("a publishes after the fault (" + fault + ")", () -> {
             try {
-              a.publish(new JobSpec(id, "a", 1, 0, 60, 0, ""));
+              a.publish(JobSpec.builder(id, "a").cores(1).walltimeSeconds(60).build());
               return true;
             } catch (RuntimeException e) {
               return false;

@@ -31,8 +31,9 @@ import org.coalition.testbed.fuzz.Mutations;
  * only ever be skipped or rejected, never stop a round.
  */
 class ZkRecordsFuzzTest {
-  private static final JobSpec JOB = new JobSpec("4127", "north", 4, 2048, 3600, 12.5, "#!/bin/sh\necho hi\n");
-  private static final RunResult RUN = new RunResult(20, 80, 3, "data:application/vnd.coalition.output;base64,AAAA");
+  private static final JobSpec JOB = JobSpec.builder("4127", "north").cores(4).memoryMb(2048).walltimeSeconds(3600).release(12.5)
+      .payload("#!/bin/sh\necho hi\n").build();
+  private static final RunResult RUN = RunResult.builder(20, 80).exitCode(3).output("data:application/vnd.coalition.output;base64,AAAA").build();
   private static final Map<Class<?>, Object> RECORDS = Map.of(
       JobSpec.class, JOB,
       ClaimRecord.class, ClaimRecord.fresh("south", 0x1234L),

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
-import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
@@ -27,18 +26,19 @@ class ZkRecordsTest {
   @Test
   void aResultWrittenBeforeRunsCarriedASignalReadsAsARunThatExited() {
     ResultRecord r = read("{\"executor\":\"south\",\"token\":77,\"run\":{\"start\":20,\"end\":80,\"exitCode\":3,\"output\":\"\"}}");
-    assertEquals(new RunResult(20, 80, 3, 0, ""), r.run());
+    assertEquals(RunResult.builder(20, 80).exitCode(3).build(), r.run());
   }
 
   @Test
   void aResultWrittenBeforeTimeoutsWereToldReadsAsARunThatEndedByItself() {
     ResultRecord r = read("{\"executor\":\"south\",\"token\":77,\"run\":{\"start\":20,\"end\":80,\"exitCode\":0,\"signal\":15,\"output\":\"\"}}");
-    assertEquals(new RunResult(20, 80, 0, 15, false, ""), r.run());
+    assertEquals(RunResult.builder(20, 80).signal(15).build(), r.run());
   }
 
   @Test
   void aResultWithASignalOrATimeoutReadsBackAsWritten() {
-    for (RunResult run : new RunResult[] {new RunResult(20, 80, 0, 15, ""), new RunResult(20, 80, 0, 15, true, "")}) {
+    for (RunResult run : new RunResult[] {RunResult.builder(20, 80).signal(15).build(), RunResult.builder(20, 80).signal(15).timedOut(true)
+        .build()}) {
       ResultRecord written = new ResultRecord("south", 77, run);
       assertEquals(written, ZkRecords.read(PATH, ZkRecords.write(written), ResultRecord.class));
     }
@@ -57,10 +57,10 @@ class ZkRecordsTest {
 
   @Test
   void anArrayTasksVariablesTravelAndAJobWithoutThemIsWrittenAsBefore() {
-    JobSpec task = new JobSpec("276_5", "north", 1, 0, 60, 3, "#!/bin/sh\n", Inputs.NONE,
-        Map.of("SLURM_ARRAY_JOB_ID", "276", "SLURM_ARRAY_TASK_ID", "5"));
+    JobSpec task = JobSpec.builder("276_5", "north").cores(1).walltimeSeconds(60).release(3).payload("#!/bin/sh\n")
+        .environment(Map.of("SLURM_ARRAY_JOB_ID", "276", "SLURM_ARRAY_TASK_ID", "5")).build();
     assertEquals(task, ZkRecords.read(PATH, ZkRecords.write(task), JobSpec.class));
-    JobSpec plain = new JobSpec("277", "north", 1, 0, 60, 3, "#!/bin/sh\n");
+    JobSpec plain = JobSpec.builder("277", "north").cores(1).walltimeSeconds(60).release(3).payload("#!/bin/sh\n").build();
     String json = new String(ZkRecords.write(plain), StandardCharsets.UTF_8);
     assertFalse(json.contains("environment"), "a daemon from before arrays, which refuses unknown fields, reads it: " + json);
     assertEquals(Map.of(), ZkRecords.read(PATH, ZkRecords.write(plain), JobSpec.class).environment());
@@ -83,10 +83,11 @@ class ZkRecordsTest {
 
   @Test
   void aLayoutTravelsAndAOneNodeJobIsWrittenAsBefore() {
-    JobSpec mpi = new JobSpec("278", "north", 4, 0, 60, 3, "#!/bin/sh\n", Inputs.NONE, Map.of(),
-        new JobLayout(2, 2, Map.of("gpu", 1, "gpu:a100", 2)));
+    JobSpec mpi = JobSpec.builder("278", "north").cores(4).walltimeSeconds(60).release(3).payload("#!/bin/sh\n")
+        .layout(new JobLayout(2, 2, Map.of("gpu", 1, "gpu:a100", 2))).build();
     assertEquals(mpi, ZkRecords.read(PATH, ZkRecords.write(mpi), JobSpec.class));
-    String json = new String(ZkRecords.write(new JobSpec("279", "north", 4, 0, 60, 3, "")), StandardCharsets.UTF_8);
+    String json = new String(ZkRecords.write(JobSpec.builder("279", "north").cores(4).walltimeSeconds(60).release(3)
+        .build()), StandardCharsets.UTF_8);
     assertFalse(json.contains("layout"), "a daemon from before layouts, which refuses unknown fields, reads it: " + json);
     assertEquals(JobLayout.ONE, ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), JobSpec.class).layout());
   }
@@ -109,10 +110,10 @@ class ZkRecordsTest {
 
   @Test
   void anOwnerTravelsOnlyWhenNamedAndAPeersOwnerIsBounded() {
-    JobSpec mine = new JobSpec("280", "north", 1, 0, 60, 3, "", Inputs.NONE, Map.of(), JobLayout.ONE,
-        new JobOwner("alice", "/home/alice/run"));
+    JobSpec mine = JobSpec.builder("280", "north").cores(1).walltimeSeconds(60).release(3).owner(new JobOwner("alice", "/home/alice/run")).build();
     assertEquals(mine, ZkRecords.read(PATH, ZkRecords.write(mine), JobSpec.class));
-    String json = new String(ZkRecords.write(new JobSpec("281", "north", 1, 0, 60, 3, "")), StandardCharsets.UTF_8);
+    String json = new String(ZkRecords.write(JobSpec.builder("281", "north").cores(1).walltimeSeconds(60).release(3)
+        .build()), StandardCharsets.UTF_8);
     assertFalse(json.contains("owner"), "a daemon from before identity domains, which refuses unknown fields, reads it: " + json);
     assertEquals(JobOwner.NONE, ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), JobSpec.class).owner());
     String job = "{\"jobId\":\"9\",\"home\":\"north\",\"cores\":1,\"memoryMb\":0,\"walltimeSeconds\":60,\"release\":0,\"payload\":\"\","
@@ -131,18 +132,18 @@ class ZkRecordsTest {
 
   @Test
   void aMemoryKillTravelsAndAResultWithoutOneIsWrittenAsBefore() {
-    RunResult killed = new RunResult(1, 2, 0, 9, false, "https://exec:8443/v1/outputs/x", "", true);
+    RunResult killed = RunResult.builder(1, 2).signal(9).output("https://exec:8443/v1/outputs/x").outOfMemory(true).build();
     assertEquals(killed, ZkRecords.read(PATH, ZkRecords.write(killed), RunResult.class));
-    String json = new String(ZkRecords.write(new RunResult(1, 2, 0, 9, "")), StandardCharsets.UTF_8);
+    String json = new String(ZkRecords.write(RunResult.builder(1, 2).signal(9).build()), StandardCharsets.UTF_8);
     assertFalse(json.contains("outOfMemory"), "a daemon from before memory kills were told, which refuses unknown fields, reads it: " + json);
     assertFalse(ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), RunResult.class).outOfMemory());
   }
 
   @Test
   void anOutputsSizeTravelsAndAResultWithoutOneIsWrittenAsBefore() {
-    RunResult sized = new RunResult(1, 2, 0, 0, false, "https://exec:8443/v1/outputs/x", "a".repeat(64), false, 4_096);
+    RunResult sized = RunResult.builder(1, 2).output("https://exec:8443/v1/outputs/x").outputSha256("a".repeat(64)).outputBytes(4_096).build();
     assertEquals(sized, ZkRecords.read(PATH, ZkRecords.write(sized), RunResult.class));
-    String json = new String(ZkRecords.write(new RunResult(1, 2, 0, 0, false, "https://exec:8443/v1/outputs/x", "a".repeat(64))),
+    String json = new String(ZkRecords.write(RunResult.builder(1, 2).output("https://exec:8443/v1/outputs/x").outputSha256("a".repeat(64)).build()),
         StandardCharsets.UTF_8);
     assertFalse(json.contains("outputBytes"), "a daemon from before sizes, which refuses unknown fields, reads it: " + json);
     assertEquals(0, ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), RunResult.class).outputBytes(), "no size declared");

@@ -68,7 +68,7 @@ class ZkRevocationIT {
       }
       try (ZkCoordination a = ZkFederation.connect(fed.connectString, tls(fresh), fed.clock, ZkFederation.Options.DEFAULT)) {
         join(a);
-        a.publish(new JobSpec("after-rotation", "a", 1, 0, 60, 0, ""));
+        a.publish(JobSpec.builder("after-rotation", "a").cores(1).walltimeSeconds(60).build());
       }
     }
   }
@@ -82,7 +82,7 @@ class ZkRevocationIT {
         CuratorFramework bRaw = ZkFederation.client(fed.connectString, fed.tls("b"), ZkFederation.Options.DEFAULT)) {
       join(a);
       join(b);
-      b.publish(new JobSpec("b1", "b", 1, 0, 60, 0, ""));
+      b.publish(JobSpec.builder("b1", "b").cores(1).walltimeSeconds(60).build());
       assertNotNull(bRaw.getData().forPath(paths.root), "a member reads the federation's record");
       ZkMemberChanges.remove(fed.connectString, fed.operator(), "b");
       assertThrows(KeeperException.NoAuthException.class, () -> bRaw.getData().forPath(paths.root), "refused on its open session");
@@ -93,7 +93,7 @@ class ZkRevocationIT {
         assertNull(op.checkExists().forPath(paths.site("b")));
       }
       assertFalse(ZkFederation.members(fed.connectString, fed.operator()).stream().anyMatch(m -> m.site().equals("b")));
-      a.publish(new JobSpec("a1", "a", 1, 0, 60, 0, ""));
+      a.publish(JobSpec.builder("a1", "a").cores(1).walltimeSeconds(60).build());
       Eventually.waitFor("a to see b gone", Duration.ofSeconds(20), () -> !a.liveSites().containsKey("b"));
       // added again: only a key issued now is taken, the old one stays refused
       Thread.sleep(1_100);
@@ -103,7 +103,7 @@ class ZkRevocationIT {
       assertRefusedAtConnection(fed, fed.tls("b"));
       try (ZkCoordination back = ZkFederation.connect(fed.connectString, tls(fresh), fed.clock, ZkFederation.Options.DEFAULT)) {
         join(back);
-        back.publish(new JobSpec("b2", "b", 1, 0, 60, 0, ""));
+        back.publish(JobSpec.builder("b2", "b").cores(1).walltimeSeconds(60).build());
         assertTrue(a.liveSites().containsKey("a"));
       }
     }

@@ -60,8 +60,8 @@ class ZkSecurityIT {
       join(a);
       join(c);
       waitFor("a, the first to join, leads; c follows", () -> a.isLeader() && !c.isLeader());
-      c.publish(new JobSpec("j1", "c", 1, 0, 60, 0, ""));
-      a.publish(new JobSpec("own", "a", 1, 0, 60, 0, ""));
+      c.publish(JobSpec.builder("j1", "c").cores(1).walltimeSeconds(60).build());
+      a.publish(JobSpec.builder("own", "a").cores(1).walltimeSeconds(60).build());
       waitFor("a sees c's job", () -> !a.queue().isEmpty());
       Claim claim = a.claim(new JobRef("c", "j1")).orElseThrow();
       JobRef ref = claim.ref();
@@ -93,7 +93,7 @@ class ZkSecurityIT {
       }
 
       a.start(claim, 1);
-      a.finish(claim, new RunResult(1, 2, 0, ""));
+      a.finish(claim, RunResult.builder(1, 2).build());
       waitFor("c gets a's result", () -> c.results().size() == 1);
       assertEquals("a", c.results().get(0).executor(), "the claim and the result stayed a's");
     }
@@ -108,7 +108,7 @@ class ZkSecurityIT {
         ZkCoordination bApi = fed.connect("b")) {
       join(a);
       join(bApi);
-      bApi.publish(new JobSpec("good", "b", 1, 0, 60, 0, ""));
+      bApi.publish(JobSpec.builder("good", "b").cores(1).walltimeSeconds(60).build());
       // b writes nonsense into nodes it owns: a job that is not JSON, one with a negative core count, one too big
       b.create().forPath(paths.jobsOf("b") + "/notjson", "<xml/>".getBytes(StandardCharsets.UTF_8));
       b.create().forPath(paths.jobsOf("b") + "/negative",
@@ -118,7 +118,7 @@ class ZkSecurityIT {
       b.setData().forPath(paths.ledger("b"), "[1,2,3]".getBytes(StandardCharsets.UTF_8));
       // A job published after the garbage: the cache applies events in the order ZooKeeper made them, so once a sees
       // this one, it has read (and judged) every malformed node before it.
-      bApi.publish(new JobSpec("after", "b", 1, 0, 60, 1, ""));
+      bApi.publish(JobSpec.builder("after", "b").cores(1).walltimeSeconds(60).release(1).build());
       waitFor("a sees the job b published after the garbage", () -> a.queue().stream().anyMatch(j -> j.jobId().equals("after")));
       assertEquals(List.of("good", "after"), a.queue().stream().map(JobSpec::jobId).toList(), "the malformed jobs are skipped");
       assertEquals(SiteLedger.empty("b"), a.ledgers().get("b"), "b's broken row is not believed: what a saw of it (nothing yet) stands");
@@ -184,7 +184,7 @@ class ZkSecurityIT {
       assertEquals(token, taken.token());
       assertTrue(sites.bApi().claim(ThreeSites.REF).isEmpty(), "handed out once: a second pilot of b does not get it too");
       sites.bApi().start(taken, 1);
-      sites.bApi().finish(taken, new RunResult(1, 2, 0, ""));
+      sites.bApi().finish(taken, RunResult.builder(1, 2).build());
       waitFor("a gets b's result", () -> sites.a().results().size() == 1);
       assertTrue(sites.bApi().claim(ThreeSites.REF).isEmpty(), "a job run to its end is not taken again");
     }
