@@ -75,9 +75,9 @@ final class Eviction {
     // each run's claim read once: a pilot's claim is cleared by its report, on another thread, at any moment
     Map<Pilot, Claim> running = new HashMap<>();
     for (Pilot p : pilots.all()) {
-      Claim c = p.claim;
-      if (p.phase() == PilotLifecycle.Phase.RUNNING && c != null && p.handle != null && !p.evicted) {
-        running.put(p, c);
+      Pilot.State s = p.state();
+      if (s.phase() == PilotLifecycle.Phase.RUNNING && s.claim() != null && s.handle() != null && !s.evicted()) {
+        running.put(p, s.claim());
       }
     }
     if (running.isEmpty()) {
@@ -90,11 +90,11 @@ final class Eviction {
         break;
       }
       JobRef job = running.get(p).ref();
-      p.evicted = true;
+      p.evicted(true);
       try {
-        handler.cancel(p.handle);
+        handler.cancel(p.handle());
       } catch (HandlerException e) {
-        p.evicted = false;
+        p.evicted(false);
         LOG.warn("site {}: cannot evict pilot {} now ({}); the next round tries again", settings.site(), p.id, e.getMessage());
         return;
       }
@@ -131,7 +131,7 @@ final class Eviction {
   static List<Pilot> order(Map<Pilot, Claim> running, Map<String, Double> priorities) {
     List<Pilot> out = new ArrayList<>(running.keySet());
     out.sort(Comparator.<Pilot>comparingDouble(p -> priorities.getOrDefault(running.get(p).ref().home(), 0.0))
-        .thenComparing(Comparator.<Pilot>comparingDouble(p -> p.startedAt).reversed()));
+        .thenComparing(Comparator.<Pilot>comparingDouble(Pilot::startedAt).reversed()));
     return out;
   }
 }

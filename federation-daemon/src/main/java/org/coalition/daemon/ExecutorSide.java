@@ -91,13 +91,13 @@ final class ExecutorSide implements PilotService, PilotTokens {
   /** Follows the submitted pilots in the batch system: ended ones are forgotten, ones pending too long cancelled. */
   void pilotsRound() {
     pilots.all().forEach(recovery::adopt);
-    List<Pilot> submitted = pilots.all().stream().filter(p -> p.handle != null).toList();
+    List<Pilot> submitted = pilots.all().stream().filter(p -> p.handle() != null).toList();
     if (submitted.isEmpty()) {
       return;
     }
-    Map<PilotHandle, PilotStatus> states = handler.statuses(submitted.stream().map(p -> p.handle).toList());
+    Map<PilotHandle, PilotStatus> states = handler.statuses(submitted.stream().map(p -> p.handle()).toList());
     for (Pilot p : submitted) {
-      PilotStatus s = states.get(p.handle);
+      PilotStatus s = states.get(p.handle());
       Optional<Event> event = s == null ? Optional.of(Event.BATCH_ENDED) : switch (s.state()) {
         case FAILED -> Optional.of(Event.BATCH_FAILED);
         case COMPLETED, CANCELLED, UNKNOWN -> Optional.of(Event.BATCH_ENDED);
@@ -118,7 +118,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
           pilots.forget(p);
           recovery.forget(p.id);
         }
-        case CANCEL_BATCH_JOB -> handler.cancel(p.handle);
+        case CANCEL_BATCH_JOB -> handler.cancel(p.handle());
         case RECORD_PENDING_TOO_LONG -> decisions.record("cancel-pilot", "pilot=" + p.id, "pending-too-long",
             "waited over " + settings.pilotPendingLimit().toSeconds() + " s in the local queue");
         case RECORD_DIED_BEFORE_ASKING -> decisions.record("pilot-failed", "pilot=" + p.id, "died-before-asking", "the pilot job ended "
@@ -130,16 +130,16 @@ final class ExecutorSide implements PilotService, PilotTokens {
   }
 
   private void release(Pilot p, PilotStatus s) {
-    Claim c = p.claim;
+    Claim c = p.claim();
     if (c == null) {
       return; // asked, but no claim was handed to it
     }
     // the batch system's own words too: Slurm's PREEMPTED tells its preemption from a cancel
     String ended = "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state() + (s.detail().isEmpty() ? "" : ": " + s.detail())) + ")";
-    if (p.evicted) {
+    if (p.evicted()) {
       decisions.record("release", job(c.ref()), "evicted", ended + ": its run was evicted for local users; the job goes back to the queue,"
           + " and the run credits nothing");
-    } else if (p.confirmed) {
+    } else if (p.confirmed()) {
       decisions.record("release", job(c.ref()), "pilot-ended", ended + " without reporting; the job goes back to the queue");
     } else {
       // the claim was made for it, but the answer never reached it (this daemon stopped, or the link broke): no run began
@@ -226,9 +226,9 @@ final class ExecutorSide implements PilotService, PilotTokens {
     Pilots.Issued issued = pilots.create(account, j, settings.reuse().extraTime().toSeconds(), clock.millis());
     Pilot p = issued.pilot();
     try {
-      p.handle = handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), Pilots.memoryFor(j),
+      p.submitted(handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), Pilots.memoryFor(j),
           p.walltime + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(), PilotAgent.environment(p.id, issued.token(),
-              settings), "/tmp", false, j.layout(), settings.pilotOutputFile(p.id)));
+              settings), "/tmp", false, j.layout(), settings.pilotOutputFile(p.id))));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);
       if (e instanceof HandlerException h && h.category() == HandlerException.Category.UNAVAILABLE) {
@@ -238,7 +238,6 @@ final class ExecutorSide implements PilotService, PilotTokens {
           + REFUSED_HOLD_MILLIS / 60_000 + " min");
       return Optional.empty();
     }
-    p.fire(Event.SUBMITTED);
     recovery.keep(p);
     return Optional.of(p);
   }
@@ -253,7 +252,6 @@ final class ExecutorSide implements PilotService, PilotTokens {
       throw new CoordinationException(CoordinationException.Kind.UNAVAILABLE, "this daemon is not connected to ZooKeeper; no work now");
     }
     p.asks(clock.millis());
-    p.fire(Event.ASKED);
     if (draining || stopping) {
       p.fire(Event.NO_WORK);
       decisions.record("idle-pilot", "pilot=" + p.id, stopping ? "stopping" : "draining", stopping
@@ -266,16 +264,15 @@ final class ExecutorSide implements PilotService, PilotTokens {
   @Override
   public boolean heartbeat(String pilotId, String token) {
     Pilot p = pilots.check(pilotId, token);
-    Claim c = p.claim;
+    Claim c = p.claim();
     if (c == null) {
       throw new PilotRefused("pilot " + pilotId + " has no job to heartbeat for");
     }
-    if (p.evicted) {
+    if (p.evicted()) {
       return false; // its batch job is being cancelled: the run stops now, whatever the signal reached
     }
     recovery.requireAdopted(p);
-    if (!p.confirmed) {
-      p.confirmed = true; // its first call with the token it got with the job: it has the job
+    if (p.confirm()) { // its first call with the token it got with the job: it has the job
       recovery.keep(p);
     }
     try {
@@ -316,21 +313,21 @@ final class ExecutorSide implements PilotService, PilotTokens {
   }
 
   private void report(Pilot p, RunOutcome outcome) {
-    Claim c = p.claim;
+    Claim c = p.claim();
     if (c == null) {
       throw new PilotRefused("pilot " + p.id + " has no job to finish");
     }
-    if (p.reported) {
+    if (p.reported()) {
       return; // a retry after an answer that got lost: the run is in already
     }
-    if (p.evicted) {
+    if (p.evicted()) {
       throw new PilotRefused("pilot " + p.id + "'s run was evicted for local users: its job goes back to the queue, and the run counts for nothing");
     }
     recovery.requireAdopted(p);
     // stored once: a retry after a failed hand-in reuses it rather than storing the output again
     RunOutputs.Stored stored;
     try {
-      stored = p.output != null ? new RunOutputs.Stored(p.output, outputs.checksum(p.output))
+      stored = p.output() != null ? new RunOutputs.Stored(p.output(), outputs.checksum(p.output()))
           : files.store(p.id, c, outcome.stdout(), outcome.stderr());
     } catch (RunOutputs.SpoolFull e) {
       LOG.warn("site {}: the output of {} (pilot {}) cannot be stored now: {}; the pilot keeps it and reports again", settings.site(),
@@ -338,15 +335,14 @@ final class ExecutorSide implements PilotService, PilotTokens {
       throw e;
     }
     String ref = stored.reference();
-    p.output = ref;
+    p.stored(ref);
     recovery.keep(p);
     // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
-    double end = Math.max(p.startedAt, coordination.now());
-    coordination.finish(c, outcome.result(p.startedAt, end, ref, stored.sha256()));
-    p.reported = true;
-    p.fire(Event.REPORTED);
+    double end = Math.max(p.startedAt(), coordination.now());
+    coordination.finish(c, outcome.result(p.startedAt(), end, ref, stored.sha256()));
+    p.reportedRun();
     recovery.keep(p);
-    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", outcome.ended() + " after " + Numbers.format(end - p.startedAt) + " s");
+    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", outcome.ended() + " after " + Numbers.format(end - p.startedAt()) + " s");
   }
 
   /**
@@ -356,9 +352,9 @@ final class ExecutorSide implements PilotService, PilotTokens {
    */
   void cancelPendingPilots() {
     for (Pilot p : pilots.all()) {
-      if (p.waiting() && p.handle != null) {
+      if (p.waiting() && p.handle() != null) {
         try {
-          handler.cancel(p.handle);
+          handler.cancel(p.handle());
         } catch (HandlerException e) {
           LOG.info("cannot cancel pilot {}: {}", p.id, e.getMessage());
         }

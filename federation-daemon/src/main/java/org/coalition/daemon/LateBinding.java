@@ -68,7 +68,7 @@ final class LateBinding {
     Optional<String> held = Optional.empty();
     while (open.getAsBoolean()) {
       long seen = signal.generation();
-      held = p.runs > 0 ? heldBack(p) : Optional.empty();
+      held = p.runs() > 0 ? heldBack(p) : Optional.empty();
       if (held.isEmpty()) {
         Optional<Assignment> a = claimFor(p);
         if (a.isPresent()) {
@@ -90,7 +90,7 @@ final class LateBinding {
     if (!open.getAsBoolean()) {
       decisions.record("idle-pilot", "pilot=" + p.id, "closing", "this site stopped taking foreign work while the pilot waited");
     } else if (held.isPresent()) {
-      decisions.record("idle-pilot", "pilot=" + p.id, "cores-back", held.get() + "; after " + p.runs + " jobs its cores go back");
+      decisions.record("idle-pilot", "pilot=" + p.id, "cores-back", held.get() + "; after " + p.runs() + " jobs its cores go back");
     } else {
       decisions.record("idle-pilot", "pilot=" + p.id, "no-fitting-job", "no queued job fits " + p.cores + " cores, "
           + (p.memoryMb == 0 ? "the site's default memory" : p.memoryMb + " MiB") + " and " + p.secondsLeft(clock.millis()) + " s for account "
@@ -139,21 +139,18 @@ final class LateBinding {
         decisions.record("skip", "job=" + j.ref(), "claim-lost", e.getMessage());
         continue;
       }
-      p.startedAt = coordination.now();
-      p.claim = claim.get();
       try {
-        p.fire(Event.CLAIMED);
+        p.claimed(claim.get(), coordination.now());
       } catch (PilotService.PilotRefused e) {
         // it left while the claim was made (its batch job ended, or was evicted): the pilots round found no claim to give
         // back, so the job goes back now, not when the home sees the claim unrenewed (minutes)
         giveBack(claim.get(), p, e.getMessage());
         throw e;
       }
-      p.runs++;
-      metrics.claimed((System.nanoTime() - claiming) / 1e9, p.startedAt - j.release());
+      metrics.claimed((System.nanoTime() - claiming) / 1e9, p.startedAt() - j.release());
       budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
       Optional<String> place = settings.identities().placeFor(j);
-      decisions.record("claim", "job=" + j.ref() + " pilot=" + p.id, "directcontr", pick.reason() + (p.runs > 1 ? "; its job " + p.runs : "")
+      decisions.record("claim", "job=" + j.ref() + " pilot=" + p.id, "directcontr", pick.reason() + (p.runs() > 1 ? "; its job " + p.runs() : "")
           + place.map(d -> "; in place in " + d).orElse(""));
       String fresh = pilots.renew(p);
       recovery.keep(p);
@@ -185,7 +182,7 @@ final class LateBinding {
   boolean takenByAsking(List<Pilot> asking, JobSpec j) {
     long now = clock.millis();
     for (Pilot p : asking) {
-      if (takes(p, j, now) && (p.runs == 0 || heldBack(p).isEmpty())) {
+      if (takes(p, j, now) && (p.runs() == 0 || heldBack(p).isEmpty())) {
         asking.remove(p);
         return true;
       }

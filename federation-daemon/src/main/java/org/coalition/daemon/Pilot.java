@@ -13,18 +13,14 @@ import org.coalition.handler.PilotHandle;
 import org.coalition.job.JobLayout;
 
 /**
- * A pilot this broker submitted: its capability, its shape, and where it is in its
- * {@link PilotLifecycle}. The handle and the claim are set as the pilot moves on; the phase changes
- * only through {@link #fire}.
+ * A pilot this broker submitted: its capability, its shape, and where it is in its {@link
+ * PilotLifecycle}. Its shape never changes; where it is and what it holds is one immutable {@link
+ * State}, replaced whole under this pilot's lock by the methods below and by nothing else, so a
+ * reader on another thread sees one moment of it, never half a change. Phase changes go through
+ * the lifecycle table ({@link #fire}, and the methods that fire an event with the data it brings).
  */
 final class Pilot {
   final String id;
-  /**
-   * The SHA-256 of its capability: first the one in the pilot job's environment, replaced by a
-   * fresh one handed over with its job (so the one in the environment, which the job's account
-   * can read, is void before the job starts). The daemon keeps no token itself, only its hash.
-   */
-  volatile byte[] tokenHash;
   final String account;
   final int cores;
   /** The memory of the job it was submitted for (its own margin aside); 0: it asked the site's default, and runs only jobs that name none. */
@@ -38,23 +34,33 @@ final class Pilot {
   final JobRef target;
   /** When it was submitted, in the broker's clock's milliseconds. */
   final long submittedMillis;
-  private Phase phase = Phase.SUBMITTING;
-  volatile PilotHandle handle;
-  volatile Claim claim;
-  volatile double startedAt;
-  /** Where its run's output was stored (a reference), once stored; whether the result was handed in. */
-  volatile String output;
-  volatile boolean reported;
-  /** Whether it has called with the token it was handed with its job: it got the job (a claim whose answer was lost never is). */
-  volatile boolean confirmed;
-  /** Restored from the journal with a claim not yet taken back under this daemon's session. */
-  volatile boolean adopting;
-  /** When it first asked for work (the broker's clock's milliseconds; -1 before): its time limit counts from about then. */
-  volatile long askedMillis = -1;
-  /** How many jobs it was handed. */
-  volatile int runs;
-  /** Its batch job was cancelled to give its cores back to local users ({@link Eviction}). */
-  volatile boolean evicted;
+  private volatile State state;
+
+  /**
+   * Where a pilot is and what it holds at one moment.
+   *
+   * @param tokenHash the SHA-256 of its capability: first the one in the pilot job's environment,
+   *     replaced by a fresh one handed over with its job (so the one in the environment, which the
+   *     job's account can read, is void before the job starts). The daemon keeps no token itself
+   * @param handle its batch job, once submitted
+   * @param claim the claim of the job it runs, once handed one
+   * @param startedAt when its run began, on the federation's clock
+   * @param output where its run's output was stored (a reference), once stored
+   * @param reported whether its run's result was handed in
+   * @param confirmed whether it has called with the token it was handed with its job: it got the
+   *     job (a claim whose answer was lost never is)
+   * @param adopting restored from the journal with a claim not yet taken back under this daemon's session
+   * @param askedMillis when it first asked for work (the broker's clock's milliseconds; -1 before):
+   *     its time limit counts from about then
+   * @param runs how many jobs it was handed
+   * @param evicted its batch job was cancelled to give its cores back to local users ({@link Eviction})
+   */
+  record State(Phase phase, byte[] tokenHash, PilotHandle handle, Claim claim, double startedAt, String output, boolean reported,
+      boolean confirmed, boolean adopting, long askedMillis, int runs, boolean evicted) {
+    State with(Phase p) {
+      return new State(p, tokenHash, handle, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, evicted);
+    }
+  }
 
   Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobLayout layout, JobRef target,
       long submittedMillis) {
@@ -66,7 +72,6 @@ final class Pilot {
       long submittedMillis) {
     this.id = id;
     this.extraSeconds = extraSeconds;
-    this.tokenHash = tokenHash;
     this.account = account;
     this.cores = cores;
     this.memoryMb = memoryMb;
@@ -74,6 +79,7 @@ final class Pilot {
     this.layout = layout;
     this.target = target;
     this.submittedMillis = submittedMillis;
+    this.state = new State(Phase.SUBMITTING, tokenHash, null, null, 0, null, false, false, false, -1, 0, false);
   }
 
   /** A pilot as a restarted daemon's journal kept it ({@link PilotJournal}), in the phase it was in. */
@@ -81,19 +87,65 @@ final class Pilot {
     Pilot p = new Pilot(e.id(), HexFormat.of().parseHex(e.tokenSha256()), e.account(), e.cores(),
         e.memoryMb() == null ? 0 : e.memoryMb(), e.walltime(), e.layout() == null ? JobLayout.ONE : e.layout(), e.target(),
         e.submittedMillis());
-    p.phase = Phase.valueOf(e.phase());
-    p.handle = e.handle();
-    p.claim = e.claim();
-    p.startedAt = e.startedAt();
-    p.output = e.output();
-    p.reported = e.reported();
-    p.confirmed = e.confirmed() == null || e.confirmed();
+    p.state = new State(Phase.valueOf(e.phase()), p.state.tokenHash(), e.handle(), e.claim(), e.startedAt(), e.output(), e.reported(),
+        e.confirmed() == null || e.confirmed(), false, -1, 0, false);
     return p;
+  }
+
+  // --- reads: one moment of its state ---------------------------------------------------------
+
+  /** All of its state at this moment. */
+  State state() {
+    return state;
+  }
+
+  Phase phase() {
+    return state.phase();
+  }
+
+  PilotHandle handle() {
+    return state.handle();
+  }
+
+  Claim claim() {
+    return state.claim();
+  }
+
+  double startedAt() {
+    return state.startedAt();
+  }
+
+  String output() {
+    return state.output();
+  }
+
+  boolean reported() {
+    return state.reported();
+  }
+
+  boolean confirmed() {
+    return state.confirmed();
+  }
+
+  boolean adopting() {
+    return state.adopting();
+  }
+
+  int runs() {
+    return state.runs();
+  }
+
+  boolean evicted() {
+    return state.evicted();
+  }
+
+  byte[] tokenHash() {
+    return state.tokenHash();
   }
 
   /** Its claim; refused when it holds none. */
   Claim claimed() {
-    Claim c = claim;
+    Claim c = state.claim();
     if (c == null) {
       throw new PilotService.PilotRefused("pilot " + id + " has no job");
     }
@@ -115,41 +167,28 @@ final class Pilot {
    * its first call (from its submission for a pilot a restarted daemon took back: less, never more).
    */
   long secondsLeft(long nowMillis) {
-    if (runs == 0) {
+    State s = state;
+    if (s.runs() == 0) {
       return walltime;
     }
-    long since = askedMillis >= 0 ? askedMillis : submittedMillis;
+    long since = s.askedMillis() >= 0 ? s.askedMillis() : submittedMillis;
     return walltime - Math.max(0, nowMillis - since) / 1000;
   }
 
-  /** It asks for work at {@code nowMillis}: the claim, output and report of its last run are behind it. */
-  synchronized void asks(long nowMillis) {
-    if (askedMillis < 0) {
-      askedMillis = nowMillis;
-    }
-    if (phase == Phase.REPORTED || phase == Phase.IDLE) {
-      claim = null;
-      startedAt = 0;
-      output = null;
-      reported = false;
-      confirmed = false;
-    }
-  }
-
   /** What the journal keeps of it now. */
-  synchronized PilotJournal.Entry entry() {
-    return new PilotJournal.Entry(id, HexFormat.of().formatHex(tokenHash), account, cores, memoryMb, walltime, target, submittedMillis,
-        phase.name(), handle, claim, startedAt, output, reported, confirmed, layout.one() ? null : layout);
-  }
-
-  synchronized Phase phase() {
-    return phase;
+  PilotJournal.Entry entry() {
+    State s = state;
+    return new PilotJournal.Entry(id, HexFormat.of().formatHex(s.tokenHash()), account, cores, memoryMb, walltime, target, submittedMillis,
+        s.phase().name(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), layout.one() ? null : layout);
   }
 
   /** Whether it has not asked for work yet (it waits in the local queue or is starting). */
-  synchronized boolean waiting() {
-    return phase == Phase.SUBMITTING || phase == Phase.PENDING;
+  boolean waiting() {
+    Phase p = state.phase();
+    return p == Phase.SUBMITTING || p == Phase.PENDING;
   }
+
+  // --- changes: each replaces the state whole, under this pilot's lock ------------------------
 
   /**
    * Moves the pilot on {@code event}; returns the effects to carry out.
@@ -157,13 +196,97 @@ final class Pilot {
    * @throws PilotService.PilotRefused when the event is out of order in its phase
    */
   synchronized List<Effect> fire(Event event) {
-    Transition<Phase, Effect> t = PilotLifecycle.on(phase, event).orElseThrow(() -> new PilotService.PilotRefused(outOfOrder(event)));
-    phase = t.next();
+    Transition<Phase, Effect> t = transition(event);
+    state = state.with(t.next());
     return t.effects();
+  }
+
+  /** The batch system took it as {@code h}: {@link Event#SUBMITTED} with its handle. */
+  synchronized List<Effect> submitted(PilotHandle h) {
+    Transition<Phase, Effect> t = transition(Event.SUBMITTED);
+    State s = state;
+    state = new State(t.next(), s.tokenHash(), h, s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
+        s.askedMillis(), s.runs(), s.evicted());
+    return t.effects();
+  }
+
+  /** It asks for work at {@code nowMillis}: {@link Event#ASKED}, the claim, output and report of its last run behind it. */
+  synchronized List<Effect> asks(long nowMillis) {
+    Transition<Phase, Effect> t = transition(Event.ASKED);
+    State s = state;
+    long asked = s.askedMillis() < 0 ? nowMillis : s.askedMillis();
+    boolean behind = s.phase() == Phase.REPORTED || s.phase() == Phase.IDLE;
+    state = behind
+        ? new State(t.next(), s.tokenHash(), s.handle(), null, 0, null, false, false, s.adopting(), asked, s.runs(), s.evicted())
+        : new State(t.next(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
+            asked, s.runs(), s.evicted());
+    return t.effects();
+  }
+
+  /** It was handed {@code claim}, its run beginning at {@code startedAt}: {@link Event#CLAIMED}, one run more. */
+  synchronized List<Effect> claimed(Claim claim, double startedAt) {
+    Transition<Phase, Effect> t = transition(Event.CLAIMED);
+    State s = state;
+    state = new State(t.next(), s.tokenHash(), s.handle(), claim, startedAt, s.output(), s.reported(), s.confirmed(), s.adopting(),
+        s.askedMillis(), s.runs() + 1, s.evicted());
+    return t.effects();
+  }
+
+  /** Its capability is now the one whose SHA-256 is {@code hash} (a fresh token handed over with its job). */
+  synchronized void newToken(byte[] hash) {
+    State s = state;
+    state = new State(s.phase(), hash, s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
+        s.askedMillis(), s.runs(), s.evicted());
+  }
+
+  /** It called with the token of its job: it has the job. True when that is news (to be journaled). */
+  synchronized boolean confirm() {
+    State s = state;
+    if (s.confirmed()) {
+      return false;
+    }
+    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), true, s.adopting(),
+        s.askedMillis(), s.runs(), s.evicted());
+    return true;
+  }
+
+  /** Its run's output is stored under {@code reference}. */
+  synchronized void stored(String reference) {
+    State s = state;
+    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), reference, s.reported(), s.confirmed(), s.adopting(),
+        s.askedMillis(), s.runs(), s.evicted());
+  }
+
+  /** Its run's result is handed in: {@link Event#REPORTED}. */
+  synchronized List<Effect> reportedRun() {
+    Transition<Phase, Effect> t = transition(Event.REPORTED);
+    State s = state;
+    state = new State(t.next(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), true, s.confirmed(), s.adopting(),
+        s.askedMillis(), s.runs(), s.evicted());
+    return t.effects();
+  }
+
+  /** Whether its batch job is being cancelled to give its cores back to local users ({@code false}: the cancel failed, it runs on). */
+  synchronized void evicted(boolean cancelling) {
+    State s = state;
+    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
+        s.askedMillis(), s.runs(), cancelling);
+  }
+
+  /** Restored with a claim: whether it waits for that claim to be taken back under this daemon's session. */
+  synchronized void adopting(boolean waits) {
+    State s = state;
+    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), waits,
+        s.askedMillis(), s.runs(), s.evicted());
+  }
+
+  private Transition<Phase, Effect> transition(Event event) {
+    return PilotLifecycle.on(state.phase(), event).orElseThrow(() -> new PilotService.PilotRefused(outOfOrder(event)));
   }
 
   private String outOfOrder(Event event) {
     return event == Event.ASKED ? "pilot " + id + " already asked for work and holds its job or is being given one"
-        : "pilot " + id + " is " + phase.name().toLowerCase(Locale.ROOT) + ": " + event.name().toLowerCase(Locale.ROOT) + " is out of order";
+        : "pilot " + id + " is " + state.phase().name().toLowerCase(Locale.ROOT) + ": " + event.name().toLowerCase(Locale.ROOT)
+            + " is out of order";
   }
 }

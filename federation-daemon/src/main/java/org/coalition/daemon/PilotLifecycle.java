@@ -4,8 +4,9 @@ import java.util.Optional;
 
 /**
  * The life of a pilot this site submitted, as a transition table: which event moves it from which
- * phase to which, and what the executor side must then do. A pilot runs one job (late binding: it
- * is bound to a job when it asks for work, not when it is submitted).
+ * phase to which, and what the executor side must then do. A pilot runs one job at a time (late
+ * binding: it is bound to a job when it asks for work, not when it is submitted); where the site
+ * reuses pilots ({@link PilotReuse}) it asks again after each run, from REPORTED or IDLE.
  *
  * <pre>
  *   SUBMITTING --submitted--> PENDING --asked--> ASKED --claimed--> RUNNING --reported--> REPORTED

@@ -48,17 +48,17 @@ final class PilotRecovery {
     int lost = 0;
     for (PilotJournal.Entry e : journal.load()) {
       Pilot p = Pilot.restored(e);
-      if (p.handle == null || p.phase() == PilotLifecycle.Phase.SUBMITTING) {
+      if (p.handle() == null || p.phase() == PilotLifecycle.Phase.SUBMITTING) {
         forget(p.id);
         continue;
       }
       pilots.restore(p);
-      if (p.claim == null || p.reported) {
+      if (p.claim() == null || p.reported()) {
         pending += p.waiting() ? 1 : 0;
         continue;
       }
       running++;
-      p.adopting = true;
+      p.adopting(true);
       Adoption a = settle(p);
       adopted += a == Adoption.ADOPTED ? 1 : 0;
       lost += a == Adoption.LOST ? 1 : 0;
@@ -85,10 +85,10 @@ final class PilotRecovery {
   /** One attempt, under the pilot's lock: the round and the pilot's own call may try at once. */
   private Adoption settle(Pilot p) {
     synchronized (p) {
-      if (!p.adopting) {
+      if (!p.adopting()) {
         return Adoption.ADOPTED;
       }
-      Claim c = p.claim;
+      Claim c = p.claim();
       Adoption outcome;
       try {
         coordination.adopt(c);
@@ -103,7 +103,7 @@ final class PilotRecovery {
         decisions.record("kill-run", job(c.ref()) + " pilot=" + p.id, "claim-lost-in-restart", e.getMessage());
         outcome = Adoption.LOST;
       }
-      p.adopting = false;
+      p.adopting(false);
       return outcome;
     }
   }

@@ -66,7 +66,7 @@ final class Pilots {
   /** A fresh token for {@code p}, which voids the one it had. */
   String renew(Pilot p) {
     String token = newToken();
-    p.tokenHash = hash(token);
+    p.newToken(hash(token));
     return token;
   }
 
@@ -96,7 +96,7 @@ final class Pilots {
    */
   Pilot check(String pilotId, String token) {
     Pilot p = pilotId == null ? null : byId.get(pilotId);
-    if (p == null || token == null || !MessageDigest.isEqual(p.tokenHash, hash(token))) {
+    if (p == null || token == null || !MessageDigest.isEqual(p.tokenHash(), hash(token))) {
       throw new PilotService.PilotRefused("unknown pilot or wrong token");
     }
     return p;
@@ -113,7 +113,7 @@ final class Pilots {
 
   /** Pilots that asked for work and wait for a job (none claimed for them yet). */
   List<Pilot> asking() {
-    return byId.values().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED && p.claim == null).toList();
+    return byId.values().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED && p.claim() == null).toList();
   }
 
   /**

@@ -242,7 +242,7 @@ class PilotReuseTest {
     Pilot b1 = running("b", 5);
     Map<Pilot, Claim> runs = new LinkedHashMap<>();
     for (Pilot p : List.of(a1, a2, b1)) {
-      runs.put(p, p.claim);
+      runs.put(p, p.claim());
     }
     assertEquals(List.of(b1, a2, a1), Eviction.order(runs, Map.of("a", 3.0, "b", -2.0)));
   }
@@ -250,8 +250,8 @@ class PilotReuseTest {
   private static Pilot running(String home, double startedAt) {
     JobSpec job = JobSpec.builder(Integer.toString((int) startedAt), home).cores(1).walltimeSeconds(600).build();
     Pilot p = new Pilot(home + (int) startedAt, new byte[32], "fed", 1, 0, 600, JobLayout.ONE, job.ref(), 0);
-    p.claim = new Claim(job, "exec", 1);
-    p.startedAt = startedAt;
+    p.asks(0);
+    p.claimed(new Claim(job, "exec", 1), startedAt);
     return p;
   }
 }
