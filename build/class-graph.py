@@ -7,10 +7,9 @@ import os, re, sys
 d = sys.argv[1]
 files = {f[:-5]: open(os.path.join(d, f)).read() for f in os.listdir(d) if f.endswith('.java') and f != 'package-info.java'}
 def strip(s):
-    s = re.sub(r'/\*.*?\*/', '', s, flags=re.S)
-    s = re.sub(r'//[^\n]*', '', s)
-    s = re.sub(r'"(\\.|[^"\\])*"', '""', s)
-    return s
+    # one pass, so that "//" or "/*" inside a string is no comment, and quotes inside a comment no string
+    token = re.compile(r'//[^\n]*|/\*.*?\*/|"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+    return token.sub(lambda m: '""' if m.group(0)[0] in '"\'' else ' ', s)
 edges = {c: set() for c in files}
 for c, src in files.items():
     body = strip(src)

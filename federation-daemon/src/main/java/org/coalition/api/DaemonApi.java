@@ -142,8 +142,8 @@ public final class DaemonApi implements AutoCloseable {
   }
 
   /**
-   * Jetty's low-resource monitor, checking every half second whether more than {@link #ApiLimits.CROWDED}
-   * connections are open, and shortening every connection's idle timeout to {@link #ApiLimits.IDLE_CROWDED}
+   * Jetty's low-resource monitor, checking every half second whether more than {@link ApiLimits#CROWDED}
+   * connections are open, and shortening every connection's idle timeout to {@link ApiLimits#IDLE_CROWDED}
    * while they are: a client that sends its request at once is not idle that long, one that sends
    * a byte every few seconds to hold its connection is shed.
    */

@@ -171,8 +171,9 @@ public record BrokerSettings(
 
   /**
    * {@link BrokerSettings} filled in by name ({@link BrokerSettings#builder}). Its defaults are a
-   * site file's that says nothing but the site's name (docs/site-file.md) for the sharing and
-   * pilot keys, and for the rest what a site with no API, no identity domain and no reuse has:
+   * site file's that says nothing but the site's name (docs/site-file.md) for the sharing keys and
+   * the pilots' partition, pending limit, heartbeat, most pending and command, and for the rest
+   * what a site with no API, no identity domain and no reuse has:
    * no endpoint, {@link #PILOT_GRACE}, {@link StagingLimits#DEFAULT}, one node, {@link
    * IdentityDomains#NONE}, {@link PilotReuse#NONE} (one job a pilot), no pilot output kept, the
    * daemon evicting. The daemon sets every one from the site file ({@code cli}'s

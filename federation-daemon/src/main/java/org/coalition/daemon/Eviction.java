@@ -72,7 +72,7 @@ final class Eviction {
     if (localWaiting <= 0 || ratio < settings.exposureThreshold()) {
       return;
     }
-    // each run's claim read once: a pilot's claim is cleared by its report, on another thread, at any moment
+    // each pilot's state read once: it moves on, on another thread, at any moment (its claim is cleared when it asks again)
     Map<Pilot, Claim> running = new HashMap<>();
     for (Pilot p : pilots.all()) {
       Pilot.State s = p.state();

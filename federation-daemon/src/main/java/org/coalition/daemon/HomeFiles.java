@@ -75,14 +75,14 @@ final class HomeFiles {
   }
 
   /** The run to replay: how {@code r} ended, its output, and its files, which a home file changed after {@code left} does not give way to. */
-  static RemoteRun run(RunResult r, RunOutputs.Captured out, Instant left) {
+  static RemoteRun run(RunResult r, CapturedOutput out, Instant left) {
     RemoteRun plain = RemoteRuns.of(r, out.stdout(), notedStderr(out));
     return new RemoteRun(plain.stdout(), plain.stderr(), plain.exitCode(), plain.signal(), plain.timedOut(),
         out.files().map(tar -> new RemoteRun.Files(tar, left)), plain.outOfMemory());
   }
 
   /** Standard error, and a line for each file the run made that does not come back (a link, a device). */
-  private static byte[] notedStderr(RunOutputs.Captured out) {
+  private static byte[] notedStderr(CapturedOutput out) {
     if (out.leftOut().isEmpty()) {
       return out.stderr();
     }

@@ -143,7 +143,7 @@ final class HomeResults {
     RunResult r = c.result();
     RemoteRun run;
     try {
-      RunOutputs.Captured out = fetched.get();
+      CapturedOutput out = fetched.get();
       run = HomeFiles.run(r, out, left(c));
       unreachableUntil.remove(c.executor());
     } catch (OutputRefused e) {

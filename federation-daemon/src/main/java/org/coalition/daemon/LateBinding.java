@@ -159,14 +159,14 @@ final class LateBinding {
     return Optional.empty();
   }
 
-  /** Releases a claim made for a pilot that can no longer take it; a claim already given back by the pilots round is no error. */
+  /** Releases a claim made for a pilot that can no longer take it; a claim already gone is no error. */
   private void giveBack(Claim claim, Pilot p, String why) {
     decisions.record("release", "job=" + claim.ref(), "pilot-gone", "pilot " + p.id + " left while its job was claimed (" + why
         + "); the job goes back to the queue");
     try {
       coordination.release(claim);
     } catch (CoordinationException e) {
-      // released already (the pilots round saw the claim), or lost with the session: the home requeues it either way
+      // lost with the session, or gone meanwhile: the home requeues it either way
     }
   }
 

@@ -49,7 +49,7 @@ final class OutputBlob {
    * @throws IllegalArgumentException when the blob is garbled
    * @throws StagingRefused when its tar breaks the rules (a hostile or broken executor)
    */
-  static RunOutputs.Captured read(Path blob, Path filesTarget, long maxFilesBytes) throws IOException {
+  static CapturedOutput read(Path blob, Path filesTarget, long maxFilesBytes) throws IOException {
     long size = Files.size(blob);
     try (InputStream in = new BufferedInputStream(Files.newInputStream(blob, LinkOption.NOFOLLOW_LINKS))) {
       ByteArrayOutputStream line = new ByteArrayOutputStream();
@@ -68,7 +68,7 @@ final class OutputBlob {
       byte[] out = in.readNBytes((int) n[0]);
       byte[] err = in.readNBytes((int) n[1]);
       if (files == 0) {
-        return new RunOutputs.Captured(out, err);
+        return new CapturedOutput(out, err);
       }
       TarBundle.Checked checked;
       try (OutputStream target = Files.newOutputStream(filesTarget, StandardOpenOption.CREATE_NEW)) {
@@ -77,7 +77,7 @@ final class OutputBlob {
         Files.deleteIfExists(filesTarget);
         throw e;
       }
-      return new RunOutputs.Captured(out, err, Optional.of(filesTarget), checked.leftOut());
+      return new CapturedOutput(out, err, Optional.of(filesTarget), checked.leftOut());
     }
   }
 
@@ -102,7 +102,7 @@ final class OutputBlob {
   }
 
   /** An inline blob (version 1 only: a run that wrote files is never inline). */
-  static RunOutputs.Captured decode(byte[] blob) {
+  static CapturedOutput decode(byte[] blob) {
     int newline = -1;
     for (int i = 0; i < Math.min(blob.length, 64); i++) {
       if (blob[i] == '\n') {
@@ -119,6 +119,6 @@ final class OutputBlob {
       throw new IllegalArgumentException("output blob header '" + header + "' does not match its " + blob.length + " bytes");
     }
     int from = newline + 1;
-    return new RunOutputs.Captured(Arrays.copyOfRange(blob, from, from + (int) n[0]), Arrays.copyOfRange(blob, from + (int) n[0], blob.length));
+    return new CapturedOutput(Arrays.copyOfRange(blob, from, from + (int) n[0]), Arrays.copyOfRange(blob, from + (int) n[0], blob.length));
   }
 }

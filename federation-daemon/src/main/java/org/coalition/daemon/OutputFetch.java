@@ -73,12 +73,12 @@ public final class OutputFetch {
   }
 
   /** Reads {@code reference}, written by the site whose registered endpoint is {@code executorEndpoint}. */
-  public RunOutputs.Captured fetch(String reference, String executorEndpoint) {
+  public CapturedOutput fetch(String reference, String executorEndpoint) {
     return fetch(reference, executorEndpoint, "", "");
   }
 
   /** As {@link #fetch(String, String, String, String)}, with no checksum to check. */
-  public RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor) {
+  public CapturedOutput fetch(String reference, String executorEndpoint, String executor) {
     return fetch(reference, executorEndpoint, executor, "");
   }
 
@@ -88,7 +88,7 @@ public final class OutputFetch {
    * blob must have the SHA-256 {@code sha256} when one is given. The files of the run, if any, are
    * a checked tar in this daemon's incoming folder: the caller deletes it once used.
    */
-  public RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor, String sha256) {
+  public CapturedOutput fetch(String reference, String executorEndpoint, String executor, String sha256) {
     return fetch(reference, executorEndpoint, executor, sha256, 0);
   }
 
@@ -96,7 +96,7 @@ public final class OutputFetch {
    * Reads the output {@code result} names, written by {@code executor} whose registered endpoint is
    * {@code executorEndpoint}, bounded by the size the result declares as well as by this home's own limit.
    */
-  public RunOutputs.Captured fetch(RunResult result, String executorEndpoint, String executor) {
+  public CapturedOutput fetch(RunResult result, String executorEndpoint, String executor) {
     return fetch(result.output(), executorEndpoint, executor, result.outputSha256(), result.outputBytes());
   }
 
@@ -106,9 +106,9 @@ public final class OutputFetch {
    * per {@link #BYTES_PER_SECOND} of what may arrive, so a run without files is not waited for as if
    * it brought the 1 GiB of {@code staging.max-job} (issue #49, attack 2: 248 s).
    */
-  private RunOutputs.Captured fetch(String reference, String executorEndpoint, String executor, String sha256, long declared) {
+  private CapturedOutput fetch(String reference, String executorEndpoint, String executor, String sha256, long declared) {
     if (reference.isEmpty()) {
-      return new RunOutputs.Captured(new byte[0], new byte[0]);
+      return new CapturedOutput(new byte[0], new byte[0]);
     }
     if (reference.startsWith(RunOutputs.DATA)) {
       try {
@@ -149,7 +149,7 @@ public final class OutputFetch {
     }
   }
 
-  private RunOutputs.Captured read(Path blob, String reference) {
+  private CapturedOutput read(Path blob, String reference) {
     Path files = temporary("files-");
     try {
       return OutputBlob.read(blob, files, maxFilesBytes);

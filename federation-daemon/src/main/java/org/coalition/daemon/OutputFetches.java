@@ -40,8 +40,8 @@ final class OutputFetches {
   static final int PER_EXECUTOR = 2;
 
   /** How a fetch ended: the output, or what went wrong (a {@link RuntimeException} of {@link OutputFetch}'s kinds). */
-  record Outcome(RunOutputs.Captured output, RuntimeException failure) {
-    RunOutputs.Captured get() {
+  record Outcome(CapturedOutput output, RuntimeException failure) {
+    CapturedOutput get() {
       if (failure != null) {
         throw failure;
       }
@@ -64,7 +64,7 @@ final class OutputFetches {
    * or has ended already, or {@link #PER_EXECUTOR} fetches from that executor run now (then a later
    * round starts it); true if started now. Called from the round's thread only.
    */
-  boolean start(long token, String executor, Supplier<RunOutputs.Captured> fetch) {
+  boolean start(long token, String executor, Supplier<CapturedOutput> fetch) {
     if (running.containsKey(token) || inFlight.getOrDefault(executor, 0) >= PER_EXECUTOR) {
       return false;
     }

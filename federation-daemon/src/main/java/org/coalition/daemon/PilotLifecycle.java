@@ -93,7 +93,8 @@ public final class PilotLifecycle {
     on(Phase.REPORTED, Event.REPORTED, Transition.to(Phase.REPORTED));
     // a report that arrives after the batch job was seen ending: the result is recorded all the same
     on(Phase.GONE, Event.REPORTED, Transition.to(Phase.GONE));
-    // while it asks, a claim may be in hand already: give it back if the pilot dies meanwhile
+    // a pilot that asked may hold a claim (one a journal of an earlier version kept before its CLAIMED):
+    // give it back if the pilot dies
     on(Phase.ASKED, Event.BATCH_ENDED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RELEASE_CLAIM));
     on(Phase.ASKED, Event.BATCH_FAILED, Transition.to(Phase.GONE, Effect.FORGET, Effect.RELEASE_CLAIM));
     for (Phase ended : new Phase[] {Phase.REPORTED, Phase.IDLE}) {

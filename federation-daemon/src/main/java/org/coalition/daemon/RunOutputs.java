@@ -18,7 +18,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -100,17 +99,6 @@ public final class RunOutputs {
   /** Whether outputs are served over HTTP(S); if not, this is the one-machine demo and references are {@code file:} URIs. */
   public boolean servesHttp() {
     return !endpoint.isEmpty();
-  }
-
-  /**
-   * Both streams of a run, and the files it wrote: a checked tar in the home's spool
-   * ({@link org.coalition.staging.TarBundle}), and what the check left out.
-   */
-  public record Captured(byte[] stdout, byte[] stderr, Optional<Path> files, List<String> leftOut) {
-    /** A run that wrote no files. */
-    public Captured(byte[] stdout, byte[] stderr) {
-      this(stdout, stderr, Optional.empty(), List.of());
-    }
   }
 
   /** A stored output: its reference, and its SHA-256 when the home fetches it ("" when inline). */

@@ -137,7 +137,7 @@ class HostilePeerTest {
   }
 
   @Test
-  void anOutputAddressOtherThanTheExecutorsOwnEndpointIsNeverFetched() {
+  void anOutputAddressOtherThanTheExecutorsOwnEndpointIsNeverFetched() throws InterruptedException {
     publish("7", "8", "9");
     double now = home.coordination().now();
     evilRuns("7", RunResult.builder(now, now + 1).output("http://169.254.169.254/latest/meta-data/").build());
@@ -145,12 +145,16 @@ class HostilePeerTest {
     evilRuns("9", RunResult.builder(now, now + 1).output("file:///dev/zero").build());
     // at most two fetches from one executor run at once, off the round's thread: the third starts
     // once one of the first two has ended, in this round on an idle machine, a later one on a busy
-    // one (CI once found 9 still claimed after one round)
-    int rounds = 0;
-    do {
+    // one (CI once found 9 still claimed after one round); rounds for ten seconds at most
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (true) {
       home.tick();
       assertEquals(List.of(), List.copyOf(homeBatch.replayed.keySet()), "none replayed");
-    } while (++rounds < 20 && !queued().equals(List.of("7", "8", "9")));
+      if (queued().equals(List.of("7", "8", "9")) || System.nanoTime() > deadline) {
+        break;
+      }
+      Thread.sleep(50);
+    }
     assertEquals(List.of("7", "8", "9"), queued(), "all queued again");
   }
 

@@ -101,7 +101,7 @@ class OutputFetchTest {
         Optional.of(tarOf("results/a.txt", "a\n")));
     OutputFetch home = new OutputFetch(new PeerDownload(HTTP, PeerSites.NONE), false, Duration.ofSeconds(2), tmp.resolve("incoming"), 1 << 20);
     serve(outputs);
-    RunOutputs.Captured c = home.fetch(stored.reference(), endpoint, "exec", stored.sha256());
+    CapturedOutput c = home.fetch(stored.reference(), endpoint, "exec", stored.sha256());
     assertEquals("out\n", new String(c.stdout(), StandardCharsets.UTF_8));
     Path unpacked = Files.createDirectory(tmp.resolve("unpacked"));
     try (var in = Files.newInputStream(c.files().orElseThrow())) {
@@ -133,7 +133,7 @@ class OutputFetchTest {
 
   @Test
   void theExecutorsOwnOutputIsFetched() {
-    RunOutputs.Captured c = fetch.fetch(endpoint + "v1/outputs/" + NAME, endpoint);
+    CapturedOutput c = fetch.fetch(endpoint + "v1/outputs/" + NAME, endpoint);
     assertArrayEquals("out\n".getBytes(StandardCharsets.UTF_8), c.stdout());
     assertArrayEquals("err\n".getBytes(StandardCharsets.UTF_8), c.stderr());
   }

@@ -20,9 +20,9 @@ class OutputFetchesTest {
 
   private final OutputFetches fetches = new OutputFetches("test", 4);
 
-  private RunOutputs.Captured withFile(Path file) throws Exception {
+  private CapturedOutput withFile(Path file) throws Exception {
     Files.writeString(file, "tar");
-    return new RunOutputs.Captured(new byte[0], new byte[0], Optional.of(file), List.of());
+    return new CapturedOutput(new byte[0], new byte[0], Optional.of(file), List.of());
   }
 
   @Test
@@ -30,9 +30,9 @@ class OutputFetchesTest {
     CountDownLatch release = new CountDownLatch(1);
     assertTrue(fetches.start(1, "west", () -> {
       await(release);
-      return new RunOutputs.Captured("out".getBytes(), new byte[0]);
+      return new CapturedOutput("out".getBytes(), new byte[0]);
     }));
-    assertFalse(fetches.start(1, "west", () -> new RunOutputs.Captured(new byte[0], new byte[0])), "one fetch per result");
+    assertFalse(fetches.start(1, "west", () -> new CapturedOutput(new byte[0], new byte[0])), "one fetch per result");
     assertTrue(fetches.take(1).isEmpty(), "still running: not taken");
     release.countDown();
     fetches.awaitStarted(List.of(1L));
@@ -50,7 +50,7 @@ class OutputFetchesTest {
     CountDownLatch made = new CountDownLatch(1);
     fetches.start(2, "west", () -> {
       await(release);
-      RunOutputs.Captured got = uncheckedWithFile(running);
+      CapturedOutput got = uncheckedWithFile(running);
       made.countDown();
       return got;
     });
@@ -77,28 +77,28 @@ class OutputFetchesTest {
     for (long token = 1; token <= 2; token++) {
       assertTrue(fetches.start(token, "mallory", () -> {
         await(trickle);
-        return new RunOutputs.Captured(new byte[0], new byte[0]);
+        return new CapturedOutput(new byte[0], new byte[0]);
       }));
     }
-    assertFalse(fetches.start(3, "mallory", () -> new RunOutputs.Captured(new byte[0], new byte[0])), "mallory's third waits");
-    assertTrue(fetches.start(4, "west", () -> new RunOutputs.Captured("west".getBytes(), new byte[0])), "west's starts beside them");
+    assertFalse(fetches.start(3, "mallory", () -> new CapturedOutput(new byte[0], new byte[0])), "mallory's third waits");
+    assertTrue(fetches.start(4, "west", () -> new CapturedOutput("west".getBytes(), new byte[0])), "west's starts beside them");
     fetches.awaitStarted(List.of(4L));
     assertEquals("west", new String(fetches.take(4).orElseThrow().get().stdout()), "west's fetch ended while mallory's trickle");
     fetches.retain(Set.of(3L)); // mallory withdrew the two results being fetched
-    assertFalse(fetches.start(3, "mallory", () -> new RunOutputs.Captured(new byte[0], new byte[0])),
+    assertFalse(fetches.start(3, "mallory", () -> new CapturedOutput(new byte[0], new byte[0])),
         "the withdrawn results' fetches still run, and still count");
     trickle.countDown();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     boolean started = false;
     while (!started && System.nanoTime() < deadline) {
       fetches.retain(Set.of(3L));
-      started = fetches.start(3, "mallory", () -> new RunOutputs.Captured(new byte[0], new byte[0]));
+      started = fetches.start(3, "mallory", () -> new CapturedOutput(new byte[0], new byte[0]));
       Thread.sleep(10);
     }
     assertTrue(started, "once they ended, mallory's third is fetched");
   }
 
-  private RunOutputs.Captured uncheckedWithFile(Path file) {
+  private CapturedOutput uncheckedWithFile(Path file) {
     try {
       return withFile(file);
     } catch (Exception e) {
