@@ -60,6 +60,48 @@ final class Pilot {
     State with(Phase p) {
       return new State(p, tokenHash, handle, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, evicted);
     }
+
+    State withToken(byte[] hash) {
+      return new State(phase, hash, handle, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, evicted);
+    }
+
+    State withHandle(PilotHandle h) {
+      return new State(phase, tokenHash, h, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, evicted);
+    }
+
+    /** Handed {@code c}, its run beginning at {@code start}: one run more. */
+    State withRun(Claim c, double start) {
+      return new State(phase, tokenHash, handle, c, start, output, reported, confirmed, adopting, askedMillis, runs + 1, evicted);
+    }
+
+    /** The claim, output, report and confirmation of its last run behind it. */
+    State withoutRun() {
+      return new State(phase, tokenHash, handle, null, 0, null, false, false, adopting, askedMillis, runs, evicted);
+    }
+
+    State withAsked(long millis) {
+      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, confirmed, adopting, millis, runs, evicted);
+    }
+
+    State withOutput(String reference) {
+      return new State(phase, tokenHash, handle, claim, startedAt, reference, reported, confirmed, adopting, askedMillis, runs, evicted);
+    }
+
+    State withReported() {
+      return new State(phase, tokenHash, handle, claim, startedAt, output, true, confirmed, adopting, askedMillis, runs, evicted);
+    }
+
+    State withConfirmed() {
+      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, true, adopting, askedMillis, runs, evicted);
+    }
+
+    State withAdopting(boolean waits) {
+      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, confirmed, waits, askedMillis, runs, evicted);
+    }
+
+    State withEvicted(boolean cancelling) {
+      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, cancelling);
+    }
   }
 
   Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobLayout layout, JobRef target,
@@ -204,9 +246,7 @@ final class Pilot {
   /** The batch system took it as {@code h}: {@link Event#SUBMITTED} with its handle. */
   synchronized List<Effect> submitted(PilotHandle h) {
     Transition<Phase, Effect> t = transition(Event.SUBMITTED);
-    State s = state;
-    state = new State(t.next(), s.tokenHash(), h, s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
-        s.askedMillis(), s.runs(), s.evicted());
+    state = state.with(t.next()).withHandle(h);
     return t.effects();
   }
 
@@ -214,70 +254,52 @@ final class Pilot {
   synchronized List<Effect> asks(long nowMillis) {
     Transition<Phase, Effect> t = transition(Event.ASKED);
     State s = state;
-    long asked = s.askedMillis() < 0 ? nowMillis : s.askedMillis();
-    boolean behind = s.phase() == Phase.REPORTED || s.phase() == Phase.IDLE;
-    state = behind
-        ? new State(t.next(), s.tokenHash(), s.handle(), null, 0, null, false, false, s.adopting(), asked, s.runs(), s.evicted())
-        : new State(t.next(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
-            asked, s.runs(), s.evicted());
+    State next = s.phase() == Phase.REPORTED || s.phase() == Phase.IDLE ? s.withoutRun() : s;
+    state = next.with(t.next()).withAsked(s.askedMillis() < 0 ? nowMillis : s.askedMillis());
     return t.effects();
   }
 
   /** It was handed {@code claim}, its run beginning at {@code startedAt}: {@link Event#CLAIMED}, one run more. */
   synchronized List<Effect> claimed(Claim claim, double startedAt) {
     Transition<Phase, Effect> t = transition(Event.CLAIMED);
-    State s = state;
-    state = new State(t.next(), s.tokenHash(), s.handle(), claim, startedAt, s.output(), s.reported(), s.confirmed(), s.adopting(),
-        s.askedMillis(), s.runs() + 1, s.evicted());
+    state = state.with(t.next()).withRun(claim, startedAt);
     return t.effects();
   }
 
   /** Its capability is now the one whose SHA-256 is {@code hash} (a fresh token handed over with its job). */
   synchronized void newToken(byte[] hash) {
-    State s = state;
-    state = new State(s.phase(), hash, s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
-        s.askedMillis(), s.runs(), s.evicted());
+    state = state.withToken(hash);
   }
 
   /** It called with the token of its job: it has the job. True when that is news (to be journaled). */
   synchronized boolean confirm() {
-    State s = state;
-    if (s.confirmed()) {
+    if (state.confirmed()) {
       return false;
     }
-    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), true, s.adopting(),
-        s.askedMillis(), s.runs(), s.evicted());
+    state = state.withConfirmed();
     return true;
   }
 
   /** Its run's output is stored under {@code reference}. */
   synchronized void stored(String reference) {
-    State s = state;
-    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), reference, s.reported(), s.confirmed(), s.adopting(),
-        s.askedMillis(), s.runs(), s.evicted());
+    state = state.withOutput(reference);
   }
 
   /** Its run's result is handed in: {@link Event#REPORTED}. */
   synchronized List<Effect> reportedRun() {
     Transition<Phase, Effect> t = transition(Event.REPORTED);
-    State s = state;
-    state = new State(t.next(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), true, s.confirmed(), s.adopting(),
-        s.askedMillis(), s.runs(), s.evicted());
+    state = state.with(t.next()).withReported();
     return t.effects();
   }
 
   /** Whether its batch job is being cancelled to give its cores back to local users ({@code false}: the cancel failed, it runs on). */
   synchronized void evicted(boolean cancelling) {
-    State s = state;
-    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), s.adopting(),
-        s.askedMillis(), s.runs(), cancelling);
+    state = state.withEvicted(cancelling);
   }
 
   /** Restored with a claim: whether it waits for that claim to be taken back under this daemon's session. */
   synchronized void adopting(boolean waits) {
-    State s = state;
-    state = new State(s.phase(), s.tokenHash(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), waits,
-        s.askedMillis(), s.runs(), s.evicted());
+    state = state.withAdopting(waits);
   }
 
   private Transition<Phase, Effect> transition(Event event) {
