@@ -76,7 +76,7 @@ final class Eviction {
     Map<Pilot, Claim> running = new HashMap<>();
     for (Pilot p : pilots.all()) {
       Pilot.State s = p.state();
-      if (s.phase() == PilotLifecycle.Phase.RUNNING && s.claim() != null && s.handle() != null && !s.evicted()) {
+      if ((s.phase() == PilotLifecycle.Phase.RUNNING || s.phase() == PilotLifecycle.Phase.HANDED) && s.claim() != null && s.handle() != null) {
         running.put(p, s.claim());
       }
     }
@@ -90,11 +90,14 @@ final class Eviction {
         break;
       }
       JobRef job = running.get(p).ref();
-      p.evicted(true);
+      // EVICTING before the cancel goes out: a report its signal brings on is refused, a heartbeat told to stop
+      if (!p.evicted()) {
+        continue; // it moved on since it was read (its run reported, its batch job seen ending)
+      }
       try {
         handler.cancel(p.handle());
       } catch (HandlerException e) {
-        p.evicted(false);
+        p.fire(PilotLifecycle.Event.EVICT_FAILED);
         LOG.warn("site {}: cannot evict pilot {} now ({}); the next round tries again", settings.site(), p.id, e.getMessage());
         return;
       }

@@ -124,22 +124,22 @@ final class ExecutorSide implements PilotService, PilotTokens {
         case RECORD_DIED_BEFORE_ASKING -> decisions.record("pilot-failed", "pilot=" + p.id, "died-before-asking", "the pilot job ended "
             + s.detail() + " without asking for work; check that pilots.command runs on the nodes (its output: pilots.output in the site"
             + " file; none is kept without it)");
-        case RELEASE_CLAIM -> release(p, s);
+        case RELEASE_CLAIM, RELEASE_NEVER_CONFIRMED, RELEASE_EVICTED -> release(p, s, effect);
       }
     }
   }
 
-  private void release(Pilot p, PilotStatus s) {
+  private void release(Pilot p, PilotStatus s, Effect why) {
     Claim c = p.claim();
     if (c == null) {
       return; // asked, but no claim was handed to it
     }
     // the batch system's own words too: Slurm's PREEMPTED tells its preemption from a cancel
     String ended = "pilot " + p.id + " ended (" + (s == null ? "unknown" : s.state() + (s.detail().isEmpty() ? "" : ": " + s.detail())) + ")";
-    if (p.evicted()) {
+    if (why == Effect.RELEASE_EVICTED) {
       decisions.record("release", job(c.ref()), "evicted", ended + ": its run was evicted for local users; the job goes back to the queue,"
           + " and the run credits nothing");
-    } else if (p.confirmed()) {
+    } else if (why == Effect.RELEASE_CLAIM) {
       decisions.record("release", job(c.ref()), "pilot-ended", ended + " without reporting; the job goes back to the queue");
     } else {
       // the claim was made for it, but the answer never reached it (this daemon stopped, or the link broke): no run began
@@ -268,7 +268,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     if (c == null) {
       throw new PilotRefused("pilot " + pilotId + " has no job to heartbeat for");
     }
-    if (p.evicted()) {
+    if (p.phase() == PilotLifecycle.Phase.EVICTING) {
       return false; // its batch job is being cancelled: the run stops now, whatever the signal reached
     }
     recovery.requireAdopted(p);
@@ -320,7 +320,7 @@ final class ExecutorSide implements PilotService, PilotTokens {
     if (p.reported()) {
       return; // a retry after an answer that got lost: the run is in already
     }
-    if (p.evicted()) {
+    if (p.phase() == PilotLifecycle.Phase.EVICTING) {
       throw new PilotRefused("pilot " + p.id + "'s run was evicted for local users: its job goes back to the queue, and the run counts for nothing");
     }
     recovery.requireAdopted(p);

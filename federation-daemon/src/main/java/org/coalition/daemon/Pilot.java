@@ -46,61 +46,46 @@ final class Pilot {
    * @param claim the claim of the job it runs, once handed one
    * @param startedAt when its run began, on the federation's clock
    * @param output where its run's output was stored (a reference), once stored
-   * @param reported whether its run's result was handed in
-   * @param confirmed whether it has called with the token it was handed with its job: it got the
-   *     job (a claim whose answer was lost never is)
-   * @param adopting restored from the journal with a claim not yet taken back under this daemon's session
+   * @param reported whether its run's result was handed in: the phase REPORTED, kept beside the
+   *     phase for a report that comes in after the batch job was seen ending (GONE)
    * @param askedMillis when it first asked for work (the broker's clock's milliseconds; -1 before):
    *     its time limit counts from about then
    * @param runs how many jobs it was handed
-   * @param evicted its batch job was cancelled to give its cores back to local users ({@link Eviction})
    */
   record State(Phase phase, byte[] tokenHash, PilotHandle handle, Claim claim, double startedAt, String output, boolean reported,
-      boolean confirmed, boolean adopting, long askedMillis, int runs, boolean evicted) {
+      long askedMillis, int runs) {
     State with(Phase p) {
-      return new State(p, tokenHash, handle, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, evicted);
+      return new State(p, tokenHash, handle, claim, startedAt, output, reported, askedMillis, runs);
     }
 
     State withToken(byte[] hash) {
-      return new State(phase, hash, handle, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, evicted);
+      return new State(phase, hash, handle, claim, startedAt, output, reported, askedMillis, runs);
     }
 
     State withHandle(PilotHandle h) {
-      return new State(phase, tokenHash, h, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, evicted);
+      return new State(phase, tokenHash, h, claim, startedAt, output, reported, askedMillis, runs);
     }
 
     /** Handed {@code c}, its run beginning at {@code start}: one run more. */
     State withRun(Claim c, double start) {
-      return new State(phase, tokenHash, handle, c, start, output, reported, confirmed, adopting, askedMillis, runs + 1, evicted);
+      return new State(phase, tokenHash, handle, c, start, output, reported, askedMillis, runs + 1);
     }
 
-    /** The claim, output, report and confirmation of its last run behind it. */
+    /** The claim, output and report of its last run behind it. */
     State withoutRun() {
-      return new State(phase, tokenHash, handle, null, 0, null, false, false, adopting, askedMillis, runs, evicted);
+      return new State(phase, tokenHash, handle, null, 0, null, false, askedMillis, runs);
     }
 
     State withAsked(long millis) {
-      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, confirmed, adopting, millis, runs, evicted);
+      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, millis, runs);
     }
 
     State withOutput(String reference) {
-      return new State(phase, tokenHash, handle, claim, startedAt, reference, reported, confirmed, adopting, askedMillis, runs, evicted);
+      return new State(phase, tokenHash, handle, claim, startedAt, reference, reported, askedMillis, runs);
     }
 
     State withReported() {
-      return new State(phase, tokenHash, handle, claim, startedAt, output, true, confirmed, adopting, askedMillis, runs, evicted);
-    }
-
-    State withConfirmed() {
-      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, true, adopting, askedMillis, runs, evicted);
-    }
-
-    State withAdopting(boolean waits) {
-      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, confirmed, waits, askedMillis, runs, evicted);
-    }
-
-    State withEvicted(boolean cancelling) {
-      return new State(phase, tokenHash, handle, claim, startedAt, output, reported, confirmed, adopting, askedMillis, runs, cancelling);
+      return new State(phase, tokenHash, handle, claim, startedAt, output, true, askedMillis, runs);
     }
   }
 
@@ -121,16 +106,19 @@ final class Pilot {
     this.layout = layout;
     this.target = target;
     this.submittedMillis = submittedMillis;
-    this.state = new State(Phase.SUBMITTING, tokenHash, null, null, 0, null, false, false, false, -1, 0, false);
+    this.state = new State(Phase.SUBMITTING, tokenHash, null, null, 0, null, false, -1, 0);
   }
 
-  /** A pilot as a restarted daemon's journal kept it ({@link PilotJournal}), in the phase it was in. */
+  /**
+   * A pilot as a restarted daemon's journal kept it ({@link PilotJournal}), in the phase it was in,
+   * or waiting for its claim's adoption where it held one ({@link PilotLifecycle#restored}).
+   */
   static Pilot restored(PilotJournal.Entry e) {
     Pilot p = new Pilot(e.id(), HexFormat.of().parseHex(e.tokenSha256()), e.account(), e.cores(),
         e.memoryMb() == null ? 0 : e.memoryMb(), e.walltime(), e.layout() == null ? JobLayout.ONE : e.layout(), e.target(),
         e.submittedMillis());
-    p.state = new State(Phase.valueOf(e.phase()), p.state.tokenHash(), e.handle(), e.claim(), e.startedAt(), e.output(), e.reported(),
-        e.confirmed() == null || e.confirmed(), false, -1, 0, false);
+    Phase phase = PilotLifecycle.restored(Phase.valueOf(e.phase()), e.claim() != null, e.reported(), e.confirmed());
+    p.state = new State(phase, p.state.tokenHash(), e.handle(), e.claim(), e.startedAt(), e.output(), e.reported(), -1, 0);
     return p;
   }
 
@@ -165,20 +153,8 @@ final class Pilot {
     return state.reported();
   }
 
-  boolean confirmed() {
-    return state.confirmed();
-  }
-
-  boolean adopting() {
-    return state.adopting();
-  }
-
   int runs() {
     return state.runs();
-  }
-
-  boolean evicted() {
-    return state.evicted();
   }
 
   byte[] tokenHash() {
@@ -221,7 +197,8 @@ final class Pilot {
   PilotJournal.Entry entry() {
     State s = state;
     return new PilotJournal.Entry(id, HexFormat.of().formatHex(s.tokenHash()), account, cores, memoryMb, walltime, target, submittedMillis,
-        s.phase().name(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(), s.confirmed(), layout.one() ? null : layout);
+        PilotLifecycle.journaled(s.phase()).name(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(),
+        PilotLifecycle.confirmed(s.phase()), layout.one() ? null : layout);
   }
 
   /** Whether it has not asked for work yet (it waits in the local queue or is starting). */
@@ -271,12 +248,12 @@ final class Pilot {
     state = state.withToken(hash);
   }
 
-  /** It called with the token of its job: it has the job. True when that is news (to be journaled). */
+  /** It called with the token of its job: {@link Event#CONFIRMED} if it was HANDED. True when that is news (to be journaled). */
   synchronized boolean confirm() {
-    if (state.confirmed()) {
+    if (state.phase() != Phase.HANDED) {
       return false;
     }
-    state = state.withConfirmed();
+    fire(Event.CONFIRMED);
     return true;
   }
 
@@ -292,14 +269,33 @@ final class Pilot {
     return t.effects();
   }
 
-  /** Whether its batch job is being cancelled to give its cores back to local users ({@code false}: the cancel failed, it runs on). */
-  synchronized void evicted(boolean cancelling) {
-    state = state.withEvicted(cancelling);
+  /**
+   * Its batch job is about to be cancelled for local users: {@link Event#EVICTED}. False (and no
+   * change) when it no longer holds a run it could be evicted from: it moved on since the eviction
+   * round read it (its run reported, its batch job seen ending).
+   */
+  synchronized boolean evicted() {
+    Phase p = state.phase();
+    if (p != Phase.RUNNING && p != Phase.HANDED) {
+      return false;
+    }
+    fire(Event.EVICTED);
+    return true;
   }
 
-  /** Restored with a claim: whether it waits for that claim to be taken back under this daemon's session. */
-  synchronized void adopting(boolean waits) {
-    state = state.withAdopting(waits);
+  /** Its claim is held under this daemon's session again, or was found lost: {@link Event#ADOPTED}. False when it was not adopting. */
+  synchronized boolean adopted() {
+    if (!adopting()) {
+      return false;
+    }
+    fire(Event.ADOPTED);
+    return true;
+  }
+
+  /** Whether it waits for its claim's adoption under this daemon's session (restored from the journal). */
+  boolean adopting() {
+    Phase p = state.phase();
+    return p == Phase.ADOPTING || p == Phase.ADOPTING_HANDED;
   }
 
   private Transition<Phase, Effect> transition(Event event) {

@@ -53,12 +53,11 @@ final class PilotRecovery {
         continue;
       }
       pilots.restore(p);
-      if (p.claim() == null || p.reported()) {
+      if (!p.adopting()) {
         pending += p.waiting() ? 1 : 0;
         continue;
       }
       running++;
-      p.adopting(true);
       Adoption a = settle(p);
       adopted += a == Adoption.ADOPTED ? 1 : 0;
       lost += a == Adoption.LOST ? 1 : 0;
@@ -103,7 +102,7 @@ final class PilotRecovery {
         decisions.record("kill-run", job(c.ref()) + " pilot=" + p.id, "claim-lost-in-restart", e.getMessage());
         outcome = Adoption.LOST;
       }
-      p.adopting(false);
+      p.adopted();
       return outcome;
     }
   }

@@ -126,7 +126,7 @@ final class Pilots {
 
   /** Pilots that hold a job or are being given one. */
   long busy() {
-    return byId.values().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED || p.phase() == PilotLifecycle.Phase.RUNNING).count();
+    return byId.values().stream().filter(p -> p.phase() == PilotLifecycle.Phase.ASKED || PilotLifecycle.holdsJob(p.phase())).count();
   }
 
   /** Core-seconds {@code pilots} would take if each ran its whole time limit. */

@@ -453,7 +453,7 @@ class BrokerTest {
   }
 
   /** The counts of the decisions whose kind is one of {@code kinds}. */
-  private static Map<String, Long> only(Map<String, Long> counts, String... kinds) {
+  static Map<String, Long> only(Map<String, Long> counts, String... kinds) {
     Map<String, Long> out = new TreeMap<>(counts);
     out.keySet().removeIf(k -> List.of(kinds).stream().noneMatch(kind -> k.startsWith(kind + " ")));
     return out;

@@ -17,6 +17,7 @@ import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.PilotService.Assignment;
 import org.coalition.daemon.PilotService.PilotRefused;
 import org.coalition.daemon.PilotService.RunOutcome;
+import org.coalition.handler.PilotState;
 import org.coalition.periodic.BalancingPeriod;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -101,6 +102,30 @@ class DaemonRestartTest {
         new RunOutcome(0, 5, 0, new byte[0], new byte[0])), "a late report of the lost run is refused");
     home.tick();
     assertFalse(homeBatch.replayed.containsKey("7"), "the lost run is not replayed");
+  }
+
+  @Test
+  void aHandOffNotYetConfirmedWhenItsDaemonCrashedIsStillOneAfterAndItsEndSaysNoRunBegan() {
+    exec.work(pilot, envToken).orElseThrow(); // the answer is lost with the daemon: the pilot never calls with its job's token
+    restartExec(Duration.ofSeconds(5));
+
+    assertEquals(Map.of("running", 1), BrokerTest.nonZero(exec.pilotsByState()), "the hand-off holds its claim through the restart");
+    execBatch.pilots.put(execBatch.lastPilot(), PilotState.COMPLETED);
+    exec.tick();
+    assertEquals(1L, exec.decisions().counts().getOrDefault("release never-confirmed", 0L), "the journal kept that it was not confirmed");
+    assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals("home/7")), "the job is back in the queue");
+  }
+
+  @Test
+  void aConfirmedRunWhoseBatchJobEndsUnreportedAfterARestartIsARunLost() {
+    Assignment a = exec.work(pilot, envToken).orElseThrow();
+    assertTrue(exec.heartbeat(pilot, a.token()));
+    restartExec(Duration.ofSeconds(5));
+
+    exec.tick(); // the round adopts the claim
+    execBatch.pilots.put(execBatch.lastPilot(), PilotState.FAILED);
+    exec.tick();
+    assertEquals(Map.of("adopt restarted", 1L, "release pilot-ended", 1L), BrokerTest.only(exec.decisions().counts(), "adopt", "release"));
   }
 
   @Test
