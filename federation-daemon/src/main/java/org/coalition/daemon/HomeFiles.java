@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.RunResult;
@@ -27,9 +25,6 @@ final class HomeFiles {
   private final InputPacker packer;
   private final Decisions decisions;
   private final UserNotes notes;
-  /** Jobs that stay home, and why. */
-  private final Map<String, String> stayHome = new HashMap<>();
-
   HomeFiles(String site, InputPacker packer, Decisions decisions, UserNotes notes) {
     this.site = site;
     this.packer = packer;
@@ -37,34 +32,18 @@ final class HomeFiles {
     this.notes = notes;
   }
 
-  /** Whether the job stays home because its files cannot go (it is not tried again). */
-  synchronized boolean staysHome(String jobId) {
-    return stayHome.containsKey(jobId);
-  }
-
-  /** Why the job stays home, if it does. */
-  synchronized Optional<String> whyHome(String jobId) {
-    return Optional.ofNullable(stayHome.get(jobId));
-  }
-
   /**
-   * The inputs {@code script} of {@code j} declares, packed; empty when the job stays home (the
-   * reason in a decision and in the job's comment).
+   * The inputs {@code script} of {@code j} declares, packed.
+   *
+   * @throws StagingRefused when they cannot go (the reason is its message)
+   * @throws UncheckedIOException when they cannot be read
    */
-  Optional<Inputs> pack(HomeQueue h, HomeJob j, String script) {
-    try {
-      return Optional.of(packer.pack(j.id(), j.user(), j.workDir(), script));
-    } catch (StagingRefused | UncheckedIOException e) {
-      keep(h, j, "inputs", e.getMessage());
-      return Optional.empty();
-    }
+  Inputs pack(HomeJob j, String script) {
+    return packer.pack(j.id(), j.user(), j.workDir(), script);
   }
 
-  /** Keeps {@code j} home for good, for {@code reason} ({@code code}: its kind, for the decision log); its user is told. */
-  void keep(HomeQueue h, HomeJob j, String code, String reason) {
-    synchronized (this) {
-      stayHome.put(j.id(), reason);
-    }
+  /** Tells that {@code j} stays home for good, for {@code reason} ({@code code}: its kind): in the decision log and to its user. */
+  void told(HomeQueue h, HomeJob j, String code, String reason) {
     decisions.record("keep", "job=" + site + "/" + j.id(), code, reason + "; it runs here");
     notes.stays(h, j.id(), reason);
   }
@@ -100,9 +79,8 @@ final class HomeFiles {
     run.files().ifPresent(f -> OutputFetch.deleteQuietly(f.tar()));
   }
 
-  /** Drops the inputs and reasons of jobs no longer this site's to publish or track ({@code live}: those still are). */
-  synchronized void retain(Collection<String> live) {
-    stayHome.keySet().retainAll(live);
+  /** Drops the inputs of jobs no longer this site's to publish or track ({@code live}: those still are). */
+  void retain(Collection<String> live) {
     packer.retain(live);
   }
 }

@@ -1,5 +1,6 @@
 package org.coalition.daemon;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.FederatedJob;
@@ -24,6 +26,7 @@ import org.coalition.handler.HomeQueue;
 import org.coalition.handler.QueueObservation;
 import org.coalition.policy.text.Numbers;
 import org.coalition.staging.InputPacker;
+import org.coalition.staging.StagingRefused;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,15 +55,8 @@ final class HomeSide {
   /** The home queue's calls about different jobs made at once ({@link HomeQueue#concurrentCalls}): notes, payloads, replays. */
   private final BoundedParallel parallel;
 
-  private final Map<String, Long> firstSeenMillis = new HashMap<>();
-  private final Map<String, JobSpec> published = new HashMap<>();
-  /**
-   * Published jobs the federation's cache has shown since: only such a job can have left it. The
-   * cache follows ZooKeeper a moment behind, and a job published a round ago may not be in it
-   * yet; taken for gone, it was released to run here while it could run elsewhere too.
-   */
-  private final Set<String> seenInFederation = new HashSet<>();
-  private final Set<String> keptLogged = new HashSet<>();
+  /** The jobs this side follows, each where it is in its lifecycle: the only state it keeps of them. */
+  private final PublishedJobs jobs = new PublishedJobs();
 
   HomeSide(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, PeriodBudget budget,
       Clock clock, OutputFetch fetch, BrokerMetrics metrics, ParkJournal parks, InputPacker packer) {
@@ -80,7 +76,7 @@ final class HomeSide {
   }
 
   Optional<String> whyHome(String jobId) {
-    return files.whyHome(jobId);
+    return jobs.whyHome(jobId);
   }
 
   /** The inputs of this site's job {@code jobId} for {@code site} ({@code anySite}: for whoever): only while that site holds its claim. */
@@ -100,7 +96,7 @@ final class HomeSide {
 
   /** How many of this site's jobs are published now. */
   int publishedCount() {
-    return published.size();
+    return jobs.published().size();
   }
 
   Optional<FinishedJob> finished(String jobId) {
@@ -108,49 +104,68 @@ final class HomeSide {
   }
 
   /**
-   * After a (re)start: this site's jobs still in the federation are tracked again, and a job
+   * After a (re)start: this site's jobs still in the federation are followed again, and a job
    * parked here but not published (a crash between the two) is released to run at home.
    */
   void recover() {
     for (FederatedJob f : coordination.jobs(settings.site())) {
-      fire(f.job().jobId(), Event.FOUND_PUBLISHED, f.job());
-      seenInFederation.add(f.job().jobId());
+      fire(f.job().jobId(), Event.FOUND_PUBLISHED, j -> j.withSpec(f.job()));
     }
     if (home.isPresent()) {
-      List<HomeJob> jobs = home.get().federable();
-      parks.retain(jobs, true); // a crash between a park's record and its hold, or between a release and the record's end
-      for (HomeJob j : jobs) {
-        if (parks.parked(j) && !published.containsKey(j.id())) {
-          fire(j.id(), Event.FOUND_PARKED, null);
+      List<HomeJob> queued = home.get().federable();
+      parks.retain(queued, true); // a crash between a park's record and its hold, or between a release and the record's end
+      for (HomeJob j : queued) {
+        if (parks.parked(j) && !PublishedJobLifecycle.published(jobs.phase(j.id()))) {
+          fire(j.id(), Event.FOUND_PARKED);
           decisions.record("unpark", job(j.id()), "parked-not-published", "found parked at start but not in the federation; it runs at home");
         }
       }
     }
   }
 
-  private Phase phase(String jobId) {
-    return published.containsKey(jobId) ? Phase.PUBLISHED : Phase.LOCAL;
-  }
-
-  /** Moves job {@code jobId} on {@code event} and carries out the effects; {@code spec} is what TRACK remembers. */
-  private void fire(String jobId, Event event, JobSpec spec) {
-    Transition<Phase, Effect> t = PublishedJobLifecycle.on(phase(jobId), event).orElseThrow(() -> new IllegalStateException(
-        "job " + jobId + " is " + phase(jobId) + ": " + event + " is out of order"));
-    for (Effect effect : t.effects()) {
+  /** Moves job {@code jobId} on {@code event}, {@code change} filling in what the event brings, and carries out the effects. */
+  private void fire(String jobId, Event event, UnaryOperator<PublishedJob> change) {
+    for (Effect effect : jobs.fire(jobId, event, change)) {
       switch (effect) {
+        case PARK -> park(jobId);
+        case FORGET_PARK -> forgetPark(jobId);
         case UNPARK -> {
           home.orElseThrow().unpark(jobId);
           forgetPark(jobId);
         }
-        case TRACK -> published.put(jobId, spec);
-        case FORGET -> {
-          published.remove(jobId);
-          seenInFederation.remove(jobId);
-          notes.forget(jobId);
-        }
+        case FORGET -> notes.forget(jobId);
         case REMEMBER_RESULT -> { } // the caller knows how it ended: see results()
       }
     }
+  }
+
+  /** The effect PARK: the park recorded, then the job held (a crash between leaves a record with no hold, never a hold with no record). */
+  private void park(String jobId) {
+    try {
+      parks.parking(jobId);
+    } catch (RuntimeException e) {
+      throw new ParkFailed("park-not-recorded", e.getMessage());
+    }
+    try {
+      home.orElseThrow().park(jobId);
+    } catch (HandlerException e) {
+      throw new ParkFailed("park-failed", e.getMessage());
+    }
+  }
+
+  /** A park that could not be made: {@code code} says which step failed, for the decision log. */
+  private static final class ParkFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final String code;
+
+    ParkFailed(String code, String message) {
+      super(message, null, false, false);
+      this.code = code;
+    }
+  }
+
+  private void fire(String jobId, Event event) {
+    fire(jobId, event, UnaryOperator.identity());
   }
 
   /**
@@ -171,50 +186,57 @@ final class HomeSide {
       return;
     }
     HomeQueue h = home.get();
-    List<HomeJob> jobs = h.federable();
+    List<HomeJob> queued = h.federable();
     Map<String, HomeJob> waiting = new HashMap<>();
-    jobs.forEach(j -> waiting.put(j.id(), j));
+    queued.forEach(j -> waiting.put(j.id(), j));
     Map<String, FederatedJob> inFederation = new HashMap<>();
     coordination.jobs(settings.site()).forEach(f -> inFederation.put(f.job().jobId(), f));
-    firstSeenMillis.keySet().retainAll(waiting.keySet());
-    parks.retain(jobs, false); // parked jobs that ended or were cancelled
-    keptLogged.retainAll(waiting.keySet());
+    for (PublishedJob j : jobs.all()) {
+      if (!waiting.containsKey(j.id()) && !PublishedJobLifecycle.published(j.phase())) {
+        fire(j.id(), Event.NOT_READY); // left the local queue before it was published: ended, or cancelled
+      }
+    }
+    parks.retain(queued, false); // parked jobs that ended or were cancelled
 
     // published jobs gone from the local queue: cancelled by their user (or replayed already)
     Map<String, String> where = new HashMap<>(); // published jobs waiting here, and who runs each (empty: queued)
-    for (String id : new ArrayList<>(published.keySet())) {
+    for (PublishedJob p : jobs.published()) {
+      String id = p.id();
       FederatedJob f = inFederation.get(id);
       if (f == null) {
-        if (seenInFederation.contains(id)) {
-          fire(id, Event.LEFT_FEDERATION, null);
-        } // else published a moment ago, and the federation's cache has not shown it yet: it has not left
+        // only a job the cache has shown can have left it: the cache follows ZooKeeper a moment behind, and a job published a
+        // round ago may not be in it yet (taken for gone, it was released to run here while it could run elsewhere too)
+        if (p.phase() == Phase.IN_FEDERATION) {
+          fire(id, Event.LEFT_FEDERATION);
+        }
         continue;
       }
-      seenInFederation.add(id);
+      fire(id, Event.SEEN);
       if (!f.finished() && waiting.containsKey(id)) {
         where.put(id, f.executor());
       }
       if (!waiting.containsKey(id) && !f.claimed() && coordination.withdraw(id)) {
-        fire(id, Event.WITHDRAWN_GONE, null);
+        fire(id, Event.WITHDRAWN_GONE);
         decisions.record("withdraw", job(id), "gone-at-home", "the user's job left the local queue before any site claimed it");
       }
     }
     parallel.forEach(where.entrySet(), e -> notes.seen(h, e.getKey(), e.getValue()));
     Map<String, Integer> free = new HashMap<>(); // by part of the site (one entry unless it has several batch systems)
     List<HomeJob> going = new ArrayList<>();
-    for (HomeJob j : jobs) {
+    for (HomeJob j : queued) {
       FederatedJob f = inFederation.get(j.id());
+      Phase phase = jobs.phase(j.id());
       if (parks.parked(j)) {
-        if (f == null && !published.containsKey(j.id())) {
+        if (f == null && !PublishedJobLifecycle.published(phase)) {
           // parked here but in the federation no more: its withdrawal's release failed (the batch system was down)
-          fire(j.id(), Event.FOUND_PARKED, null);
+          fire(j.id(), Event.FOUND_PARKED);
           decisions.record("unpark", job(j.id()), "parked-not-published", "parked here but no longer in the federation; it runs at home");
           continue;
         }
         HomeQueue.Room room = h.room(j, obs);
         int there = free.computeIfAbsent(room.system(), k -> room.freeCores());
         if (f != null && !f.claimed() && !f.finished() && j.cpus() <= there && room.shapeFree() && coordination.withdraw(j.id())) {
-          fire(j.id(), Event.WITHDRAWN_FOR_ROOM, null);
+          fire(j.id(), Event.WITHDRAWN_FOR_ROOM);
           free.put(room.system(), there - j.cpus());
           decisions.record("withdraw", job(j.id()), "local-room", j.cpus() + " cores free here before any site claimed it; it runs at home");
         }
@@ -223,42 +245,52 @@ final class HomeSide {
       if (f != null) {
         continue; // published, parking it failed last round: the next round sees it parked or it ran
       }
-      if (j.held()) {
-        firstSeenMillis.remove(j.id());
-        continue; // held by an administrator, not by this daemon: it stays as it is, and is not published
+      if (j.held() || !j.ready()) {
+        // held by an administrator, not by this daemon: it stays as it is, and is not published; or it waits for a dependency,
+        // a begin time or a hold, or replays a run: it must not run anywhere (again)
+        if (phase == Phase.WAITING || phase == Phase.HELD_BACK) {
+          fire(j.id(), Event.NOT_READY);
+        }
+        continue;
       }
-      if (!j.ready()) {
-        firstSeenMillis.remove(j.id());
-        continue; // waits for a dependency, a begin time or a hold, or replays a run: it must not run anywhere (again)
-      }
-      if (files.staysHome(j.id())) {
+      if (phase == Phase.KEPT) {
         continue; // its files or its shape cannot go: its user was told why, and it runs here
       }
-
-      long seen = firstSeenMillis.computeIfAbsent(j.id(), k -> clock.millis());
+      if (phase == Phase.LOCAL) {
+        long now = clock.millis();
+        fire(j.id(), Event.READY, p -> p.seenAt(now));
+      }
+      long seen = jobs.get(j.id()).firstSeenMillis();
       HomeQueue.Room room = h.room(j, obs);
       if (clock.millis() - seen < settings.publishAfter().toMillis()
           || (room.shapeFree() && j.cpus() <= free.computeIfAbsent(room.system(), k -> room.freeCores()))) {
         continue; // local room may still come, or is here (cores, and its GPUs or nodes): the local scheduler starts it
       }
       if (!j.staysHome().isEmpty()) {
-        files.keep(h, j, "shape", j.staysHome()); // it would go now, but cannot as it asks
+        keep(h, j, "shape", j.staysHome()); // it would go now, but cannot as it asks
         continue;
       }
       if (!budget.trySend(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()))) {
-        if (keptLogged.add(j.id())) {
+        if (jobs.phase(j.id()) == Phase.WAITING) {
           decisions.record("keep", job(j.id()), "send-allowance", String.format(
               "this period's send allowance is used up (%s of %s core-seconds sent)", Numbers.format(budget.sent()),
               Numbers.format(budget.sendAllowance())));
         }
+        fire(j.id(), Event.HELD_BACK);
         continue;
       }
       going.add(j);
     }
     publish(h, going, obs);
     Set<String> live = new HashSet<>(waiting.keySet());
-    live.addAll(published.keySet());
+    jobs.published().forEach(p -> live.add(p.id()));
     files.retain(live);
+  }
+
+  /** Keeps {@code j} home for good, for {@code reason} ({@code code}: its kind, for the decision log); its user is told. */
+  private void keep(HomeQueue h, HomeJob j, String code, String reason) {
+    fire(j.id(), Event.CANNOT_GO, p -> p.withReason(reason));
+    files.told(h, j, code, reason);
   }
 
   /**
@@ -283,7 +315,7 @@ final class HomeSide {
         if (script == null) {
           throw new HandlerException(HandlerException.Category.REJECTED, unreadable.getOrDefault(j.id(), "its script could not be read"));
         }
-        Optional<Inputs> inputs = files.pack(h, j, script);
+        Optional<Inputs> inputs = pack(h, j, script);
         if (inputs.isPresent()) {
           batch.add(JobSpec.builder(j.id(), settings.site()).cores(j.cpus()).memoryMb(j.memoryMb()).walltimeSeconds(limit).release(coordination.now())
               .payload(script).inputs(inputs.get()).environment(j.environment()).layout(j.layout())
@@ -293,7 +325,7 @@ final class HomeSide {
         }
       } catch (IllegalArgumentException | HandlerException e) {
         decisions.record("keep", job(j.id()), "not-publishable", e.getMessage());
-        keptLogged.add(j.id());
+        fire(j.id(), Event.HELD_BACK);
       }
       if (batch.size() == Coordination.MAX_PUBLISH_BATCH) {
         parkAndPublish(h, batch, obs);
@@ -305,22 +337,26 @@ final class HomeSide {
     }
   }
 
+  /** The inputs {@code script} of {@code j} declares, packed; empty when they cannot go, and the job stays home for good. */
+  private Optional<Inputs> pack(HomeQueue h, HomeJob j, String script) {
+    try {
+      return Optional.of(files.pack(j, script));
+    } catch (StagingRefused | UncheckedIOException e) {
+      keep(h, j, "inputs", e.getMessage());
+      return Optional.empty();
+    }
+  }
+
   /** Parks, then publishes: a job is never claimable while it can also start here. */
   private void parkAndPublish(HomeQueue h, List<JobSpec> batch, QueueObservation obs) {
     List<JobSpec> parked = new ArrayList<>();
     for (JobSpec j : batch) {
       try {
-        parks.parking(j.jobId());
-      } catch (RuntimeException e) {
-        decisions.record("keep", job(j.jobId()), "park-not-recorded", e.getMessage());
-        continue;
-      }
-      try {
-        h.park(j.jobId());
+        fire(j.jobId(), Event.PARK);
         parked.add(j);
-      } catch (HandlerException e) {
-        forgetPark(j.jobId());
-        decisions.record("keep", job(j.jobId()), "park-failed", e.getMessage());
+      } catch (ParkFailed e) {
+        fire(j.jobId(), Event.PARK_FAILED);
+        decisions.record("keep", job(j.jobId()), e.code, e.getMessage());
       }
     }
     if (parked.isEmpty()) {
@@ -330,7 +366,7 @@ final class HomeSide {
       coordination.publish(parked);
     } catch (CoordinationException e) {
       for (JobSpec j : parked) {
-        fire(j.jobId(), Event.PUBLISH_FAILED, null);
+        fire(j.jobId(), Event.PUBLISH_FAILED);
         decisions.record("keep", job(j.jobId()), "publish-failed", e.getMessage());
       }
       return;
@@ -338,16 +374,17 @@ final class HomeSide {
     long now = clock.millis();
     parallel.forEach(parked, j -> notes.queued(h, j.jobId()));
     for (JobSpec j : parked) {
-      fire(j.jobId(), Event.PUBLISHED, j);
+      fire(j.jobId(), Event.PUBLISHED, p -> p.withSpec(j));
+      long seen = jobs.get(j.jobId()).firstSeenMillis();
       decisions.record("publish", job(j.jobId()), "no-local-room", String.format(
           "needs %d cores%s, %d of %d free, waited %s s", j.cores(), j.layout().coresAlone() ? "" : " and " + j.layout(),
-          obs.totalCores() - obs.allocatedCores(), obs.totalCores(), Numbers.format((now - firstSeenMillis.getOrDefault(j.jobId(), now)) / 1e3)));
+          obs.totalCores() - obs.allocatedCores(), obs.totalCores(), Numbers.format((now - (seen < 0 ? now : seen)) / 1e3)));
     }
   }
 
   /** Event 4 at home: results replayed ({@link HomeResults}), their jobs forgotten here. */
   void results() {
-    replays.handle().forEach(id -> fire(id, Event.RESULT_HANDLED, null));
+    replays.handle().forEach(id -> fire(id, Event.RESULT_HANDLED));
   }
 
   private String job(String localId) {
