@@ -8,12 +8,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
 import org.coalition.api.DaemonHealth;
@@ -28,11 +26,9 @@ import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.DaemonTls;
-import org.coalition.daemon.IdentityDomains;
 import org.coalition.daemon.ParkJournal;
 import org.coalition.daemon.PilotAgent;
 import org.coalition.daemon.PilotJournal;
-import org.coalition.daemon.PilotReuse;
 import org.coalition.daemon.RunOutputs;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.handler.HandlerContext;
@@ -44,7 +40,6 @@ import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.handler.SiteHandlers;
 import org.coalition.handler.config.Durations;
-import org.coalition.staging.StagingLimits;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -127,18 +122,7 @@ final class DaemonCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(hook);
     try (ZkCoordination coordination = joined.get();
         ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {
-      BrokerSettings settings = BrokerSettings.builder(c.site()).endpoint(endpoint)
-          .exposureThreshold(c.sharing().exposureThreshold()).participation(c.sharing().participation()).utility(c.sharing().utility())
-          .accounts(c.accounts().entrySet().stream().filter(e -> !e.getKey().equals("*"))
-              .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)), c.accounts().getOrDefault("*", ""))
-          .pilotPartition(c.pilots().partition()).publishAfter(c.sharing().publishAfter()).pilotPendingLimit(c.pilots().pendingLimit())
-          .heartbeat(c.pilots().heartbeat()).maxPendingPilots(c.pilots().maxPending())
-          .pilotCommand(handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command())
-          .pilotGrace(pilotGrace(c.federation())).staging(new StagingLimits(c.staging().maxJobBytes(), c.staging().maxSiteBytes()))
-          .multiNode(c.pilots().multiNode()).identities(IdentityDomains.of(c.site(), c.identityDomains()))
-          .reuse(new PilotReuse(c.pilots().idleExit(), c.pilots().extraTime()))
-          .pilotOutput(c.pilots().output().map(Path::toString).orElse(""))
-          .batchSystemEvicts(c.sharing().eviction() == SiteConfig.Eviction.BATCH_SYSTEM).build();
+      BrokerSettings settings = SiteSettings.of(c, endpoint, handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command());
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
           ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());
@@ -285,13 +269,4 @@ final class DaemonCommand implements Callable<Integer> {
       }
     }
   }
-
-  /**
-   * How long this site's pilots ride out its daemon's absence: its session's end and the homes'
-   * restart grace (the federation's members are expected to agree on it), and half a minute more.
-   */
-  static Duration pilotGrace(SiteConfig.Federation f) {
-    return f.sessionTimeout().plus(f.restartGrace()).plusSeconds(30);
-  }
-
 }

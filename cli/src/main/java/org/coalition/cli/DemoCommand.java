@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import org.coalition.config.SiteConfig;
+import org.coalition.config.SiteConfigReader;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.zookeeper.EmbeddedZooKeeper;
 import org.coalition.coordination.zookeeper.ZkCoordination;
@@ -89,6 +91,43 @@ final class DemoCommand implements Callable<Integer> {
 
   record Result(String utility, List<SiteRow> sites, List<JobRow> jobs, String log) {}
 
+  /**
+   * The site file of demo site {@code s}, read as a site admin's is ({@code SiteConfigReader}), so
+   * that the demo's settings have the site file's defaults and only these differ: all of every
+   * home's jobs run as {@code account}; a participation level no demo period uses up; the utility
+   * asked for; jobs published after half a second, periods of 2 s and a heartbeat a second, so
+   * that a minute shows the whole of it; pilots cancelled after 30 s pending, four at most. Its
+   * federation keys name this process's ZooKeeper; the files they name are not read (the demo's
+   * sites connect in this process, without TLS).
+   */
+  private String siteFile(SiteShape s, String zookeeper, Path dir, String account) {
+    return String.join("\n",
+        "site: " + s.name,
+        "federation:",
+        "  name: demo",
+        "  zookeeper: " + zookeeper,
+        "  identity: " + dir.resolve(s.name + ".p12"),
+        "  trust: " + dir.resolve("trust.p12"),
+        "handlers:",
+        "  - type: local",
+        "    cores: " + s.cores,
+        "accounts:",
+        "  '*': " + account,
+        "sharing:",
+        "  participation: 100000",
+        "  utility: " + utility,
+        "  publish-after: 500ms",
+        "  balancing-period: 2s",
+        "pilots:",
+        "  pending-limit: 30s",
+        "  heartbeat: 1s",
+        "  max-pending: 4",
+        "http:",
+        "  operator-token-file: " + dir.resolve("operator.token"),
+        "spool: " + dir.resolve("spool-" + s.name),
+        "");
+  }
+
   @Override
   public Integer call() throws Exception {
     if (jobs < 1 || jobs > 1000) {
@@ -126,13 +165,12 @@ final class DemoCommand implements Callable<Integer> {
         ZkCoordination c = ZkFederation.connect(zk.connectString(), zk.identity(new Identity("demo", s.name)), clock, ZkFederation.Options.DEFAULT);
         handles.add(c);
         LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
-        BrokerSettings settings = BrokerSettings.builder(s.name).endpoint("local:" + s.name).participation(100_000).utility(utility)
-            .accounts(Map.of(), account).publishAfter(Duration.ofMillis(500)).pilotPendingLimit(Duration.ofSeconds(30))
-            .heartbeat(Duration.ofSeconds(1)).maxPendingPilots(4).pilotCommand(LocalSite.PILOT_COMMAND).build();
+        SiteConfig file = SiteConfigReader.parse("the demo's site file of " + s.name, siteFile(s, zk.connectString(), dir, account));
+        BrokerSettings settings = SiteSettings.of(file, "local:" + s.name, LocalSite.PILOT_COMMAND);
         Broker broker = new Broker(settings, c, site, Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
-        site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, 1000, c::now).run());
+        site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, settings.heartbeat().toMillis(), c::now).run());
         sites.put(s.name, site);
-        daemons.put(s.name, SiteDaemon.start(broker, Duration.ofMillis(250), Duration.ofSeconds(2)));
+        daemons.put(s.name, SiteDaemon.start(broker, Duration.ofMillis(250), file.sharing().balancingPeriod()));
       }
       submitAndWait(sites, account, err);
       Thread.sleep(2500); // one more balancing period: every site folds its runs into its ledger

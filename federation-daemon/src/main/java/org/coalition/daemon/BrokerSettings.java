@@ -1,6 +1,7 @@
 package org.coalition.daemon;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -60,13 +61,10 @@ public record BrokerSettings(
     PilotReuse reuse,
     String pilotOutput,
     boolean batchSystemEvicts) {
-  /** What a pilot rides out when the site file says nothing else: 15 s of session, 60 s of restart grace, and a margin. */
-  public static final Duration PILOT_GRACE = Duration.ofMinutes(2);
-
   /**
    * Settings of site {@code site} to fill in: the only way to make them but the canonical
    * constructor, so a caller names what it sets and a new setting is one method here, not a
-   * constructor more. What a caller leaves is {@link Builder}'s default.
+   * constructor more. It has no defaults ({@link Builder}).
    */
   public static Builder builder(String site) {
     return new Builder(site);
@@ -170,36 +168,32 @@ public record BrokerSettings(
   }
 
   /**
-   * {@link BrokerSettings} filled in by name ({@link BrokerSettings#builder}). Its defaults are a
-   * site file's that says nothing but the site's name (docs/site-file.md) for the sharing keys and
-   * the pilots' partition, pending limit, heartbeat, most pending and command, and for the rest
-   * what a site with no API, no identity domain and no reuse has:
-   * no endpoint, {@link #PILOT_GRACE}, {@link StagingLimits#DEFAULT}, one node, {@link
-   * IdentityDomains#NONE}, {@link PilotReuse#NONE} (one job a pilot), no pilot output kept, the
-   * daemon evicting. The daemon sets every one from the site file ({@code cli}'s
-   * {@code DaemonCommand}).
+   * {@link BrokerSettings} filled in by name ({@link BrokerSettings#builder}). It has no defaults:
+   * a site's settings come from its site file, whose defaults are {@code site-config}'s alone
+   * (docs/site-file.md), through {@code cli}'s {@code SiteSettings} for the daemon, {@code trial}
+   * and the demo; {@link #build} names every value left unset.
    */
   public static final class Builder {
     private final String site;
-    private String endpoint = "";
-    private double exposureThreshold = 0.7;
-    private double participation = 7200;
-    private Utility utility = Utility.ORIG;
-    private Map<String, String> accounts = Map.of();
-    private String defaultAccount = "";
-    private String pilotPartition = "";
-    private Duration publishAfter = Duration.ofSeconds(30);
-    private Duration pilotPendingLimit = Duration.ofMinutes(10);
-    private Duration heartbeat = Duration.ofSeconds(30);
-    private int maxPendingPilots = 16;
-    private List<String> pilotCommand = List.of("coalition", "pilot");
-    private Duration pilotGrace = PILOT_GRACE;
-    private StagingLimits staging = StagingLimits.DEFAULT;
-    private boolean multiNode;
-    private IdentityDomains identities = IdentityDomains.NONE;
-    private PilotReuse reuse = PilotReuse.NONE;
-    private String pilotOutput = "";
-    private boolean batchSystemEvicts;
+    private String endpoint;
+    private Double exposureThreshold;
+    private Double participation;
+    private Utility utility;
+    private Map<String, String> accounts;
+    private String defaultAccount;
+    private String pilotPartition;
+    private Duration publishAfter;
+    private Duration pilotPendingLimit;
+    private Duration heartbeat;
+    private Integer maxPendingPilots;
+    private List<String> pilotCommand;
+    private Duration pilotGrace;
+    private StagingLimits staging;
+    private Boolean multiNode;
+    private IdentityDomains identities;
+    private PilotReuse reuse;
+    private String pilotOutput;
+    private Boolean batchSystemEvicts;
 
     private Builder(String site) {
       this.site = site;
@@ -300,8 +294,35 @@ public record BrokerSettings(
       return this;
     }
 
-    /** The settings; IllegalArgumentException naming the first value out of its range. */
+    /**
+     * The settings; IllegalStateException naming the values left unset, IllegalArgumentException
+     * naming the first value out of its range.
+     */
     public BrokerSettings build() {
+      Map<String, Object> values = new LinkedHashMap<>();
+      values.put("endpoint", endpoint);
+      values.put("exposureThreshold", exposureThreshold);
+      values.put("participation", participation);
+      values.put("utility", utility);
+      values.put("accounts", accounts);
+      values.put("pilotPartition", pilotPartition);
+      values.put("publishAfter", publishAfter);
+      values.put("pilotPendingLimit", pilotPendingLimit);
+      values.put("heartbeat", heartbeat);
+      values.put("maxPendingPilots", maxPendingPilots);
+      values.put("pilotCommand", pilotCommand);
+      values.put("pilotGrace", pilotGrace);
+      values.put("staging", staging);
+      values.put("multiNode", multiNode);
+      values.put("identities", identities);
+      values.put("reuse", reuse);
+      values.put("pilotOutput", pilotOutput);
+      values.put("batchSystemEvicts", batchSystemEvicts);
+      List<String> unset = values.entrySet().stream().filter(e -> e.getValue() == null).map(Map.Entry::getKey).toList();
+      if (!unset.isEmpty()) {
+        throw new IllegalStateException("the settings of site " + site + " leave " + String.join(", ", unset) + " unset: a site's settings"
+            + " come from its site file (cli's SiteSettings), which has a value for each");
+      }
       return new BrokerSettings(site, endpoint, exposureThreshold, participation, utility, accounts, defaultAccount, pilotPartition,
           publishAfter, pilotPendingLimit, heartbeat, maxPendingPilots, pilotCommand, pilotGrace, staging, multiNode, identities, reuse,
           pilotOutput, batchSystemEvicts);

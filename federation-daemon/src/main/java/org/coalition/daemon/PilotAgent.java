@@ -54,8 +54,11 @@ public final class PilotAgent {
   public static final long DEFAULT_HEARTBEAT_MILLIS = 30_000;
   /** A pilot waiting for work asks at most this often (a daemon that does not hold the call open answers at once). */
   private static final long MIN_ASK_MILLIS = 100;
-  /** A pilot whose environment names no grace rides out the settings' default ({@link BrokerSettings#PILOT_GRACE}). */
-  public static final long DEFAULT_GRACE_MILLIS = BrokerSettings.PILOT_GRACE.toMillis();
+  /**
+   * What a pilot whose environment names no grace (one submitted by a daemon of an earlier
+   * release) rides out: about a site file's default (15 s of session, 60 s of restart grace, and a margin).
+   */
+  public static final long DEFAULT_GRACE_MILLIS = 120_000;
 
   /** How long a pilot that is being stopped waits for its run's thread to finish after killing the run. */
   private static final long STOPPING_JOIN_MILLIS = 2_000;

@@ -21,12 +21,12 @@ import java.util.Optional;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.Broker;
-import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.FakeBatch;
 import org.coalition.daemon.HostAddresses;
 import org.coalition.daemon.LocalFederation;
 import org.coalition.daemon.LocalFederation.Site;
 import org.coalition.daemon.RunOutputs;
+import org.coalition.daemon.TestSettings;
 import org.coalition.handler.HandlerException;
 import org.coalition.policy.fairness.Utility;
 import org.coalition.testbed.Command;
@@ -167,7 +167,7 @@ class DaemonApiIT {
   void healthSaysWhetherTheDaemonIsAliveAndReadyAndWhyNot() throws Exception {
     MutableClock clock = new MutableClock(Instant.now());
     FakeBatch batch = new FakeBatch(4);
-    Broker b = new Broker(BrokerSettings.builder("solo").participation(1000).utility(Utility.SIMPL)
+    Broker b = new Broker(TestSettings.builder("solo").participation(1000).utility(Utility.SIMPL)
         .maxPendingPilots(4).build(), new InMemoryFederation(clock).connect("solo"), batch,
         Optional.empty(), new RunOutputs(tmp.resolve("solo")), clock);
     HttpResponse<String> notYet = send(b, "GET", "v1/health/ready", null, null);

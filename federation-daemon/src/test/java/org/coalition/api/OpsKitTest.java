@@ -22,9 +22,9 @@ import java.util.regex.Pattern;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.Broker;
-import org.coalition.daemon.BrokerSettings;
 import org.coalition.daemon.FakeBatch;
 import org.coalition.daemon.RunOutputs;
+import org.coalition.daemon.TestSettings;
 import org.coalition.policy.fairness.Utility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,7 +139,7 @@ class OpsKitTest {
     FakeBatch batch = new FakeBatch(8);
     var c = new InMemoryFederation(clock).connect("north");
     c.refusePeerRecord("JobSpec");
-    Broker broker = new Broker(BrokerSettings.builder("north").endpoint("local:north").utility(Utility.SIMPL)
+    Broker broker = new Broker(TestSettings.builder("north").endpoint("local:north").utility(Utility.SIMPL)
         .publishAfter(Duration.ZERO).maxPendingPilots(4).build(), c, batch, Optional.of(batch),
         new RunOutputs(tmp), clock);
     broker.start();

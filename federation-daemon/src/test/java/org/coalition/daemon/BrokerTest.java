@@ -91,7 +91,7 @@ class BrokerTest {
   }
 
   static BrokerSettings settings(String site, String endpoint) {
-    return BrokerSettings.builder(site).endpoint(endpoint).participation(1_000_000).utility(Utility.SIMPL).accounts(Map.of(), "fed")
+    return TestSettings.builder(site).endpoint(endpoint).participation(1_000_000).utility(Utility.SIMPL).accounts(Map.of(), "fed")
         .publishAfter(PUBLISH_AFTER).pilotPendingLimit(PENDING_LIMIT).heartbeat(Duration.ofSeconds(1)).maxPendingPilots(4).build();
   }
 

@@ -98,7 +98,7 @@ public final class LocalFederation implements AutoCloseable {
    * waiting at most.
    */
   public static BrokerSettings.Builder settings(String name) {
-    return BrokerSettings.builder(name).endpoint("local:" + name).participation(10_000).utility(Utility.SIMPL).accounts(Map.of(), ME)
+    return TestSettings.builder(name).endpoint("local:" + name).participation(10_000).utility(Utility.SIMPL).accounts(Map.of(), ME)
         .publishAfter(Duration.ZERO).pilotPendingLimit(Duration.ofSeconds(30)).heartbeat(Duration.ofSeconds(1)).maxPendingPilots(4)
         .pilotCommand(LocalSite.PILOT_COMMAND);
   }
