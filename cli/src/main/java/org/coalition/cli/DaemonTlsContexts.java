@@ -8,7 +8,7 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.coalition.daemon.DaemonTls;
-import org.coalition.daemon.PeerSites;
+import org.coalition.daemon.base.PeerSites;
 import org.coalition.trust.StoreFiles;
 import org.coalition.zookeeper.policy.Identity;
 

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.coalition.api.HttpPilotClient;
-import org.coalition.daemon.PilotAgent;
+import org.coalition.daemon.pilot.PilotAgent;
 import org.coalition.handler.ScriptRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.coalition.config.SiteConfig;
-import org.coalition.daemon.BrokerSettings;
-import org.coalition.daemon.IdentityDomains;
-import org.coalition.daemon.PilotReuse;
+import org.coalition.daemon.base.BrokerSettings;
+import org.coalition.daemon.base.IdentityDomains;
+import org.coalition.daemon.base.PilotReuse;
 import org.coalition.staging.StagingLimits;
 
 /**

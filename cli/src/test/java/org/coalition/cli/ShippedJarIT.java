@@ -74,7 +74,7 @@ class ShippedJarIT {
     warmUp(dir, "-XX:ArchiveClassesAtExit=" + archive).requireSuccess();
     assertTrue(Files.size(archive) > 0, "the archive is written at exit");
     Command.Result used = warmUp(dir, "-Xshare:on", "-XX:SharedArchiveFile=" + archive, "-Xlog:class+load=info").requireSuccess();
-    assertTrue(used.stdout().lines().anyMatch(l -> l.contains("org.coalition.daemon.PilotAgent source: shared objects file")),
+    assertTrue(used.stdout().lines().anyMatch(l -> l.contains("org.coalition.daemon.pilot.PilotAgent source: shared objects file")),
         "the pilot's agent comes from the archive:\n" + used.stdout().lines().filter(l -> l.contains("PilotAgent")).toList());
   }
 

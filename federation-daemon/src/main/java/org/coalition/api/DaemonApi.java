@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import org.coalition.daemon.Broker;
-import org.coalition.daemon.PeerSites;
+import org.coalition.daemon.base.PeerSites;
 import org.coalition.staging.TarBundle;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.ConnectionLimit;

@@ -19,7 +19,7 @@ import java.util.Optional;
 import org.coalition.api.model.ErrorBody;
 import org.coalition.api.model.Keep;
 import org.coalition.api.model.Outcome;
-import org.coalition.daemon.PilotService;
+import org.coalition.daemon.pilot.PilotService;
 
 /**
  * The pilot's side of the pilot endpoints: {@code coalition pilot} runs the {@link

@@ -8,7 +8,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.coalition.coordination.JobSpec;
 import org.coalition.daemon.Broker;
-import org.coalition.daemon.RunOutputs;
+import org.coalition.daemon.outputs.RunOutputs;
 
 /**
  * What peer daemons fetch (their certificate checked by {@link ApiGate} where the daemons speak

@@ -17,7 +17,7 @@ import java.util.Optional;
 import org.coalition.api.model.Keep;
 import org.coalition.api.model.Outcome;
 import org.coalition.daemon.Broker;
-import org.coalition.daemon.PilotService;
+import org.coalition.daemon.pilot.PilotService;
 
 /**
  * The pilots' endpoints ({@code POST v1/pilots/ID/...}, each with that pilot's token, checked by

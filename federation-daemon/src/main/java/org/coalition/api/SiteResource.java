@@ -43,7 +43,7 @@ import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.daemon.BatchHealth;
 import org.coalition.daemon.Broker;
-import org.coalition.daemon.FinishedJob;
+import org.coalition.daemon.home.FinishedJob;
 import org.coalition.handler.QueueObservation;
 import org.coalition.policy.text.Numbers;
 

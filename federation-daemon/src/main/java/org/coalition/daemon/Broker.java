@@ -11,6 +11,23 @@ import java.util.Optional;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.daemon.base.BrokerMetrics;
+import org.coalition.daemon.base.BrokerSettings;
+import org.coalition.daemon.base.Contain;
+import org.coalition.daemon.base.Decisions;
+import org.coalition.daemon.base.PeriodBudget;
+import org.coalition.daemon.executor.ExecutorSide;
+import org.coalition.daemon.executor.Pilot;
+import org.coalition.daemon.executor.PilotJournal;
+import org.coalition.daemon.executor.PilotTokens;
+import org.coalition.daemon.executor.Pilots;
+import org.coalition.daemon.home.FinishedJob;
+import org.coalition.daemon.home.HomeSide;
+import org.coalition.daemon.home.ParkJournal;
+import org.coalition.daemon.outputs.OutputFetch;
+import org.coalition.daemon.outputs.PeerDownload;
+import org.coalition.daemon.outputs.RunOutputs;
+import org.coalition.daemon.pilot.PilotService;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.QueueObservation;
@@ -45,8 +62,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The pieces: {@link HomeSide} (events 1 and 4 at home), {@link ExecutorSide} (events 2 and 3,
  * and the pilot protocol), {@link PeriodBudget} (the BILB allowances of the period), with the
- * pilot and the published job as state machines ({@link PilotLifecycle},
- * {@link PublishedJobLifecycle}). Every decision goes through {@link Decisions}: one log line with
+ * pilot and the published job as state machines ({@link org.coalition.daemon.executor.PilotLifecycle},
+ * {@link org.coalition.daemon.home.PublishedJobLifecycle}). Every decision goes through {@link Decisions}: one log line with
  * its reason. Time (how long a job or a pilot has waited) comes from an injected {@link Clock}.
  */
 public final class Broker implements PilotService, PilotTokens {

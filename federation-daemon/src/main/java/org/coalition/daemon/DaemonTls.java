@@ -2,6 +2,7 @@ package org.coalition.daemon;
 
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
+import org.coalition.daemon.base.PeerSites;
 
 /**
  * TLS between daemons: the context the home's output fetches present (this site's identity and

@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.coalition.daemon.base.Contain;
 import org.coalition.periodic.BalancingPeriod;
 import org.coalition.periodic.PeriodicScheduler;
 import org.slf4j.Logger;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
-import org.coalition.daemon.PeerSites;
+import org.coalition.daemon.base.PeerSites;
 import org.junit.jupiter.api.Test;
 
 /**

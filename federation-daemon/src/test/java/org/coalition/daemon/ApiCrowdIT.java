@@ -23,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.coalition.api.ApiLimits;
 import org.coalition.api.DaemonApi;
+import org.coalition.daemon.pilot.PilotAgent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

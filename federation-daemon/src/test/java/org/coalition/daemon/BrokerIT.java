@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.daemon.LocalFederation.Site;
+import org.coalition.daemon.home.FinishedJob;
+import org.coalition.daemon.pilot.PilotService;
 import org.coalition.local.LocalSite;
 import org.coalition.policy.fairness.Utility;
 import org.junit.jupiter.api.AfterEach;

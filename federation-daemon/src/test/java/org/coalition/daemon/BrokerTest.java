@@ -27,16 +27,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.coalition.coordination.Inputs;
-import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
-import org.coalition.daemon.PilotService.Assignment;
-import org.coalition.daemon.PilotService.PilotRefused;
-import org.coalition.daemon.PilotService.RunOutcome;
+import org.coalition.daemon.base.BrokerSettings;
+import org.coalition.daemon.base.PilotReuse;
+import org.coalition.daemon.executor.Pilots;
+import org.coalition.daemon.home.FinishedJob;
+import org.coalition.daemon.outputs.OutputFetch;
+import org.coalition.daemon.outputs.OutputFetches;
+import org.coalition.daemon.outputs.RunOutputs;
+import org.coalition.daemon.pilot.PilotAgent;
+import org.coalition.daemon.pilot.PilotService.Assignment;
+import org.coalition.daemon.pilot.PilotService.PilotRefused;
+import org.coalition.daemon.pilot.PilotService.RunOutcome;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
@@ -201,36 +208,6 @@ class BrokerTest {
     far.publish(List.of(JobSpec.builder("small", "far").cores(1).walltimeSeconds(600).inputs(new Inputs(sha, 1000)).build()));
     round();
     assertEquals(1, execBatch.submitted.size(), "1,000 bytes are within it: " + execBatch.submitted);
-  }
-
-  @Test
-  void aPilotRunsOnlyAJobWhoseMemoryItHas() {
-    JobSpec small = JobSpec.builder("1", "home").cores(2).memoryMb(1000).walltimeSeconds(600).build();
-    JobSpec big = JobSpec.builder("2", "home").cores(2).memoryMb(3000).walltimeSeconds(600).build();
-    JobSpec unnamed = JobSpec.builder("3", "home").cores(2).walltimeSeconds(600).build();
-    Pilot sized = new Pilot("p1", new byte[32], "fed", 2, 2000, 600, JobLayout.ONE, small.ref(), 0);
-    Pilot defaulted = new Pilot("p2", new byte[32], "fed", 2, 0, 600, JobLayout.ONE, unnamed.ref(), 0);
-    assertTrue(sized.fits(small, 0) && sized.fits(unnamed, 0));
-    assertFalse(sized.fits(big, 0), "a pilot of 2000 MiB does not take a job of 3000");
-    assertTrue(defaulted.fits(unnamed, 0));
-    assertFalse(defaulted.fits(small, 0), "a pilot of the site's default memory takes no job that names memory");
-  }
-
-  @Test
-  void aPilotRunsOnlyAJobLaidOutAsItIs() {
-    JobLayout twoNodes = new JobLayout(2, 2, Map.of());
-    JobLayout gpu = JobLayout.oneNode(Map.of("gpu", 1));
-    Pilot mpi = new Pilot("p1", new byte[32], "fed", 2, 0, 600, twoNodes, new JobRef("home", "1"), 0);
-    Pilot withGpu = new Pilot("p2", new byte[32], "fed", 2, 0, 600, gpu, new JobRef("home", "2"), 0);
-    Pilot plain = new Pilot("p3", new byte[32], "fed", 2, 0, 600, JobLayout.ONE, new JobRef("home", "3"), 0);
-    JobSpec mpiJob = JobSpec.builder("1", "home").cores(2).walltimeSeconds(600).layout(twoNodes).build();
-    JobSpec gpuJob = JobSpec.builder("2", "home").cores(2).walltimeSeconds(600).layout(gpu).build();
-    JobSpec plainJob = JobSpec.builder("3", "home").cores(2).walltimeSeconds(600).build();
-    assertTrue(mpi.fits(mpiJob, 0) && withGpu.fits(gpuJob, 0) && plain.fits(plainJob, 0));
-    assertFalse(plain.fits(gpuJob, 0), "no GPU");
-    assertFalse(plain.fits(mpiJob, 0), "one node");
-    assertFalse(withGpu.fits(plainJob, 0), "its srun and CUDA_VISIBLE_DEVICES would not be the job's");
-    assertFalse(mpi.fits(plainJob, 0), "its srun would start two tasks");
   }
 
   @Test

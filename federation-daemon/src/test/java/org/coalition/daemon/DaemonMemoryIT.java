@@ -16,6 +16,8 @@ import org.coalition.coordination.zookeeper.MemberQuota;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.daemon.base.BrokerSettings;
+import org.coalition.daemon.outputs.RunOutputs;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.local.LocalSite;
 import org.coalition.periodic.BalancingPeriod;

@@ -44,7 +44,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   /** The jobs the broker released ({@link #unpark}), in order. */
   final List<String> unparked = new ArrayList<>();
   /** Each job's notes to its user, oldest first. */
-  final Map<String, List<String>> notes = new LinkedHashMap<>();
+  public final Map<String, List<String>> notes = new LinkedHashMap<>();
   /** Runs inside {@link #submit}, as a batch system that starts the pilot at once would. */
   Consumer<PilotSpec> onSubmit = spec -> {};
   /** When set, listing the users' jobs throws it (a home queue with a bug). */
@@ -185,7 +185,7 @@ public final class FakeBatch implements ResourceHandler, HomeQueue {
   }
 
   /** What {@link #note} throws; null: notes go in. */
-  RuntimeException noteFails;
+  public RuntimeException noteFails;
 
   @Override
   public synchronized void note(String jobId, String text) {

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.outputs.RunOutputs;
+import org.coalition.daemon.pilot.PilotAgent;
 import org.coalition.periodic.BalancingPeriod;
 
 /**

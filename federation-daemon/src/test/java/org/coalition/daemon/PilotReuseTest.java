@@ -8,21 +8,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.coalition.coordination.Claim;
-import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
-import org.coalition.daemon.PilotService.Assignment;
-import org.coalition.daemon.PilotService.PilotRefused;
-import org.coalition.daemon.PilotService.RunOutcome;
-import org.coalition.job.JobLayout;
+import org.coalition.daemon.base.PilotReuse;
+import org.coalition.daemon.outputs.RunOutputs;
+import org.coalition.daemon.pilot.PilotAgent;
+import org.coalition.daemon.pilot.PilotService.Assignment;
+import org.coalition.daemon.pilot.PilotService.PilotRefused;
+import org.coalition.daemon.pilot.PilotService.RunOutcome;
 import org.coalition.periodic.BalancingPeriod;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -233,25 +231,5 @@ class PilotReuseTest {
     assertEquals(1L, exec.decisions().counts().get("release pilot-ended"));
     assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals(run.job())), "its job is queued again");
     assertEquals(0, home.coordination().ledgers().get("home").jobsSubmitted(), "the preempted run credits nothing");
-  }
-
-  @Test
-  void runsAreEvictedFromTheHomeOfLowestPriorityFirstAndTheNewestFirstWithinAHome() {
-    Pilot a1 = running("a", 10);
-    Pilot a2 = running("a", 20);
-    Pilot b1 = running("b", 5);
-    Map<Pilot, Claim> runs = new LinkedHashMap<>();
-    for (Pilot p : List.of(a1, a2, b1)) {
-      runs.put(p, p.claim());
-    }
-    assertEquals(List.of(b1, a2, a1), Eviction.order(runs, Map.of("a", 3.0, "b", -2.0)));
-  }
-
-  private static Pilot running(String home, double startedAt) {
-    JobSpec job = JobSpec.builder(Integer.toString((int) startedAt), home).cores(1).walltimeSeconds(600).build();
-    Pilot p = new Pilot(home + (int) startedAt, new byte[32], "fed", 1, 0, 600, JobLayout.ONE, job.ref(), 0);
-    p.asks(0);
-    p.claimed(new Claim(job, "exec", 1), startedAt);
-    return p;
   }
 }

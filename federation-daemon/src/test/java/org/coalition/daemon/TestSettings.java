@@ -3,6 +3,9 @@ package org.coalition.daemon;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.coalition.daemon.base.BrokerSettings;
+import org.coalition.daemon.base.IdentityDomains;
+import org.coalition.daemon.base.PilotReuse;
 import org.coalition.policy.fairness.Utility;
 import org.coalition.staging.StagingLimits;
 

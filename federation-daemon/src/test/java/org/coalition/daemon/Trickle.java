@@ -14,12 +14,12 @@ import java.util.List;
  * to hold the home's fetch (issue #49, attack 2), until it has sent {@code bytes} or the home
  * hangs up; how long each request was held, in seconds, goes to {@link #held()}.
  */
-final class Trickle implements HttpHandler {
+public final class Trickle implements HttpHandler {
   private final int bytes;
   private final Duration every;
   private final List<Double> held = Collections.synchronizedList(new ArrayList<>());
 
-  Trickle(int bytes, Duration every) {
+  public Trickle(int bytes, Duration every) {
     this.bytes = bytes;
     this.every = every;
   }

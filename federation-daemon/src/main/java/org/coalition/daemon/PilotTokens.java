@@ -1,7 +1,0 @@
-package org.coalition.daemon;
-
-/** The daemon's side of a pilot's capability: the API asks it before it reads a pilot's request body. */
-public interface PilotTokens {
-  /** Returns if {@code token} is pilot {@code pilotId}'s; throws {@link PilotService.PilotRefused} otherwise. */
-  void authenticate(String pilotId, String token);
-}
