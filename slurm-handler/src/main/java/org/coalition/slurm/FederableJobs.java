@@ -41,7 +41,17 @@ final class FederableJobs {
    * @throws HandlerException REJECTED when the job was not opted in or is no longer pending, NOT_FOUND when Slurm does not know it
    */
   void park(String jobId) {
-    updates(pendingFederable(jobId, "park")).hold(true);
+    Target t = pendingFederable(jobId, "park");
+    String reason = t.record().reason();
+    if (reason.equals("JobHeldAdmin")) {
+      // held by an administrator, not by the daemon (which parks only jobs not held): parking it would make that hold the
+      // daemon's, and a replay or an unpark would release it. The handler's view may not show the hold yet (REST v0.0.42
+      // re-reads a waiting job's details only every fullListEvery); this record is read now. (A job its user holds is
+      // parked over as before: its user's release is a release either way.)
+      throw new HandlerException(Category.REJECTED, "cannot park job " + jobId + ": an administrator holds it (" + reason + "); it stays"
+          + " as it is");
+    }
+    updates(t).hold(true);
   }
 
   /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */

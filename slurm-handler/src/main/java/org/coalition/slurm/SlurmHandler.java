@@ -216,12 +216,26 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   @Override
   public void park(String jobId) {
     federableJobs.park(jobId);
+    reread(jobId);
   }
 
   /** Lets a parked job run here after all: its run elsewhere was withdrawn before it started. */
   @Override
   public void unpark(String jobId) {
     federableJobs.unpark(jobId);
+    reread(jobId);
+  }
+
+  /**
+   * Reads job {@code jobId}'s record again after this handler changed it, so that the next
+   * {@link #federable} shows the change: a state-only poll (REST v0.0.42) does not see a hold,
+   * which leaves a job pending, until its next whole list (found by the home contract on 24.11:
+   * a job just parked was listed as not held). A task of an array is left to the next poll.
+   */
+  private synchronized void reread(String jobId) {
+    if (jobId.indexOf('_') < 0 && jobs.containsKey(jobId)) {
+      rest.job(jobId).ifPresent(j -> jobs.put(jobId, j));
+    }
   }
 
   /**
