@@ -25,6 +25,8 @@ import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.job.JobLayout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Slurm through slurmrestd. {@link #connect} finds the newest REST version both sides speak (or
@@ -33,6 +35,7 @@ import org.coalition.job.JobLayout;
  * pilots are ordinary batch jobs submitted as the mapped local user, never requeued by Slurm.
  */
 public final class SlurmHandler implements ResourceHandler, HomeQueue {
+  private static final Logger LOG = LoggerFactory.getLogger(SlurmHandler.class);
   /** REST versions this handler speaks, newest first. */
   public static final List<String> VERSIONS = List.of("v0.0.42", "v0.0.40", "v0.0.38");
   /** A poll that finds more new pending jobs than this fetches the whole list once rather than each job. */
@@ -230,11 +233,18 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
    * Reads job {@code jobId}'s record again after this handler changed it, so that the next
    * {@link #federable} shows the change: a state-only poll (REST v0.0.42) does not see a hold,
    * which leaves a job pending, until its next whole list (found by the home contract on 24.11:
-   * a job just parked was listed as not held). A task of an array is left to the next poll.
+   * a job just parked was listed as not held). A task of an array is left to the next poll. Never
+   * throws: the change is made, and a caller told otherwise would take a park that holds for one
+   * that failed (and forget the record that tells its hold from an administrator's); a record that
+   * cannot be read now is left to the next poll.
    */
   private synchronized void reread(String jobId) {
     if (jobId.indexOf('_') < 0 && jobs.containsKey(jobId)) {
-      rest.job(jobId).ifPresent(j -> jobs.put(jobId, j));
+      try {
+        rest.job(jobId).ifPresent(j -> jobs.put(jobId, j));
+      } catch (HandlerException e) {
+        LOG.info("job {} changed, but its record cannot be read again now ({}); the next observation reads it", jobId, e.getMessage());
+      }
     }
   }
 

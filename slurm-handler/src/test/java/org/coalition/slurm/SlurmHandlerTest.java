@@ -2,6 +2,7 @@ package org.coalition.slurm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -77,9 +78,18 @@ class SlurmHandlerTest {
       return states;
     }
 
+    /** How many reads of single records succeed before each further one fails (-1: all succeed). */
+    int recordReadsLeft = -1;
+
     @Override
     public List<SlurmJob> records(String id) {
       calls.add("job " + id);
+      if (recordReadsLeft == 0) {
+        throw new HandlerException(HandlerException.Category.UNAVAILABLE, "slurmrestd did not answer");
+      }
+      if (recordReadsLeft > 0) {
+        recordReadsLeft--;
+      }
       // as slurmrestd answers an array's job id: with every record of the array
       return table.values().stream().filter(j -> j.id().equals(id) || Long.toString(j.array().jobId()).equals(id)).toList();
     }
@@ -99,6 +109,9 @@ class SlurmHandlerTest {
     @Override
     public void hold(String id, boolean hold, String user) {
       calls.add((hold ? "hold " : "release ") + id);
+      // as the controller does: a hold by an operator is an administrator's, and a release clears it
+      table.computeIfPresent(id, (k, j) -> new SlurmJob(j.id(), j.state(), j.partition(), j.cpus(), j.memoryMb(), j.timeLimitSeconds(),
+          j.exitCode(), hold ? "JobHeldAdmin" : "None", j.user(), j.federable(), j.comment()));
     }
 
     /** What {@link #releaseAhead} throws; null: it releases. */
@@ -173,6 +186,45 @@ class SlurmHandlerTest {
     QueueObservation third = handler.observe();
     assertEquals(List.of("states", "jobs 0", "nodes"), rest.calls, "more than BULK new jobs: the whole list once");
     assertEquals(SlurmHandler.BULK + 2, third.pendingJobs());
+  }
+
+  @Test
+  void aJobJustParkedIsListedHeldWithoutWaitingForTheNextWholeList() {
+    FakeRest rest = new FakeRest(true);
+    rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "Resources", "alice", true, ""));
+    SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    handler.observe();
+    assertFalse(handler.federable().get(0).held());
+    handler.park("5");
+    assertTrue(handler.federable().get(0).held(), "the state-only poll would not show the hold (the job stays PENDING): it was read again");
+    handler.observe();
+    assertTrue(handler.federable().get(0).held());
+    handler.unpark("5");
+    assertFalse(handler.federable().get(0).held());
+  }
+
+  @Test
+  void aJobAnAdministratorHeldSinceTheLastObservationIsNotParked() {
+    FakeRest rest = new FakeRest(true);
+    rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "Resources", "alice", true, ""));
+    SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    handler.observe();
+    rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "JobHeldAdmin", "alice", true, ""));
+    rest.calls.clear();
+    HandlerException refused = assertThrows(HandlerException.class, () -> handler.park("5"));
+    assertEquals(HandlerException.Category.REJECTED, refused.category());
+    assertEquals(List.of("job 5"), rest.calls, "its record read, and nothing held");
+  }
+
+  @Test
+  void aParkWhoseRecordCannotBeReadAgainIsStillAPark() {
+    FakeRest rest = new FakeRest(true);
+    rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "Resources", "alice", true, ""));
+    SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
+    handler.observe();
+    rest.recordReadsLeft = 1; // the park's own read, then slurmrestd stops answering
+    handler.park("5"); // no exception: the hold is made, and the daemon keeps its record of the park
+    assertTrue(rest.calls.contains("hold 5"));
   }
 
   @Test
