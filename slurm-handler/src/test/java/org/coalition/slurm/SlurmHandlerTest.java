@@ -188,12 +188,18 @@ class SlurmHandlerTest {
     assertEquals(SlurmHandler.BULK + 2, third.pendingJobs());
   }
 
-  @Test
-  void aJobJustParkedIsListedHeldWithoutWaitingForTheNextWholeList() {
-    FakeRest rest = new FakeRest(true);
+  /** A handler that has observed one opted-in job, 5, waiting for room on {@code rest}'s controller. */
+  private static SlurmHandler observedWaiting(FakeRest rest) {
     rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "Resources", "alice", true, ""));
     SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
     handler.observe();
+    return handler;
+  }
+
+  @Test
+  void aJobJustParkedIsListedHeldWithoutWaitingForTheNextWholeList() {
+    FakeRest rest = new FakeRest(true);
+    SlurmHandler handler = observedWaiting(rest);
     assertFalse(handler.federable().get(0).held());
     handler.park("5");
     assertTrue(handler.federable().get(0).held(), "the state-only poll would not show the hold (the job stays PENDING): it was read again");
@@ -206,9 +212,7 @@ class SlurmHandlerTest {
   @Test
   void aJobAnAdministratorHeldSinceTheLastObservationIsNotParked() {
     FakeRest rest = new FakeRest(true);
-    rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "Resources", "alice", true, ""));
-    SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
-    handler.observe();
+    SlurmHandler handler = observedWaiting(rest);
     rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "JobHeldAdmin", "alice", true, ""));
     rest.calls.clear();
     HandlerException refused = assertThrows(HandlerException.class, () -> handler.park("5"));
@@ -219,9 +223,7 @@ class SlurmHandlerTest {
   @Test
   void aParkWhoseRecordCannotBeReadAgainIsStillAPark() {
     FakeRest rest = new FakeRest(true);
-    rest.table.put("5", new SlurmJob("5", "PENDING", "federated", 2, 0, 600, OptionalInt.empty(), "Resources", "alice", true, ""));
-    SlurmHandler handler = handler(rest, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC));
-    handler.observe();
+    SlurmHandler handler = observedWaiting(rest);
     rest.recordReadsLeft = 1; // the park's own read, then slurmrestd stops answering
     handler.park("5"); // no exception: the hold is made, and the daemon keeps its record of the park
     assertTrue(rest.calls.contains("hold 5"));
