@@ -47,3 +47,4 @@ for i in $(seq 1 60); do n=$(as_root condor_q $cl -af ProcId | wc -l); [ "$n" = 
 echo "--- history"
 as_root condor_history $cl -af ProcId JobStatus ExitCode ExitBySignal Cmd CoalitionWhere
 echo "--- outputs"; for f in out.0 out.1 made-by-replay.txt; do echo "[$f]"; cat $J/$f 2>&1; done
+as_root condor_rm -forcex $cl >/dev/null 2>&1

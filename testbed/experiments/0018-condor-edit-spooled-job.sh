@@ -31,3 +31,4 @@ as_root condor_q $cl -af JobStatus ExitCode HoldReason Cmd
 as_user condor_transfer_data $cl; echo "transfer_data rc=$?"
 ls $J; cat $J/out 2>&1
 as_root condor_history $cl -af JobStatus ExitCode Cmd
+as_root condor_rm -forcex $cl >/dev/null 2>&1 # a spooled job stays in the queue after its output is fetched

@@ -31,6 +31,9 @@ as_root condor_qedit $cl JobStatus 4; echo "JobStatus=4 while External rc=$?"
 sleep 8
 as_root condor_q $cl -af JobStatus ExitCode Managed
 as_root condor_history $cl -af JobStatus ExitCode
+# a job left Managed = "External" lingers removed but never leaves the queue (the schedd waits for its manager): it broke the
+# next CondorContractIT's empty-queue wait on this machine once; take it out for good
+as_root condor_rm -forcex $cl >/dev/null 2>&1
 echo "--- the same owner's edit with the attribute in PROTECTED_JOB_ATTRS (the pool admin's step)"
 echo 'PROTECTED_JOB_ATTRS = $(PROTECTED_JOB_ATTRS) CoalitionHoldToken CoalitionWhere' > $CH/etc/condor/config.d/98-coalition-protected.conf
 as_root condor_reconfig >/dev/null; sleep 2
@@ -38,5 +41,5 @@ cl=$(as_user condor_submit $J/b.sub | sed -n 's/.*submitted to cluster \([0-9]*\
 as_root condor_qedit $cl CoalitionHoldToken '"tok-2"'; echo "root sets token rc=$?"
 as_user condor_qedit $cl CoalitionHoldToken '"forged"'; echo "owner changes token rc=$? (non-zero: protected)"
 as_root condor_q $cl -af CoalitionHoldToken
-as_root condor_rm $cl >/dev/null
+as_root condor_rm -forcex $cl >/dev/null 2>&1
 rm -f $CH/etc/condor/config.d/98-coalition-protected.conf; as_root condor_reconfig >/dev/null
