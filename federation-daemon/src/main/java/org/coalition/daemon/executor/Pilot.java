@@ -285,13 +285,11 @@ public final class Pilot {
     return true;
   }
 
-  /** Its claim is held under this daemon's session again, or was found lost: {@link Event#ADOPTED}. False when it was not adopting. */
-  synchronized boolean adopted() {
-    if (!adopting()) {
-      return false;
+  /** Its claim is held under this daemon's session again, or was found lost: {@link Event#ADOPTED}, if it was adopting. */
+  synchronized void adopted() {
+    if (adopting()) {
+      fire(Event.ADOPTED);
     }
-    fire(Event.ADOPTED);
-    return true;
   }
 
   /** Whether it waits for its claim's adoption under this daemon's session (restored from the journal). */

@@ -52,11 +52,6 @@ final class PublishedJobs {
     return fire(id, event, UnaryOperator.identity());
   }
 
-  /** The records in {@code phase}. */
-  List<PublishedJob> in(Phase phase) {
-    return byId.values().stream().filter(j -> j.phase() == phase).toList();
-  }
-
   /** The records of published jobs (in the federation queue, or on their way there). */
   List<PublishedJob> published() {
     return byId.values().stream().filter(j -> PublishedJobLifecycle.published(j.phase())).toList();
