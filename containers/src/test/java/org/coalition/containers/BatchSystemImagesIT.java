@@ -12,7 +12,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
-import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.lifecycle.Startables;
 
 /**
@@ -32,7 +31,7 @@ class BatchSystemImagesIT {
         pool.add(Engine.container("coalition/htcondor:23").withNetwork(network).withNetworkAliases(host)
             .withCommand(host.equals("cm") ? "central-manager" : "execute").withCreateContainerCmdModifier(logs.hostname(host))
             .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(new Bind(keys, new Volume("/etc/condor/keys"))))
-            .withLogConsumer(logs.to("condor-" + host)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3))));
+            .withLogConsumer(logs.to("condor-" + host)).waitingFor(Engine.untilHealthy(Duration.ofMinutes(3))));
       }
       Startables.deepStart(pool).join();
       GenericContainer<?> cm = pool.get(0);
@@ -56,7 +55,7 @@ class BatchSystemImagesIT {
   @Test
   void aGridEngineCellRunsAUsersJobAndKeepsItsExitCode() {
     try (GenericContainer<?> sge = Engine.container("coalition/gridengine:8.1").withCreateContainerCmdModifier(logs.hostname("sge"))
-        .withLogConsumer(logs.to("sge")).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)))) {
+        .withLogConsumer(logs.to("sge")).waitingFor(Engine.untilHealthy(Duration.ofMinutes(3)))) {
       sge.start();
       Engine.exec(sge, "alice", "sh", "-c", "cd && printf '#!/bin/sh\\nid -un\\nexit 3\\n' > job.sh");
       String sync = Engine.exec(sge, "alice", "sh", "-c", "cd && qsub -sync y -o out -j y job.sh 2>&1; true");

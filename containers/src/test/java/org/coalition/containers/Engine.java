@@ -1,17 +1,27 @@
 package org.coalition.containers;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.exception.DockerException;
 import com.github.dockerjava.api.model.ContainerNetwork;
 import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.HealthCheck;
 import com.github.dockerjava.api.model.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container;
+import org.testcontainers.containers.ContainerLaunchException;
 import org.testcontainers.containers.ExecConfig;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
+import org.testcontainers.containers.wait.strategy.WaitStrategy;
 import org.testcontainers.images.ImagePullPolicy;
 
 /**
@@ -44,9 +54,72 @@ final class Engine {
     return name;
   }
 
-  /** A container of a local image, never pulled (Testcontainers labels it; docker/down removes what a killed run leaves). */
+  /**
+   * A container of a local image, never pulled (Testcontainers labels it; docker/down removes what
+   * a killed run leaves), without Docker's periodic health check: the tier runs its image's check
+   * only while a test waits on it ({@link #healthy}, {@link #untilHealthy}). Every check is a
+   * {@code docker exec}, about 0.2 s of CPU here, and the images check every 5 s: in the tier's 15
+   * containers that was about 0.6 of the machine's two cores, all the time (docs/testbed.md).
+   */
   static GenericContainer<?> container(String image) {
-    return new GenericContainer<>(image(image)).withImagePullPolicy(NEVER_PULL);
+    return new GenericContainer<>(image(image)).withImagePullPolicy(NEVER_PULL)
+        .withCreateContainerCmdModifier(cmd -> cmd.withHealthcheck(new HealthCheck().withTest(List.of("NONE"))));
+  }
+
+  /**
+   * Whether {@code c}'s image's own health check (its Dockerfile's HEALTHCHECK) passes now, run once
+   * as Docker runs it and bounded as Docker bounds it (10 s here); false while {@code c} is stopped.
+   */
+  static boolean healthy(GenericContainer<?> c) {
+    return healthy(c.getContainerId());
+  }
+
+  private static boolean healthy(String containerId) {
+    try {
+      String image = client().inspectContainerCmd(containerId).exec().getImageId();
+      HealthCheck check = client().inspectImageCmd(image).exec().getConfig().getHealthcheck();
+      if (check == null || check.getTest() == null || check.getTest().size() < 2) {
+        throw new IllegalStateException("image " + image + " has no HEALTHCHECK to run");
+      }
+      List<String> command = new ArrayList<>(List.of("timeout", "10"));
+      List<String> test = check.getTest();
+      command.addAll(test.get(0).equals("CMD-SHELL") ? List.of("/bin/sh", "-c", test.get(1)) : test.subList(1, test.size()));
+      String exec = client().execCreateCmd(containerId).withCmd(command.toArray(String[]::new)).withAttachStdout(true).withAttachStderr(true)
+          .exec().getId();
+      if (!client().execStartCmd(exec).exec(new ResultCallback.Adapter<>()).awaitCompletion(30, TimeUnit.SECONDS)) {
+        return false;
+      }
+      Long code = client().inspectExecCmd(exec).exec().getExitCodeLong();
+      return code != null && code == 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    } catch (DockerException e) {
+      // not running (yet, or any more): not healthy
+      return false;
+    }
+  }
+
+  /** Waits for a container's image's health check to pass ({@link #healthy}), checking it every 2 s until {@code limit}. */
+  static WaitStrategy untilHealthy(Duration limit) {
+    return new AbstractWaitStrategy() {
+      @Override
+      protected void waitUntilReady() {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (!healthy(waitStrategyTarget.getContainerId())) {
+          if (System.nanoTime() > deadline) {
+            throw new ContainerLaunchException("the health check of " + waitStrategyTarget.getContainerInfo().getName() + " did not pass within "
+                + limit.toSeconds() + " s");
+          }
+          try {
+            Thread.sleep(2_000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ContainerLaunchException("interrupted waiting for a health check", e);
+          }
+        }
+      }
+    }.withStartupTimeout(limit);
   }
 
   static String volume(String name) {
@@ -92,12 +165,6 @@ final class Engine {
       throw new IllegalStateException(c.getContainerName() + " publishes no port for " + port);
     }
     return Integer.parseInt(bindings[0].getHostPortSpec());
-  }
-
-  /** Docker's health status of {@code c}: starting, healthy, unhealthy; or its state when it has no health check. */
-  static String health(GenericContainer<?> c) {
-    var state = client().inspectContainerCmd(c.getContainerId()).exec().getState();
-    return state.getHealth() != null ? state.getHealth().getStatus() : state.getStatus();
   }
 
   /** Sends {@code signal} (KILL, TERM ...) to {@code c}'s main process, as {@code docker kill --signal} does. */

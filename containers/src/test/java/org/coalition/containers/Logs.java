@@ -96,6 +96,15 @@ final class Logs {
     }
   }
 
+  /**
+   * Where the container's log is and its last {@code n} lines: what a failure names, so that a run
+   * whose files are gone (a CI machine's) still shows why.
+   */
+  String tail(String name, int n) {
+    List<String> all = lines(name);
+    return file(name) + ", ending: " + String.join(" | ", all.subList(Math.max(0, all.size() - n), all.size()));
+  }
+
   /** How many lines of the container's log hold {@code text}. */
   long count(String name, String text) {
     return lines(name).stream().filter(l -> l.contains(text)).count();

@@ -64,6 +64,12 @@ class PackageIT {
   private static final int JOBS = 8;
   private static final String OPERATOR = "--zookeeper localhost:2281 --identity /root/operator.p12 --trust /root/ca/trust.p12";
   private static GenericContainer<?> host;
+  /**
+   * How often a wait asks the container: each question is a {@code docker exec} (about 0.2 s of
+   * CPU) and often a command's JVM, so asking four times a second, as a wait does by default,
+   * takes a core from what it waits for.
+   */
+  private static final Duration EVERY = Duration.ofSeconds(2);
 
   @BeforeAll
   static void bootAndInstallFromTheGuide() throws Exception {
@@ -77,7 +83,7 @@ class PackageIT {
             .withBinds(new Bind("/sys/fs/cgroup", new Volume("/sys/fs/cgroup"), AccessMode.ro)))
         .withLogConsumer(LOGS.to("debian"));
     host.start();
-    Eventually.waitFor("systemd to boot in the container", Duration.ofMinutes(1),
+    Eventually.waitFor(() -> "systemd to boot in the container", Duration.ofMinutes(1), EVERY,
         () -> run("systemctl is-system-running").getStdout().matches("(?s)(running|degraded).*"));
     // after the boot: systemd mounts a fresh /tmp, so the packages go to root's home
     for (Path deb : debs) {
@@ -313,7 +319,7 @@ class PackageIT {
   void aRotatedKeyTakesOverWhenTheDaemonRestarts() {
     ok("coalition federation rotate --ca /root/ca --out /etc/coalition/south.p12 --overlap 0s " + OPERATOR + " south");
     ok("systemctl restart coalition@south");
-    Eventually.waitFor("south to be live again on its new key", Duration.ofMinutes(1),
+    Eventually.waitFor(() -> "south to be live again on its new key", Duration.ofMinutes(1), EVERY,
         () -> run("coalition federation list " + OPERATOR + " --json").getStdout().matches("(?s).*\"south\",\\s*\"identity\"[^}]*\"live\" : true.*"));
   }
 
@@ -322,11 +328,11 @@ class PackageIT {
   @Order(9)
   void theTrialRunsOnTheInstalledExample() {
     ok("(coalition trial /usr/share/doc/coalition/examples/site-local.yaml > /root/trial.log 2>&1 & echo $! > /root/trial.pid)");
-    Eventually.waitFor("the trial's daemon to be ready (/root/trial.log)", Duration.ofMinutes(2),
-        () -> run("curl -fsS http://127.0.0.1:8080/v1/health/ready").getExitCode() == 0);
+    Eventually.waitFor(() -> "the trial's daemon to be ready (/root/trial.log, ending: " + run("tail -n 5 /root/trial.log").getStdout() + ")",
+        Duration.ofMinutes(2), EVERY, () -> run("curl -fsS http://127.0.0.1:8080/v1/health/ready").getExitCode() == 0);
     assertTrue(ok("curl -fsS http://127.0.0.1:8080/").contains("<title>Coalition</title>"));
     ok("kill -TERM $(cat /root/trial.pid)");
-    Eventually.waitFor("the trial to stop", Duration.ofSeconds(60), () -> run("kill -0 $(cat /root/trial.pid)").getExitCode() != 0);
+    Eventually.waitFor(() -> "the trial to stop", Duration.ofSeconds(60), EVERY, () -> run("kill -0 $(cat /root/trial.pid)").getExitCode() != 0);
     assertEquals("", ok("ls -d /tmp/coalition-trial* 2>/dev/null || true").strip(), "the trial removed its folder");
   }
 
@@ -340,9 +346,9 @@ class PackageIT {
     ok("coalition federation remove " + OPERATOR + " south");
     String members = ok("coalition federation list " + OPERATOR + " --json");
     assertFalse(members.contains("\"south\""), members);
-    Eventually.waitFor("north to see south gone", Duration.ofMinutes(1),
+    Eventually.waitFor(() -> "north to see south gone", Duration.ofMinutes(1), EVERY,
         () -> !run("coalition sites --config /etc/coalition/north.yaml --json").getStdout().contains("\"south\""));
-    Eventually.waitFor("south's daemon to stop by itself", Duration.ofMinutes(1),
+    Eventually.waitFor(() -> "south's daemon to stop by itself", Duration.ofMinutes(1), EVERY,
         () -> run("systemctl is-active coalition@south").getStdout().strip().equals("failed"));
     String journal = ok("journalctl --no-pager -u coalition@south");
     assertTrue(journal.contains("refuse this site's key (its operator removed south"), journal);

@@ -12,7 +12,6 @@ import org.coalition.testbed.Eventually;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
-import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.Transferable;
 import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.utility.MountableFile;
@@ -53,13 +52,13 @@ final class SlurmSite implements AutoCloseable {
         .withNetworkAliases(name + "-ctl").withEnv("CLUSTER", name).withEnv("NODES", String.join(" ", hosts))
         .withCommand("controller").withCreateContainerCmdModifier(logs.hostname(name + "-ctl"))
         .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(bind(etc, "/etc/slurm"), bind(home, "/home")))
-        .withLogConsumer(logs.to(name + "-ctl")).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3)));
+        .withLogConsumer(logs.to(name + "-ctl")).waitingFor(Engine.untilHealthy(Duration.ofMinutes(3)));
     for (String host : hosts) {
       nodes.add(Engine.container("coalition/site:" + version).withNetwork(network).withNetworkAliases(host)
           .withCommand("node").withCreateContainerCmdModifier(logs.hostname(host))
           .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withBinds(readOnlyUncopied(etc, "/etc/slurm"), bind(home, "/home"),
               bind(spool, "/var/spool/coalition")))
-          .withLogConsumer(logs.to(host)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(3))));
+          .withLogConsumer(logs.to(host)).waitingFor(Engine.untilHealthy(Duration.ofMinutes(3))));
     }
     daemon = Engine.container("coalition/site:" + version).withNetwork(network).withNetworkAliases(name + "-daemon")
         .withCommand("daemon").withEnv("COALITION_DAEMON_ARGS", "--tick 1s").withExposedPorts(8443)
@@ -122,8 +121,8 @@ final class SlurmSite implements AutoCloseable {
     }
     daemon.start();
     Engine.attach(daemon, federation, name + "-daemon");
-    Eventually.waitFor(name + "'s daemon to turn healthy (its log: " + logs.file(name + "-daemon") + ")", Duration.ofMinutes(4),
-        () -> "healthy".equals(Engine.health(daemon)));
+    Eventually.waitFor(() -> name + "'s daemon to turn healthy (its log: " + logs.tail(name + "-daemon", 6) + ")", Duration.ofMinutes(4),
+        Duration.ofSeconds(2), () -> Engine.healthy(daemon));
   }
 
   GenericContainer<?> daemon() {
@@ -158,8 +157,8 @@ final class SlurmSite implements AutoCloseable {
   private void restartDaemon() {
     long since = Engine.start(daemon);
     logs.follow(daemon, name + "-daemon", since);
-    Eventually.waitFor(name + "'s daemon to turn healthy again (its log: " + logs.file(name + "-daemon") + ")", Duration.ofMinutes(3),
-        () -> "healthy".equals(Engine.health(daemon)));
+    Eventually.waitFor(() -> name + "'s daemon to turn healthy again (its log: " + logs.tail(name + "-daemon", 6) + ")", Duration.ofMinutes(3),
+        Duration.ofSeconds(2), () -> Engine.healthy(daemon));
   }
 
   /** Stops slurmrestd with SIGSTOP: it holds its connections and answers nothing, as a hung service does. */

@@ -10,7 +10,6 @@ import org.coalition.trust.FederationCa;
 import org.coalition.trust.StoreFiles;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
-import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.utility.MountableFile;
 
@@ -54,7 +53,7 @@ final class ZooKeeperEnsemble implements AutoCloseable {
               "/etc/coalition-zookeeper/quorum-trust.p12.password")
           .withEnv("ZK_ID", String.valueOf(i)).withEnv("ZK_SERVERS", "zk1 zk2 zk3").withExposedPorts(TLS_PORT)
           .withCreateContainerCmdModifier(logs.hostname("zk" + i)).withCreateContainerCmdModifier(Logs.netAdmin())
-          .withLogConsumer(logs.to("zk" + i)).waitingFor(Wait.forHealthcheck().withStartupTimeout(Duration.ofMinutes(2)));
+          .withLogConsumer(logs.to("zk" + i)).waitingFor(Engine.untilHealthy(Duration.ofMinutes(2)));
       servers.add(zk);
     }
     Startables.deepStart(servers).join();
@@ -75,7 +74,8 @@ final class ZooKeeperEnsemble implements AutoCloseable {
     Engine.stop(zk, 30);
     long since = Engine.start(zk);
     logs.follow(zk, "zk" + id, since);
-    Eventually.waitFor("zk" + id + " to serve again", Duration.ofMinutes(2), () -> "healthy".equals(Engine.health(zk)));
+    Eventually.waitFor(() -> "zk" + id + " to serve again (its log: " + logs.tail("zk" + id, 4) + ")", Duration.ofMinutes(2), Duration.ofSeconds(2),
+        () -> Engine.healthy(zk));
   }
 
   @Override
