@@ -3,7 +3,7 @@
 # the testbed exposes as wrappers in run/condor/bin. Sourced by testbed/up and testbed/down.
 
 CONDOR_CPUS=4
-CONDOR_TOOLS=(condor_submit condor_q condor_history condor_status condor_rm condor_hold
+CONDOR_TOOLS=(condor_submit condor_q condor_qedit condor_history condor_status condor_rm condor_hold
               condor_release condor_suspend condor_continue condor_wait condor_version condor_config_val)
 
 condor_up() {

@@ -1,6 +1,7 @@
 package org.coalition.condor;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -13,15 +14,19 @@ import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.HomeJob;
+import org.coalition.handler.HomeQueue;
 import org.coalition.handler.PartitionLoad;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
+import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.Tool;
+import org.coalition.handler.files.Results;
 import org.coalition.job.JobLayout;
 
 /**
@@ -35,22 +40,37 @@ import org.coalition.job.JobLayout;
  * <p>HTCondor has no partitions: a pilot's partition must be empty. A job's time limit is its
  * {@code AllowedJobDuration}; a pending job without one counts {@link Config#defaultTimeLimit()}.
  */
-public final class CondorHandler implements ResourceHandler {
+public final class CondorHandler implements ResourceHandler, HomeQueue {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "condor";
   /** The idle jobs, and the held ones that wait for a release (held by the user, or by Coalition's park). */
   private static final String PENDING = "JobStatus == 1 || (JobStatus == 5 && (HoldReasonCode == 1 || HoldReasonCode == 15))";
 
-  /** What the handler needs: the tools, and the time limit counted for a pending job without one. */
-  public record Config(CondorTools tools, Duration defaultTimeLimit) {
+  /**
+   * What the handler needs: the tools, and the time limit counted for a pending job without one;
+   * for a home ({@link CondorHome}), the results folder and the {@code coalition-replay} program.
+   */
+  public record Config(CondorTools tools, Duration defaultTimeLimit, Optional<Path> results, Path replay) {
+    /** The replay program the Debian package installs. */
+    public static final Path REPLAY = Path.of("/usr/lib/coalition/coalition-replay");
+
     public Config {
       Objects.requireNonNull(tools, "tools");
       Objects.requireNonNull(defaultTimeLimit, "defaultTimeLimit");
+      Objects.requireNonNull(results, "results");
+      Objects.requireNonNull(replay, "replay");
+    }
+
+    /** A pool that only lends: its users' jobs are not published. */
+    public Config(CondorTools tools, Duration defaultTimeLimit) {
+      this(tools, defaultTimeLimit, Optional.empty(), REPLAY);
     }
   }
 
   private final Config config;
   private final CondorJobs jobs;
+  /** Its users' opted-in jobs, when it has a results folder to replay them from. */
+  private final Optional<CondorHome> home;
   private final Clock clock;
   private final String description;
   /** The most GPUs one slot of the pool had at the last observation: the most a pilot asks for here. */
@@ -59,6 +79,7 @@ public final class CondorHandler implements ResourceHandler {
   private CondorHandler(Config config, String version, Clock clock) {
     this.config = config;
     this.jobs = new CondorJobs(config.tools());
+    this.home = config.results().map(r -> new CondorHome(config.tools(), new Results(r), config.replay()));
     this.clock = clock;
     this.description = "HTCondor " + version + " (command-line tools, JSON)";
   }
@@ -97,9 +118,14 @@ public final class CondorHandler implements ResourceHandler {
     double coreSeconds = CondorLoad.pendingCoreSeconds(pending, config.defaultTimeLimit());
     CondorLoad.Cores cores = CondorLoad.cores(slots);
     gpus = CondorLoad.gpus(slots);
+    long homeBytes = home.map(h -> {
+      long read = h.observe();
+      h.sweep();
+      return read;
+    }).orElse(-1L);
     List<PartitionLoad> partitions = pending.isEmpty() ? List.of() : List.of(new PartitionLoad("", pending.size(), coreSeconds));
     return new QueueObservation(at, pending.size(), coreSeconds, partitions, cores.claimed(), cores.total(),
-        new RequestCost(2, q.stdout().length() + s.stdout().length()));
+        new RequestCost(homeBytes < 0 ? 2 : 3, q.stdout().length() + s.stdout().length() + Math.max(0, homeBytes)));
   }
 
   /**
@@ -220,6 +246,46 @@ public final class CondorHandler implements ResourceHandler {
             "Completed: exit " + code);
       }
     };
+  }
+
+  @Override
+  public List<HomeJob> federable() {
+    return home.map(CondorHome::federable).orElse(List.of());
+  }
+
+  @Override
+  public String payload(String jobId) {
+    return home().payload(jobId);
+  }
+
+  @Override
+  public void park(String jobId) {
+    home().park(jobId);
+  }
+
+  @Override
+  public void unpark(String jobId) {
+    home().unpark(jobId);
+  }
+
+  @Override
+  public void replay(String jobId, RemoteRun run) {
+    home().replay(jobId, run);
+  }
+
+  @Override
+  public void note(String jobId, String text) {
+    home().note(jobId, text);
+  }
+
+  @Override
+  public Optional<String> owner(String jobId) {
+    return home.flatMap(h -> h.owner(jobId));
+  }
+
+  private CondorHome home() {
+    return home.orElseThrow(() -> new HandlerException(Category.REJECTED, "this HTCondor pool publishes no jobs of its users: its site file"
+        + " names no results folder (results:)"));
   }
 
   @Override

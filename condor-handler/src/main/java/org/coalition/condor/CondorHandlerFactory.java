@@ -32,13 +32,14 @@ public final class CondorHandlerFactory implements HandlerFactory {
       h.problem("as-user", "must contain {user} where the pilot's account goes, e.g. [/usr/sbin/runuser, -u, \"{user}\", --], was " + asUser);
     }
     return new CondorSettings(name, Optional.ofNullable(h.absolutePath("bin", false)), asUser,
-        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)));
+        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)), Optional.ofNullable(h.absolutePath("results", false)),
+        Optional.ofNullable(h.absolutePath("replay", false)).orElse(CondorHandler.Config.REPLAY));
   }
 
   @Override
   public ResourceHandler connect(HandlerSettings settings, HandlerContext context) {
     CondorSettings condor = (CondorSettings) settings;
     CondorTools tools = new CondorTools(condor.bin(), condor.asUser(), Map.of(), CondorTools.onPath().timeout());
-    return CondorHandler.connect(new CondorHandler.Config(tools, condor.defaultTimeLimit()));
+    return CondorHandler.connect(new CondorHandler.Config(tools, condor.defaultTimeLimit(), condor.results(), condor.replay()));
   }
 }

@@ -167,7 +167,8 @@ class SiteConfigReaderTest {
         List.of("/usr/bin/qstat"), List.of("all.q"), "smp", Duration.ofHours(1), "mem_free"),
         SiteConfigReader.read(docs.resolve("site-gridengine.yaml")).handlers().get(0));
     assertEquals(new CondorSettings("condor", Optional.of(Path.of("/usr/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
-        Duration.ofHours(1)), SiteConfigReader.read(docs.resolve("site-condor.yaml")).handlers().get(0));
+        Duration.ofHours(1), Optional.of(Path.of("/var/lib/coalition/condor-results")), Path.of("/usr/lib/coalition/coalition-replay")),
+        SiteConfigReader.read(docs.resolve("site-condor.yaml")).handlers().get(0));
   }
 
   @Test
@@ -214,7 +215,9 @@ class SiteConfigReaderTest {
     assertEquals(List.of(
         new GridEngineSettings("gridengine", Optional.empty(), List.of("qstat"), List.of(), "smp", Duration.ofHours(1), "mem_free"),
         new CondorSettings("condor-1", Optional.of(Path.of("/opt/condor/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
-            Duration.ofHours(1))), c.handlers(), "aliases and the defaults of the optional keys");
+            Duration.ofHours(1), Optional.empty(), Path.of("/usr/lib/coalition/coalition-replay"))), c.handlers(),
+        "aliases and the defaults of the optional keys");
+    assertFalse(c.handlers().get(1).publishesHomeJobs(), "a pool without a results folder only lends");
     List<String> p = problems(MINIMAL.replace("- type: local", """
         - type: gridengine
             queues: [all.q, "long q"]

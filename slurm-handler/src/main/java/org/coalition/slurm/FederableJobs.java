@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.RemoteRun;
+import org.coalition.handler.files.Results;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

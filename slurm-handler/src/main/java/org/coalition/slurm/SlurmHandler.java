@@ -24,6 +24,7 @@ import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
+import org.coalition.handler.files.Results;
 import org.coalition.job.JobLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -16,6 +16,7 @@ import java.util.OptionalInt;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.RemoteRun;
+import org.coalition.handler.files.Results;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package org.coalition.slurm;
+package org.coalition.handler.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -71,11 +71,15 @@ class ResultsTest {
     Results results = new Results(root);
     results.write("7", ME, RemoteRun.exited("", "", 0));
     results.write("8", ME, RemoteRun.exited("", "", 0));
+    results.write("12.3", ME, RemoteRun.exited("", "", 0)); // HTCondor's CLUSTER.PROC
+    Path notAJob = Files.createDirectory(root.resolve("lost+found"));
     Path fresh = Files.createDirectory(root.resolve(".9.fresh"));
     Path old = Files.createDirectory(root.resolve(".10.old"));
     Files.setLastModifiedTime(old, FileTime.from(Instant.now().minusSeconds(7200)));
-    results.sweep(id -> id.equals("7"));
+    results.sweep(id -> id.equals("7") || id.equals("12.3") || id.equals("lost+found"));
     assertFalse(Files.exists(root.resolve("7")));
+    assertFalse(Files.exists(root.resolve("12.3")), "an HTCondor job's result goes once the job ended");
+    assertTrue(Files.exists(notAJob), "what is named as no job is never swept");
     assertTrue(Files.exists(root.resolve("8")));
     assertTrue(Files.exists(fresh), "a folder being written now is left alone");
     assertFalse(Files.exists(old));

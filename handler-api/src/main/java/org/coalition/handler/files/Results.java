@@ -1,4 +1,4 @@
-package org.coalition.slurm;
+package org.coalition.handler.files;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,13 +22,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.RemoteRun;
-import org.coalition.handler.files.NoFollow;
 
 /**
- * The results folder coalition-replay reads: one folder per replayed job, named by its id,
+ * The results folder coalition-replay reads (every home system's replay: Slurm's job_submit hook,
+ * HTCondor's replay run): one folder per replayed job, named by its id,
  * holding {@code stdout}, {@code stderr} and {@code status}, and {@code files.tar} and
  * {@code since} when the run wrote files. The root must be writable by the
  * daemon alone (nobody can then plant a result for someone else's job); each job's folder is
@@ -36,28 +37,30 @@ import org.coalition.handler.files.NoFollow;
  * right to change owners: root or CAP_CHOWN). A folder appears whole or not at all: it is
  * written under a hidden name and renamed.
  */
-final class Results {
+public final class Results {
   private static final Set<PosixFilePermission> PRIVATE_DIR = PosixFilePermissions.fromString("rwx------");
   private static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
   /** The files the run wrote, a tar coalition-replay unpacks into the job's working directory. */
-  static final String FILES = "files.tar";
+  public static final String FILES = "files.tar";
   /** An empty file whose time is when the job left home: a file at home changed after it is not written over. */
-  static final String SINCE = "since";
+  public static final String SINCE = "since";
   /** A hidden folder older than this is what a crash left half-written. */
   private static final Duration ABANDONED = Duration.ofHours(1);
+  /** The ids results are kept under: Slurm's and Grid Engine's numbers, HTCondor's CLUSTER.PROC. */
+  private static final Pattern JOB_ID = Pattern.compile("[0-9]+(\\.[0-9]+)?");
 
   private final Path root;
 
-  Results(Path root) {
+  public Results(Path root) {
     this.root = root;
   }
 
-  Path root() {
+  public Path root() {
     return root;
   }
 
   /** Writes the result of job {@code id}, owned by {@code user}; replaces an earlier one. */
-  void write(String id, String user, RemoteRun run) {
+  public void write(String id, String user, RemoteRun run) {
     checkRoot();
     Path tmp = root.resolve("." + id + "." + UUID.randomUUID());
     Path target = root.resolve(id);
@@ -95,7 +98,7 @@ final class Results {
   }
 
   /** Deletes the results of jobs {@code ended} says are over, and half-written folders a crash left. */
-  void sweep(Predicate<String> ended) {
+  public void sweep(Predicate<String> ended) {
     if (!Files.isDirectory(root)) {
       return;
     }
@@ -109,7 +112,7 @@ final class Results {
           if (modified.toInstant().isBefore(abandoned)) {
             gone.add(p);
           }
-        } else if (name.matches("[0-9]+") && ended.test(name)) {
+        } else if (JOB_ID.matcher(name).matches() && ended.test(name)) {
           gone.add(p);
         }
       }
