@@ -320,15 +320,8 @@ class SlurmFederationIT {
     clusters.put("a", a);
     clusters.put("b", b);
     clusters.put("south", Testbed.require(SITES.get("south")));
-    zk = Ensemble.start(1);
-    List<String> members = List.of("duo", "south");
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    federation(List.of("duo", "south"));
     Path jar = nodeVisibleJar();
-    for (String site : List.of("duo", "south")) {
-      ports.put(site, freePort());
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
-    }
     startDaemon("duo", jar, List.of(a, b));
     startDaemon("south", jar);
     Eventually.waitFor("duo's daemon observes both clusters (16 cores) and sees south", Duration.ofSeconds(60),
@@ -743,14 +736,9 @@ class SlurmFederationIT {
     for (String site : names) {
       clusters.put(site, Testbed.require(SITES.get(site)));
     }
-    zk = Ensemble.start(1);
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), names,
-        Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    federation(names);
     Path jar = nodeVisibleJar();
     for (String site : names) {
-      ports.put(site, freePort());
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
       startDaemon(site, jar);
     }
     for (String site : names) {
@@ -771,14 +759,8 @@ class SlurmFederationIT {
     Instance sge = Testbed.require("sge");
     Instance condor = Testbed.require("condor");
     clusters.put("north", home);
-    zk = Ensemble.start(1);
     List<String> members = List.of("central", "east", "north");
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
-    for (String site : members) {
-      ports.put(site, freePort());
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
-    }
+    federation(members);
     Path jar = nodeVisibleJar(condor);
     try {
       startDaemon("north", jar, List.of(home));
@@ -870,6 +852,95 @@ class SlurmFederationIT {
       Command.of(sge.tool("qdel"), "-u", sge.get("user")).run();
       Command.of(condor.tool("condor_rm"), "-all").run();
     }
+  }
+
+  /**
+   * Issue #50's home on HTCondor, end to end: an HTCondor user's opted-in job waits at central,
+   * whose pool is full; central's daemon publishes it, north's Slurm cluster runs it, and it ends
+   * in the user's own queue, replayed by HTCondor: {@code condor_history} has the run's exit code,
+   * the job's own output and error files its output, and {@code CoalitionWhere} where it ran.
+   */
+  @Test
+  void anHtcondorUsersJobRunsAtASlurmSiteAndEndsInTheirOwnQueue() throws Exception {
+    Instance condor = Testbed.require("condor");
+    Instance north = Testbed.require("slurm22-c1");
+    clusters.put("north", north);
+    List<String> members = List.of("central", "north");
+    federation(members);
+    Path jar = nodeVisibleJar(condor);
+    Path jobs = Files.createDirectories(condor.path("jobs.dir").resolve("e2e-condor-home-" + System.nanoTime()));
+    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+    // the results folder (root's, 711) and the replay program, where the pool's jobs see them (the chroot shares the jobs folder)
+    Path results = Files.createDirectory(jobs.resolve("results"));
+    Files.setPosixFilePermissions(results, PosixFilePermissions.fromString("rwx--x--x"));
+    Path replay = jobs.resolve("coalition-replay");
+    Files.copy(Path.of("..", "slurm-handler", "src", "main", "slurm", "coalition-replay"), replay);
+    Files.setPosixFilePermissions(replay, PosixFilePermissions.fromString("rwxr-xr-x"));
+    String user = condor.get("user");
+    try {
+      startDaemon("north", jar);
+      startDaemon("central", jar, String.format("""
+            - type: htcondor
+              bin: %s
+              as-user: [env, "COALITION_TESTBED_USER={user}"]
+              results: %s
+              replay: %s
+          """, condor.path("bin"), results, replay), user, "", Map.of());
+      for (String site : members) {
+        Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
+      }
+      // central's pool is full: a job of all its cores, not opted in
+      String occupier = condorSubmit(condor, String.join("\n", "executable = /bin/sleep", "arguments = 600", "transfer_executable = false",
+          "initialdir = " + jobs, "should_transfer_files = NO", "request_cpus = " + condor.get("cpus"), "queue", ""));
+      Path script = Files.writeString(jobs.resolve("job.sh"), "#!/bin/sh\necho \"ran as $(id -un)\"\necho 'to stderr' >&2\nexit 7\n");
+      Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+      String id = condorSubmit(condor, String.join("\n", "executable = " + script, "initialdir = " + jobs, "output = " + jobs.resolve("out"),
+          "error = " + jobs.resolve("err"), "should_transfer_files = NO", "request_cpus = 1", "+CoalitionFederate = true", "queue", ""));
+      Eventually.waitFor(() -> "HTCondor job " + id + " to run at north and come back to central: " + job("central", id), Duration.ofMinutes(3),
+          Duration.ofSeconds(2), () -> "replayed".equals(job("central", id).path("state").asText()));
+      assertEquals("north", job("central", id).path("executor").asText(), "it ran at the Slurm site");
+      // the replay waits for a core at home
+      Command.of(condor.tool("condor_rm"), occupier).run().requireSuccess();
+      Eventually.waitFor(() -> "job " + id + " to end in central's HTCondor history", Duration.ofMinutes(2), Duration.ofSeconds(2),
+          () -> !condorHistory(condor, id).isBlank());
+      String[] ended = condorHistory(condor, id).strip().split(" ", 3);
+      assertEquals("7", ended[0], "condor_history has the remote run's exit code: " + String.join(" ", ended));
+      assertEquals("false", ended[1], "not ended by a signal");
+      assertTrue(ended[2].contains("north"), "CoalitionWhere names where it ran: " + ended[2]);
+      assertEquals("ran as " + user + "\n", Files.readString(jobs.resolve("out")), "the run's output in the job's own output file");
+      assertEquals("to stderr\n", Files.readString(jobs.resolve("err")));
+      System.out.println("[e2e] HTCondor job " + id + " of central's user ran at north (Slurm) and ended in central's queue: exit "
+          + ended[0] + ", " + ended[2]);
+    } finally {
+      Command.of(condor.tool("condor_rm"), "-all").run();
+    }
+  }
+
+  /** A federation of {@code members} in a ZooKeeper server of its own, each member a free port and an empty log. */
+  private void federation(List<String> members) throws Exception {
+    zk = Ensemble.start(1);
+    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
+    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
+    for (String site : members) {
+      ports.put(site, freePort());
+      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
+    }
+  }
+
+  /** Submits a description as the testbed's user; its job id. */
+  private static String condorSubmit(Instance condor, String description) {
+    String terse = Command.of(condor.tool("condor_submit"), "-terse", "-").asUser(condor.get("user")).stdin(description).run().requireSuccess()
+        .stdout();
+    Matcher m = Pattern.compile("(\\d+\\.\\d+) - ").matcher(terse);
+    assertTrue(m.find(), "condor_submit -terse printed a job id: " + terse);
+    return m.group(1);
+  }
+
+  /** A completed job's {@code ExitCode ExitBySignal CoalitionWhere} from HTCondor's history, or blank while it is not there. */
+  private static String condorHistory(Instance condor, String id) {
+    String[] parts = id.split("\\.");
+    return Command.of(condor.tool("condor_history"), "-af", "ExitCode", "ExitBySignal", "CoalitionWhere", "-constraint",
+        "ClusterId == " + parts[0] + " && ProcId == " + parts[1] + " && JobStatus == 4").run().requireSuccess().stdout();
   }
 
   /** The daemon's status, or an empty object while it does not answer. */

@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeJob;
@@ -61,6 +63,8 @@ final class CondorHome {
   private final Path replay;
   private final Duration timeout;
   private volatile List<HomeJob> federable = List.of();
+  /** The opted-in jobs in the queue at the last observation, in any state: a replay running is one. */
+  private volatile Set<String> inQueue = Set.of();
 
   /**
    * @param results the folder run results are left in for their replay (readable by the access point's jobs)
@@ -87,14 +91,19 @@ final class CondorHome {
    */
   long observe() {
     String what = "observe HTCondor's opted-in jobs";
-    String out = tools.run("condor_q", List.of("-allusers", "-json", "-attributes", ATTRIBUTES, "-constraint",
-        FEDERATE + " =?= true && (JobStatus == 1 || JobStatus == 5)"), null).requireSuccess(what, Category.UNAVAILABLE);
-    List<JsonNode> ads = CondorTools.parse(out, "condor_q -json");
+    String out = tools.run("condor_q", List.of("-allusers", "-json", "-attributes", ATTRIBUTES, "-constraint", FEDERATE + " =?= true"), null)
+        .requireSuccess(what, Category.UNAVAILABLE);
     List<HomeJob> jobs = new ArrayList<>();
-    for (JsonNode ad : ads) {
-      jobs.add(homeJob(ad));
+    Set<String> ids = new HashSet<>();
+    for (JsonNode ad : CondorTools.parse(out, "condor_q -json")) {
+      ids.add(CondorJobs.id(ad));
+      int status = CondorJobs.status(ad);
+      if (status == CondorJobs.IDLE || status == CondorJobs.HELD) {
+        jobs.add(homeJob(ad));
+      }
     }
     federable = List.copyOf(jobs);
+    inQueue = Set.copyOf(ids);
     return out.length();
   }
 
@@ -204,9 +213,10 @@ final class CondorHome {
     return ad == null ? Optional.empty() : Optional.of(ad.path("Owner").asText("")).filter(o -> !o.isEmpty());
   }
 
-  /** Deletes the results of jobs that left the queue. */
+  /** Deletes the results of jobs that left the queue (a replay reads its result while it runs). */
   void sweep() {
-    results.sweep(id -> federable.stream().noneMatch(j -> j.id().equals(id)));
+    Set<String> queued = inQueue;
+    results.sweep(id -> !queued.contains(id));
   }
 
   private void releaseOurs(String jobId, String what) {

@@ -7,15 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HomeJob;
+import org.coalition.handler.RemoteRun;
 import org.coalition.handler.files.Results;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How an opted-in HTCondor job's ad reads as a home job, and what keeps it home. */
 class CondorHomeTest {
@@ -65,6 +69,33 @@ class CondorHomeTest {
     assertTrue(CondorHome.staysHome(ad("{\"Arguments\": \"-n 3\"}")).contains("arguments"));
     assertTrue(CondorHome.staysHome(ad("{\"Args\": \"-n 3\"}")).contains("arguments"));
     assertEquals("", CondorHome.staysHome(ad("{\"Arguments\": \"\", \"TransferInput\": \"\", \"RequestGPUs\": 0}")));
+  }
+
+  /**
+   * A result stays while its job is in the queue in any state (its replay reads it while it runs)
+   * and goes once the job left: against a hand-written {@code condor_q} that prints the queue.
+   */
+  @Test
+  void aResultStaysWhileItsReplayRunsAndGoesWhenTheJobLeftTheQueue(@TempDir Path tmp) throws Exception {
+    Path bin = Files.createDirectory(tmp.resolve("bin"));
+    Path queue = tmp.resolve("queue.json");
+    Files.writeString(bin.resolve("condor_q"), "#!/bin/sh\ncat " + queue + "\n");
+    Files.setPosixFilePermissions(bin.resolve("condor_q"), PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path root = Files.createDirectory(tmp.resolve("results"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+    CondorHome home = new CondorHome(new CondorTools(Optional.of(bin), List.of(), Map.of(), Duration.ofSeconds(10)), new Results(root),
+        Path.of("/usr/lib/coalition/coalition-replay"));
+    String me = System.getProperty("user.name");
+    new Results(root).write("12.0", me, RemoteRun.exited("out", "", 0));
+    Files.writeString(queue, "[{\"ClusterId\": 12, \"ProcId\": 0, \"Owner\": \"" + me + "\", \"JobStatus\": 2, \"CoalitionFederate\": true,"
+        + " \"CoalitionOriginalCmd\": \"/home/job.sh\"}]");
+    home.observe();
+    home.sweep();
+    assertTrue(Files.isDirectory(root.resolve("12.0")), "the replay runs: its result stays");
+    assertTrue(home.federable().isEmpty(), "a running job is not listed as federable");
+    Files.writeString(queue, "");
+    home.observe();
+    home.sweep();
+    assertFalse(Files.exists(root.resolve("12.0")), "the job left the queue: its result goes");
   }
 
   @Test

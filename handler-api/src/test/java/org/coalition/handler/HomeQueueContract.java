@@ -169,6 +169,12 @@ public abstract class HomeQueueContract {
     awaitListed(s.id());
     home.park(s.id());
     home.replay(s.id(), RemoteRun.exited("remote out\n", "remote err\n", 3));
+    // the daemon goes on observing while the replay waits and runs: what it replays must stay until it has ended
+    Eventually.waitFor(() -> "job " + s.id() + "'s replay to start", WAIT, POLL, () -> {
+      observe(home);
+      return started(s.id());
+    });
+    observe(home);
     assertEquals(Ended.exited(3), awaitEnd(s.id()), "the system's record has the remote run's exit code");
     assertEquals("remote out\n", read(s.stdout()), "the remote run's output where the job's own would be");
     assertEquals("remote err\n", read(s.stderr()));
