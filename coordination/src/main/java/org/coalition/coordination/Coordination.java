@@ -109,11 +109,13 @@ public interface Coordination extends AutoCloseable {
 
   /**
    * Takes back a claim this site made under an earlier session (its daemon restarted): the claim
-   * must still be this site's, with this token, not given up and without a result. It is renewed
-   * under this handle's session, which fences it anew; a late write of the old session is refused.
-   * STALE otherwise: the home requeued it (after its restart grace) and the run must go.
+   * must still be this site's, with this token, and not given up. It is renewed under this
+   * handle's session, which fences it anew; a late write of the old session is refused. Returns
+   * true when held again; false when the run's result is in already (handed in just before the
+   * restart: nothing to take back, and nothing lost). STALE otherwise: the home requeued it (after
+   * its restart grace) and the run must go.
    */
-  void adopt(Claim claim);
+  boolean adopt(Claim claim);
 
   /** Results accepted for this site's jobs, not yet acknowledged. */
   List<Completed> results();

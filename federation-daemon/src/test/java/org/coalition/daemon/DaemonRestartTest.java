@@ -5,13 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.executor.PilotJournal;
@@ -106,6 +110,42 @@ class DaemonRestartTest {
         new RunOutcome(0, 5, 0, new byte[0], new byte[0])), "a late report of the lost run is refused");
     home.tick();
     assertFalse(homeBatch.replayed.containsKey("7"), "the lost run is not replayed");
+  }
+
+  /**
+   * The race the container tier's soak met (stop 61's CI): the run's result is handed in and the
+   * daemon crashes before its journal says so. The restarted daemon finds the result in: it
+   * neither kills a run nor gives a claim back, and the home replays the one run.
+   */
+  @Test
+  void aRunReportedJustBeforeACrashIsFoundReportedAndNothingIsLost() throws IOException {
+    Assignment a = exec.work(pilot, envToken).orElseThrow();
+    assertTrue(exec.heartbeat(pilot, a.token()));
+    Path journal = tmp.resolve("journal");
+    Map<Path, byte[]> before = new HashMap<>();
+    try (Stream<Path> files = Files.list(journal)) {
+      for (Path f : files.toList()) {
+        before.put(f, Files.readAllBytes(f));
+      }
+    }
+    exec.finish(pilot, a.token(), new RunOutcome(0, 5, 3, "seven\n".getBytes(StandardCharsets.UTF_8), new byte[0]));
+    for (Map.Entry<Path, byte[]> f : before.entrySet()) {
+      Files.write(f.getKey(), f.getValue()); // the crash came between the result's write and the journal's
+    }
+    exec.coordination().close(); // kill -9, and a start before the home has taken the result in
+    clock.advance(Duration.ofSeconds(5));
+    exec = execDaemon();
+    exec.start();
+
+    assertEquals(Map.of("adopt reported-before-restart", 1L), BrokerTest.only(exec.decisions().counts(), "adopt", "release", "kill-run"),
+        "found reported: no run killed, no claim given back");
+    execBatch.pilots.put(execBatch.lastPilot(), PilotState.COMPLETED);
+    exec.tick();
+    assertEquals(Map.of("adopt reported-before-restart", 1L), BrokerTest.only(exec.decisions().counts(), "adopt", "release", "kill-run"),
+        "its batch job's end after its report gives nothing back");
+    home.tick();
+    assertEquals(3, homeBatch.replayed.get("7").exitCode(), "the home replays the one run");
+    assertEquals(1, execBatch.submitted.size(), "no second pilot: the job was never requeued");
   }
 
   @Test

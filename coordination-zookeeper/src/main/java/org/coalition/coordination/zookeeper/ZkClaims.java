@@ -153,11 +153,11 @@ final class ZkClaims {
 
   /**
    * Takes back a claim of this site's from an earlier session (docs/decisions/0011): read the
-   * claim and its job, check it is still this site's, with this token, not given up and without a
-   * result, then rewrite it under this session in one multi checked against both versions.
-   * Returns the session it now holds the claim under.
+   * claim and its job, check it is still this site's, with this token and not given up, then
+   * rewrite it under this session in one multi checked against both versions. True when held
+   * again; false when its result is in already (nothing to take back).
    */
-  long adopt(Claim claim) {
+  boolean adopt(Claim claim) {
     JobRef ref = claim.ref();
     String path = zk.paths.claim(ref);
     ZooKeeper handle = zk.sessionHandle();
@@ -171,7 +171,7 @@ final class ZkClaims {
         throw CoordinationException.stale(claim, "the job's claim is no longer this site's");
       }
       if (ZkSite.fenced(handle, () -> handle.exists(zk.paths.result(ref), false)) != null) {
-        throw CoordinationException.stale(claim, "its result is in already");
+        return false; // handed in before the restart: nothing to take back
       }
       List<Op> ops = List.of(Op.check(zk.paths.job(ref), jobStat.getVersion()),
           Op.setData(path, ZkRecords.write(new ClaimRecord(zk.site, session, record.startTime(), false)), claimStat.getVersion()));
@@ -179,7 +179,7 @@ final class ZkClaims {
       Stat stat = ((OpResult.SetDataResult) done.get(1)).getStat();
       fences.put(claim.token(), new Fence(handle, session, stat.getVersion(), jobStat.getVersion(), zk.clock.millis()));
       view.claimedHere(ref);
-      return session;
+      return true;
     } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
       throw CoordinationException.stale(claim, "the job or its claim changed or is gone (requeued by its home)");
     } catch (KeeperException e) {
@@ -369,9 +369,11 @@ final class ZkClaims {
       throw CoordinationException.stale(claim, ended + " " + (now - since) / 1000 + " s ago, and the claim could not be taken back within"
           + " half the restart grace (" + grace.toSeconds() + " s); its home requeues it");
     }
-    long session = adopt(claim);
+    if (!adopt(claim)) {
+      throw CoordinationException.stale(claim, "its result is in already");
+    }
     LOG.info("site {}: took back the claim on {} under session 0x{}: the session that made it (0x{}) ended", zk.site, claim.ref(),
-        Long.toHexString(session), Long.toHexString(fence.session()));
+        Long.toHexString(zk.sessionHandle().getSessionId()), Long.toHexString(fence.session()));
     return true;
   }
 

@@ -214,10 +214,10 @@ public final class ZkCoordination implements Coordination {
   }
 
   @Override
-  public void adopt(Claim claim) {
+  public boolean adopt(Claim claim) {
     open();
     zk.requireOwn(claim.executor());
-    claims.adopt(claim);
+    return claims.adopt(claim);
   }
 
   @Override

@@ -213,7 +213,7 @@ public final class InMemoryCoordination implements Coordination {
   }
 
   @Override
-  public void adopt(Claim claim) {
+  public boolean adopt(Claim claim) {
     synchronized (fed.lock) {
       open();
       requireOwn(claim.executor());
@@ -225,10 +225,11 @@ public final class InMemoryCoordination implements Coordination {
         throw CoordinationException.stale(claim, "the job's claim is no longer this site's");
       }
       if (fed.results.containsKey(claim.ref())) {
-        throw CoordinationException.stale(claim, "its result is in already");
+        return false; // handed in before the restart: nothing to take back
       }
       fed.claims.put(claim.ref(), new ClaimState(site, session, c.token(), c.started(), false, c.claimedAt(), fed.clock.millis()));
       fed.sessionGoneSince.remove(claim.ref());
+      return true;
     }
   }
 

@@ -292,6 +292,12 @@ public final class Pilot {
     }
   }
 
+  /** Its run's result was in already when its claim was to be adopted: {@link Event#FOUND_REPORTED}. */
+  synchronized void foundReported() {
+    Transition<Phase, Effect> t = transition(Event.FOUND_REPORTED);
+    state = state.with(t.next()).withReported();
+  }
+
   /** Whether it waits for its claim's adoption under this daemon's session (restored from the journal). */
   boolean adopting() {
     Phase p = state.phase();

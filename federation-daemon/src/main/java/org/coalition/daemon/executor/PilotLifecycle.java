@@ -20,6 +20,7 @@ import org.coalition.daemon.base.TransitionTable;
  *
  *   restored from the journal with a run under way: ADOPTING --adopted--> RUNNING
  *                                  ... with a job not yet confirmed: ADOPTING_HANDED --adopted--> HANDED
+ *                                  ... whose result was in already: ADOPTING(_HANDED) --found reported--> REPORTED
  * </pre>
  *
  * <p>The journal ({@link PilotJournal}) keeps a phase by name, and a daemon may be downgraded one
@@ -73,6 +74,8 @@ public final class PilotLifecycle {
     EVICT_FAILED,
     /** Its claim is held under this daemon's session again, or was found lost (its next heartbeat is told so). */
     ADOPTED,
+    /** Its claim was to be adopted, but its run's result was in already: handed in just before this daemon restarted. */
+    FOUND_REPORTED,
     /** Waited in the local queue past {@code pilots.pending-limit} without asking. */
     PENDING_TOO_LONG,
     /** Its batch job ended (completed, cancelled or unknown to the batch system). */
@@ -135,6 +138,9 @@ public final class PilotLifecycle {
     on(Phase.EVICTING, Event.EVICT_FAILED, Transition.to(Phase.RUNNING));
     on(Phase.ADOPTING, Event.ADOPTED, Transition.to(Phase.RUNNING));
     on(Phase.ADOPTING_HANDED, Event.ADOPTED, Transition.to(Phase.HANDED));
+    // the result was handed in and the daemon stopped before its journal said so: nothing to take back, nothing lost
+    on(Phase.ADOPTING, Event.FOUND_REPORTED, Transition.to(Phase.REPORTED));
+    on(Phase.ADOPTING_HANDED, Event.FOUND_REPORTED, Transition.to(Phase.REPORTED));
     // a second report of the same run: the coordination layer answers it (the result exists already)
     on(Phase.REPORTED, Event.REPORTED, Transition.to(Phase.REPORTED));
     // a report that arrives after the batch job was seen ending: the result is recorded all the same

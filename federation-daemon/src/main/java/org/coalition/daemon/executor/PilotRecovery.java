@@ -47,6 +47,7 @@ final class PilotRecovery {
     int running = 0;
     int adopted = 0;
     int lost = 0;
+    int reported = 0;
     for (PilotJournal.Entry e : journal.load()) {
       Pilot p = Pilot.restored(e);
       if (p.handle() == null || p.phase() == PilotLifecycle.Phase.SUBMITTING) {
@@ -62,17 +63,22 @@ final class PilotRecovery {
       Adoption a = settle(p);
       adopted += a == Adoption.ADOPTED ? 1 : 0;
       lost += a == Adoption.LOST ? 1 : 0;
+      reported += a == Adoption.REPORTED ? 1 : 0;
     }
     if (pending + running > 0) {
-      LOG.info("site {}: took back {} pending and {} running pilots from the journal; {} claims adopted, {} lost, {} to adopt later,"
-          + " in {} ms ({} s after the daemon's start)", site, pending, running, adopted, lost, running - adopted - lost,
+      LOG.info("site {}: took back {} pending and {} running pilots from the journal; {} claims adopted, {} lost, {} reported before the"
+          + " restart, {} to adopt later, in {} ms ({} s after the daemon's start)", site, pending, running, adopted, lost, reported,
+          running - adopted - lost - reported,
           (System.nanoTime() - began) / 1_000_000,
           Numbers.format(ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0));
     }
   }
 
-  /** How an adoption went: the claim is this daemon's again, it was lost (requeued by its home), or the store could not be asked. */
-  private enum Adoption { ADOPTED, LOST, LATER }
+  /**
+   * How an adoption went: the claim is this daemon's again, it was lost (requeued by its home),
+   * its run's result was in already (handed in just before the restart), or the store could not be asked.
+   */
+  private enum Adoption { ADOPTED, LOST, REPORTED, LATER }
 
   /**
    * Adopts {@code p}'s claim if it still waits for it. True when settled (adopted, or lost and
@@ -91,7 +97,13 @@ final class PilotRecovery {
       Claim c = p.claim();
       Adoption outcome;
       try {
-        coordination.adopt(c);
+        if (!coordination.adopt(c)) {
+          decisions.record("adopt", job(c.ref()) + " pilot=" + p.id, "reported-before-restart", "the run's result was handed in just before"
+              + " this daemon restarted; nothing to take back, nothing lost");
+          p.foundReported();
+          keep(p);
+          return Adoption.REPORTED;
+        }
         decisions.record("adopt", job(c.ref()) + " pilot=" + p.id, "restarted", "the run went on while this daemon restarted; claim "
             + c.token() + " is held again");
         outcome = Adoption.ADOPTED;

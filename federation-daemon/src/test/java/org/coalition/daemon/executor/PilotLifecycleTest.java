@@ -42,6 +42,8 @@ class PilotLifecycleTest {
       new Row(Phase.EVICTING, Event.EVICT_FAILED, Phase.RUNNING, List.of()),
       new Row(Phase.ADOPTING, Event.ADOPTED, Phase.RUNNING, List.of()),
       new Row(Phase.ADOPTING_HANDED, Event.ADOPTED, Phase.HANDED, List.of()),
+      new Row(Phase.ADOPTING, Event.FOUND_REPORTED, Phase.REPORTED, List.of()),
+      new Row(Phase.ADOPTING_HANDED, Event.FOUND_REPORTED, Phase.REPORTED, List.of()),
       new Row(Phase.REPORTED, Event.REPORTED, Phase.REPORTED, List.of()),
       new Row(Phase.GONE, Event.REPORTED, Phase.GONE, List.of()),
       new Row(Phase.ASKED, Event.BATCH_ENDED, Phase.GONE, List.of(Effect.FORGET, Effect.RELEASE_CLAIM)),
