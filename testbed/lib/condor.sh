@@ -46,6 +46,9 @@ NEGOTIATOR_CYCLE_DELAY = 1
 SCHEDD_INTERVAL = 5
 UPDATE_INTERVAL = 5
 CONF
+  # An access point set up as docs/examples/condor-access-point.conf tells a site admin to (issue #50).
+  install -m 644 "$(dirname "${BASH_SOURCE[0]}")/../../docs/examples/condor-access-point.conf" \
+    "$TB_CHROOT/etc/condor/config.d/98-coalition-access-point.conf"
   chroot "$TB_CHROOT" sh -c 'mkdir -p /run/condor /var/lock/condor && chown condor:condor /run/condor /var/lock/condor'
   start_daemon "condor_master" "$dir/condor_master.pid" "$dir/condor_master.out" \
     chroot "$TB_CHROOT" condor_master -f

@@ -1,5 +1,8 @@
 package org.coalition.condor;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +20,7 @@ import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * The home side's shared contract ({@link HomeQueueContract}) on the testbed's HTCondor 23.9 pool:
@@ -128,6 +132,27 @@ class CondorHomeContractIT extends HomeQueueContract {
   @Override
   protected void adminHold(String id) {
     Command.of(condor.tool("condor_hold"), id).run().requireSuccess();
+  }
+
+  /**
+   * The access point's set-up (docs/examples/condor-access-point.conf, which the testbed's pool
+   * runs): a job's user can write Coalition's hold token neither at submission nor by an edit, so
+   * no hold of theirs passes for Coalition's, which the daemon would release.
+   */
+  @Test
+  void aUserCannotWriteCoalitionsHoldTokenSoNoHoldOfTheirsPassesForCoalitions() {
+    Path dir = folder("forge-");
+    String id = submitAsUser(String.join("\n", "executable = /bin/true", "transfer_executable = false", "initialdir = " + dir,
+        "should_transfer_files = NO", "hold = true", "+CoalitionFederate = true", "+" + CondorHome.HOLD_TOKEN + " = 5", "queue", ""));
+    assertEquals("undefined", token(id), "the schedd dropped the token the submit file wrote");
+    Command.Result edit = Command.of(condor.tool("condor_qedit"), id, CondorHome.HOLD_TOKEN, "5").asUser(condor.get("user")).run();
+    assertNotEquals(0, edit.exitCode(), "the user's edit of the token is refused: " + edit.describe());
+    assertEquals("undefined", token(id), "the token is still not there");
+    Command.of(condor.tool("condor_qedit"), id, "CoalitionNote", "\"mine\"").asUser(condor.get("user")).run().requireSuccess();
+  }
+
+  private String token(String id) {
+    return Command.of(condor.tool("condor_q"), "-allusers", id, "-af", CondorHome.HOLD_TOKEN).run().requireSuccess().stdout().strip();
   }
 
   @Override
