@@ -118,14 +118,15 @@ public final class CondorHandler implements ResourceHandler, HomeQueue {
     double coreSeconds = CondorLoad.pendingCoreSeconds(pending, config.defaultTimeLimit());
     CondorLoad.Cores cores = CondorLoad.cores(slots);
     gpus = CondorLoad.gpus(slots);
-    long homeBytes = home.map(h -> {
-      long read = h.observe();
-      h.sweep();
-      return read;
-    }).orElse(-1L);
+    int calls = 2;
+    long bytes = q.stdout().length() + s.stdout().length();
+    if (home.isPresent()) {
+      bytes += home.get().observe();
+      home.get().sweep();
+      calls++;
+    }
     List<PartitionLoad> partitions = pending.isEmpty() ? List.of() : List.of(new PartitionLoad("", pending.size(), coreSeconds));
-    return new QueueObservation(at, pending.size(), coreSeconds, partitions, cores.claimed(), cores.total(),
-        new RequestCost(homeBytes < 0 ? 2 : 3, q.stdout().length() + s.stdout().length() + Math.max(0, homeBytes)));
+    return new QueueObservation(at, pending.size(), coreSeconds, partitions, cores.claimed(), cores.total(), new RequestCost(calls, bytes));
   }
 
   /**

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -61,7 +60,6 @@ final class CondorHome {
   private final CondorTools tools;
   private final Results results;
   private final Path replay;
-  private final Duration timeout;
   private volatile List<HomeJob> federable = List.of();
   /** The opted-in jobs in the queue at the last observation, in any state: a replay running is one. */
   private volatile Set<String> inQueue = Set.of();
@@ -74,7 +72,6 @@ final class CondorHome {
     this.tools = tools;
     this.results = results;
     this.replay = replay;
-    this.timeout = tools.timeout();
     if (!replay.isAbsolute() || !results.root().isAbsolute() || unquotable(replay.toString()) || unquotable(results.root().toString())) {
       throw new HandlerException(Category.REJECTED, "the replay program (" + replay + ") and the results folder (" + results.root()
           + ") must be absolute paths without quotes, backslashes or spaces");
@@ -149,7 +146,7 @@ final class CondorHome {
     String owner = ad.path("Owner").asText("");
     Tool.Result r;
     try {
-      r = new Tool(AsAccount.command(owner, List.of("head", "-c", Integer.toString(MAX_SCRIPT + 1), "--", cmd.toString())), Map.of(), timeout)
+      r = new Tool(AsAccount.command(owner, List.of("head", "-c", Integer.toString(MAX_SCRIPT + 1), "--", cmd.toString())), Map.of(), tools.timeout())
           .run(List.of(), null);
     } catch (IOException | IllegalArgumentException e) {
       throw new HandlerException(Category.REJECTED, "cannot read the program of job " + jobId + " as " + owner + ": " + e.getMessage(), e);

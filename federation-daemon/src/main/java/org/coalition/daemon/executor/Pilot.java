@@ -266,9 +266,7 @@ public final class Pilot {
 
   /** Its run's result is handed in: {@link Event#REPORTED}. */
   synchronized List<Effect> reportedRun() {
-    Transition<Phase, Effect> t = transition(Event.REPORTED);
-    state = state.with(t.next()).withReported();
-    return t.effects();
+    return reported(Event.REPORTED);
   }
 
   /**
@@ -294,8 +292,13 @@ public final class Pilot {
 
   /** Its run's result was in already when its claim was to be adopted: {@link Event#FOUND_REPORTED}. */
   synchronized void foundReported() {
-    Transition<Phase, Effect> t = transition(Event.FOUND_REPORTED);
+    reported(Event.FOUND_REPORTED);
+  }
+
+  private List<Effect> reported(Event event) {
+    Transition<Phase, Effect> t = transition(event);
     state = state.with(t.next()).withReported();
+    return t.effects();
   }
 
   /** Whether it waits for its claim's adoption under this daemon's session (restored from the journal). */
