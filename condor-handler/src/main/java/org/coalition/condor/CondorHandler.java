@@ -204,6 +204,9 @@ public final class CondorHandler implements ResourceHandler, HomeQueue {
       throw new HandlerException(Category.NOT_FOUND, what + ": not an HTCondor job id (CLUSTER.PROC)");
     }
     Tool.Result r = config.tools().run(tool, List.of(pilot.nativeId()), null);
+    if (goneIsFine && CondorTools.saysAlreadyRemoved(r)) {
+      return; // removed before, its ad not yet out of the queue
+    }
     if (CondorTools.saysNotFound(r)) {
       if (goneIsFine) {
         return;

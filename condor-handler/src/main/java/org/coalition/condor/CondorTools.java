@@ -93,4 +93,9 @@ public record CondorTools(Optional<Path> bin, List<String> asUser, Map<String, S
     String words = r.stdout() + r.stderr();
     return words.contains("There are no jobs in the queue") || words.contains("Couldn't find") || words.contains("not found");
   }
+
+  /** {@code condor_rm} of a job already removed whose ad is still in the queue (its shadow or starter still cleaning up). */
+  static boolean saysAlreadyRemoved(Tool.Result r) {
+    return (r.stdout() + r.stderr()).contains("already marked for removal");
+  }
 }

@@ -1,6 +1,7 @@
 package org.coalition.condor;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.util.OptionalInt;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotState;
+import org.coalition.handler.Tool;
 import org.junit.jupiter.api.Test;
 
 /** Reading HTCondor's JSON and writing its submit descriptions, without a pool. */
@@ -60,6 +62,15 @@ class CondorToolsTest {
     HandlerException odd = assertThrows(HandlerException.class,
         () -> CondorHandler.status(PILOT, json.readTree("{\"ClusterId\":12,\"ProcId\":0,\"JobStatus\":9}")));
     assertEquals(HandlerException.Category.PROTOCOL, odd.category());
+  }
+
+  /** A second {@code condor_rm} while the first one's ad is still in the queue: HTCondor's own words, exit 1 (seen in CI on 23.9). */
+  @Test
+  void aRemovalAlreadyUnderWayIsToldApartFromOtherFailures() {
+    var again = new Tool.Result(List.of("condor_rm", "646.0"), 1, "", "Job 646.0 already marked for removal\n");
+    assertTrue(CondorTools.saysAlreadyRemoved(again));
+    assertFalse(CondorTools.saysNotFound(again), "the job exists, so a hold or release of it must not pass as done");
+    assertFalse(CondorTools.saysAlreadyRemoved(new Tool.Result(List.of("condor_rm", "646.0"), 1, "", "Failed to connect to schedd\n")));
   }
 
   @Test
