@@ -81,6 +81,23 @@ sge_up() {
     qconf -Mconf "$dir/conf/global" >/dev/null
   fi
 
+  # A home for Coalition, as docs/gridengine-home.md tells a site admin to set one up (issue #50): Coalition's starter method on
+  # all.q (every job of the suite starts through it), its results folder (the daemon's alone, mode 711), and the two qmaster
+  # params that keep a replayed exit status 99 or 100 from requeueing the job or putting it in error.
+  local src results=$dir/results coalition=$dir/coalition
+  src=$(dirname "${BASH_SOURCE[0]}")/../..
+  mkdir -p "$coalition"
+  install -d -m 711 "$results"
+  install -m 755 "$src/slurm-handler/src/main/slurm/coalition-replay" "$coalition/coalition-replay"
+  sed "s|^RESULTS=.*|RESULTS=$results|" "$src/gridengine-handler/src/main/gridengine/coalition-gridengine-starter" >"$coalition/starter.new"
+  chmod 755 "$coalition/starter.new" && mv -f "$coalition/starter.new" "$coalition/coalition-gridengine-starter"
+  qconf -sq all.q | grep -Eq "^starter_method +$coalition/coalition-gridengine-starter$" \
+    || qconf -mattr queue starter_method "$coalition/coalition-gridengine-starter" all.q >/dev/null
+  if ! grep -Eq '^qmaster_params +FORBID_RESCHEDULE=1,FORBID_APPERROR=1$' "$dir/conf/global"; then
+    sed -i 's/^qmaster_params .*/qmaster_params               FORBID_RESCHEDULE=1,FORBID_APPERROR=1/' "$dir/conf/global"
+    qconf -Mconf "$dir/conf/global" >/dev/null
+  fi
+
   # The execd names its spool folder after the name its address resolves to, which may be
   # "localhost" rather than the hostname here; find its pid file by pattern.
   local espool_base espool
@@ -106,13 +123,13 @@ sge_up() {
   }
 
   local t
-  for t in qsub qstat qdel qhold qrls qmod qacct qconf qhost; do
+  for t in qsub qstat qdel qhold qrls qalter qmod qacct qconf qhost; do
     write_wrapper "$dir/bin/$t" no SGE_ROOT="$SGE_ROOT" SGE_CELL="$SGE_CELL" -- "/usr/bin/$t"
   done
   write_properties "$dir/testbed.properties" \
     "kind=sge" "sge.root=$SGE_ROOT" "sge.cell=$SGE_CELL" "bin=$dir/bin" "jobs.dir=$dir/jobs" \
     "drmaa.library=$SGE_DRMAA_LIB" "slots=$SGE_SLOTS" "queue=all.q" "pe=smp" "user=$TB_USER" \
-    "log.qmaster=$spool/messages" "log.execd=$espool/messages"
+    "log.qmaster=$spool/messages" "log.execd=$espool/messages" "results.dir=$results" "spool=$spool"
   say "sge is up: Grid Engine qmaster and execd on $host, queue all.q with $SGE_SLOTS slots, DRMAA $SGE_DRMAA_LIB, tools in $dir/bin, logs $spool/messages"
 }
 

@@ -14,15 +14,13 @@ import java.util.OptionalInt;
 import java.util.regex.Pattern;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
-import org.coalition.handler.HomeJob;
-import org.coalition.handler.HomeQueue;
+import org.coalition.handler.HomeQueueSide;
 import org.coalition.handler.PartitionLoad;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
 import org.coalition.handler.PilotStatus;
 import org.coalition.handler.QueueObservation;
-import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.Tool;
@@ -40,7 +38,7 @@ import org.coalition.job.JobLayout;
  * <p>HTCondor has no partitions: a pilot's partition must be empty. A job's time limit is its
  * {@code AllowedJobDuration}; a pending job without one counts {@link Config#defaultTimeLimit()}.
  */
-public final class CondorHandler implements ResourceHandler, HomeQueue {
+public final class CondorHandler implements ResourceHandler, HomeQueueSide {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "condor";
   /** The idle jobs, and the held ones that wait for a release (held by the user, or by Coalition's park). */
@@ -253,43 +251,14 @@ public final class CondorHandler implements ResourceHandler, HomeQueue {
   }
 
   @Override
-  public List<HomeJob> federable() {
-    return home.map(CondorHome::federable).orElse(List.of());
+  public Optional<CondorHome> homeSide() {
+    return home;
   }
 
   @Override
-  public String payload(String jobId) {
-    return home().payload(jobId);
-  }
-
-  @Override
-  public void park(String jobId) {
-    home().park(jobId);
-  }
-
-  @Override
-  public void unpark(String jobId) {
-    home().unpark(jobId);
-  }
-
-  @Override
-  public void replay(String jobId, RemoteRun run) {
-    home().replay(jobId, run);
-  }
-
-  @Override
-  public void note(String jobId, String text) {
-    home().note(jobId, text);
-  }
-
-  @Override
-  public Optional<String> owner(String jobId) {
-    return home.flatMap(h -> h.owner(jobId));
-  }
-
-  private CondorHome home() {
-    return home.orElseThrow(() -> new HandlerException(Category.REJECTED, "this HTCondor pool publishes no jobs of its users: its site file"
-        + " names no results folder (results:)"));
+  public String noHome() {
+    return "this HTCondor pool publishes no jobs of its users: its site file"
+        + " names no results folder (results:)";
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.util.Set;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeJob;
+import org.coalition.handler.HomeQueue;
 import org.coalition.handler.RemoteRun;
 import org.coalition.handler.Tool;
 import org.coalition.handler.files.AsAccount;
@@ -42,7 +43,7 @@ import org.coalition.handler.files.Results;
  * has no arguments; a job that transfers input files, asks for GPUs, or runs a program that is no
  * script stays home, and its user is told why (docs/jobs.md).
  */
-final class CondorHome {
+final class CondorHome implements HomeQueue {
   /** The attribute that opts a job in. */
   static final String FEDERATE = "CoalitionFederate";
   /** The subcode of Coalition's holds (HTCondor reserves none: the token tells them apart). */
@@ -104,7 +105,8 @@ final class CondorHome {
     return out.length();
   }
 
-  List<HomeJob> federable() {
+  @Override
+  public List<HomeJob> federable() {
     return federable;
   }
 
@@ -139,7 +141,8 @@ final class CondorHome {
   }
 
   /** The job's script, read as its owner (never as root: a link the user planted leads nowhere the user could not go). */
-  String payload(String jobId) {
+  @Override
+  public String payload(String jobId) {
     JsonNode ad = optedIn(jobId, "read the script of");
     Path iwd = Path.of(ad.path("Iwd").asText("/"));
     Path cmd = iwd.resolve(ad.path("Cmd").asText(""));
@@ -162,7 +165,8 @@ final class CondorHome {
   }
 
   /** Holds the job with Coalition's hold, only while it is idle. */
-  void park(String jobId) {
+  @Override
+  public void park(String jobId) {
     String job = CondorJobs.constraint(List.of(jobId));
     Tool.Result held = tools.run("condor_hold", List.of("-constraint", "(" + job + ") && JobStatus == 1", "-reason",
         "Coalition: may run at another site of the federation; it stays in this queue", "-subcode", Integer.toString(HOLD_SUBCODE)), null);
@@ -176,12 +180,14 @@ final class CondorHome {
   }
 
   /** Releases Coalition's hold of the job (its publication was withdrawn): it runs here after all. */
-  void unpark(String jobId) {
+  @Override
+  public void unpark(String jobId) {
     releaseOurs(jobId, "unpark");
   }
 
   /** Makes the parked job replay {@code run} and releases it. */
-  void replay(String jobId, RemoteRun run) {
+  @Override
+  public void replay(String jobId, RemoteRun run) {
     JsonNode ad = read(jobId, "replay a run of");
     if (!ours(ad)) {
       throw new HandlerException(Category.REJECTED, "cannot replay a run of job " + jobId + ": Coalition did not park it (or its hold was made again)");
@@ -198,11 +204,13 @@ final class CondorHome {
   }
 
   /** Tells the user where the job is, in an attribute of its ad ({@code condor_q -l}, then {@code condor_history -l}). */
-  void note(String jobId, String text) {
+  @Override
+  public void note(String jobId, String text) {
     edit(jobId, List.of(WHERE, quoted(text)), "note where job " + jobId + " is");
   }
 
-  Optional<String> owner(String jobId) {
+  @Override
+  public Optional<String> owner(String jobId) {
     if (!CondorJobs.ID.matcher(jobId).matches()) {
       return Optional.empty();
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.drmaa.jna.NativeSession;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.HomeQueueSide;
 import org.coalition.handler.PilotHandle;
 import org.coalition.handler.PilotSpec;
 import org.coalition.handler.PilotState;
@@ -25,6 +26,7 @@ import org.coalition.handler.QueueObservation;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.Tool;
+import org.coalition.handler.files.Results;
 import org.ggf.drmaa.AlreadyActiveSessionException;
 import org.ggf.drmaa.AuthorizationException;
 import org.ggf.drmaa.DeniedByDrmException;
@@ -48,7 +50,7 @@ import org.ggf.drmaa.TryLaterException;
  * therefore starts each pilot as {@code runuser -u ACCOUNT -- COMMAND}, so nothing of the foreign
  * job runs as root; a daemon running as an ordinary user runs pilots only for that account.
  */
-public final class GridEngineHandler implements ResourceHandler {
+public final class GridEngineHandler implements ResourceHandler, HomeQueueSide {
   /** The handler's kind, as in {@link PilotHandle#system()}. */
   public static final String KIND = "gridengine";
 
@@ -63,9 +65,12 @@ public final class GridEngineHandler implements ResourceHandler {
    * @param runuser the command that starts a pilot as its account when the daemon is root
    * @param memoryComplex the complex a pilot asks its memory by ({@code -l mem_free=356M}), compared
    *     with its whole memory; empty to ask none
+   * @param results the folder runs of the cluster's users' jobs are left in for the queues' starter
+   *     method to replay; empty when the cluster publishes no jobs of its users (it only lends)
+   * @param spool qmaster's spool folder, where the users' job scripts are ({@code job_scripts/N})
    */
   public record Config(Optional<Path> library, Tool qstat, List<String> queues, String parallelEnvironment, Duration defaultTimeLimit,
-      String runuser, String memoryComplex) {
+      String runuser, String memoryComplex, Optional<Path> results, Path spool) {
     public Config {
       Objects.requireNonNull(library, "library");
       Objects.requireNonNull(qstat, "qstat");
@@ -74,20 +79,34 @@ public final class GridEngineHandler implements ResourceHandler {
       Objects.requireNonNull(defaultTimeLimit, "defaultTimeLimit");
       Objects.requireNonNull(runuser, "runuser");
       Objects.requireNonNull(memoryComplex, "memoryComplex");
+      Objects.requireNonNull(results, "results");
+      Objects.requireNonNull(spool, "spool");
     }
 
-    /** Defaults: {@code qstat} on the PATH (30 s), all queues, {@code -pe smp}, 1 h for jobs without {@code h_rt}, memory by {@code mem_free}. */
+    /**
+     * Defaults: {@code qstat} on the PATH (30 s), all queues, {@code -pe smp}, 1 h for jobs without
+     * {@code h_rt}, memory by {@code mem_free}, no home (Debian's qmaster spool named for when one is set).
+     */
     public static Config of(Optional<Path> library) {
       return new Config(library, Tool.of("qstat", Duration.ofSeconds(30)), List.of(), "smp", Duration.ofHours(1), "/usr/sbin/runuser",
-          "mem_free");
+          "mem_free", Optional.empty(), DEFAULT_SPOOL);
     }
 
     public Config withQstat(Tool tool) {
-      return new Config(library, tool, queues, parallelEnvironment, defaultTimeLimit, runuser, memoryComplex);
+      return new Config(library, tool, queues, parallelEnvironment, defaultTimeLimit, runuser, memoryComplex, results, spool);
+    }
+
+    /** The cluster as a home: its users' opted-in jobs are published, their runs left in {@code folder} for the starter method. */
+    public Config withHome(Path folder, Path qmasterSpool) {
+      return new Config(library, qstat, queues, parallelEnvironment, defaultTimeLimit, runuser, memoryComplex, Optional.of(folder), qmasterSpool);
     }
   }
 
+  /** Where Debian's gridengine-master spools (its {@code bootstrap}'s {@code qmaster_spool_dir}). */
+  public static final Path DEFAULT_SPOOL = Path.of("/var/spool/gridengine/qmaster");
+
   private final Config config;
+  private final Optional<GridEngineHome> home;
   private final Session session;
   private final String user;
   private final Clock clock;
@@ -116,6 +135,7 @@ public final class GridEngineHandler implements ResourceHandler {
     this.session = session;
     this.user = user;
     this.clock = clock;
+    this.home = config.results().map(r -> new GridEngineHome(config.qstat(), new Results(r), config.spool(), config.memoryComplex(), clock));
     this.description = "Grid Engine " + session.getDrmSystem() + " (DRMAA " + session.getVersion() + ", " + session.getDrmaaImplementation() + ")";
   }
 
@@ -153,8 +173,15 @@ public final class GridEngineHandler implements ResourceHandler {
     String defaultQueue = config.queues().isEmpty() ? "" : config.queues().get(0);
     QstatXml.Pending p = QstatXml.pending(pendingXml, config.defaultTimeLimit(), defaultQueue);
     QstatXml.Slots s = QstatXml.slots(queuesXml, config.queues());
-    return new QueueObservation(at, p.jobs(), p.coreSeconds(), p.queues(), s.used(), s.usable(),
-        new RequestCost(2, pendingXml.length() + queuesXml.length()));
+    int requests = 2;
+    long bytes = pendingXml.length() + queuesXml.length();
+    if (home.isPresent()) {
+      RequestCost cost = home.get().observe();
+      bytes += cost.bytes();
+      requests += cost.requests();
+      home.get().sweep();
+    }
+    return new QueueObservation(at, p.jobs(), p.coreSeconds(), p.queues(), s.used(), s.usable(), new RequestCost(requests, bytes));
   }
 
   @Override
@@ -305,6 +332,17 @@ public final class GridEngineHandler implements ResourceHandler {
       category = Category.REJECTED;
     }
     return new HandlerException(category, what + ": " + e.getMessage(), e);
+  }
+
+  @Override
+  public Optional<GridEngineHome> homeSide() {
+    return home;
+  }
+
+  @Override
+  public String noHome() {
+    return "this Grid Engine cluster publishes no jobs of its users: its site"
+        + " file names no results folder";
   }
 
   @Override

@@ -55,7 +55,8 @@ public final class GridEngineHandlerFactory implements HandlerFactory {
       h.problem("memory-complex", "'" + memory + "' is not a complex's name (mem_free, h_vmem, or \"\" to ask no memory)");
     }
     return new GridEngineSettings(name, library, h.command("qstat", List.of("qstat")), queues, pe,
-        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)), memory);
+        h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)), memory, Optional.ofNullable(h.absolutePath("results", false)),
+        Optional.ofNullable(h.absolutePath("qmaster-spool", false)).orElse(GridEngineHandler.DEFAULT_SPOOL));
   }
 
   @Override
@@ -63,6 +64,7 @@ public final class GridEngineHandlerFactory implements HandlerFactory {
     GridEngineSettings ge = (GridEngineSettings) settings;
     GridEngineHandler.Config defaults = GridEngineHandler.Config.of(ge.library());
     return GridEngineHandler.connect(new GridEngineHandler.Config(ge.library(), new Tool(ge.qstat(), Map.of(),
-        defaults.qstat().timeout()), ge.queues(), ge.parallelEnvironment(), ge.defaultTimeLimit(), defaults.runuser(), ge.memoryComplex()));
+        defaults.qstat().timeout()), ge.queues(), ge.parallelEnvironment(), ge.defaultTimeLimit(), defaults.runuser(), ge.memoryComplex(),
+        ge.results(), ge.spool()));
   }
 }

@@ -88,6 +88,32 @@ final class QstatXml {
     return new Pending(jobs, coreSeconds, queues);
   }
 
+  /** A pending job or array task of {@code qstat -xml -s p -g d}: its number, its task (0 for no array task), its state ({@code qw}, {@code hqw}...). */
+  record Waiting(long job, long task, String state) {
+    /** The id Coalition names it by: {@code JOB} or {@code JOB.TASK}. */
+    String id() {
+      return task == 0 ? Long.toString(job) : job + "." + task;
+    }
+  }
+
+  /** The pending jobs and tasks, one by one, of {@code qstat -xml -u '*' -s p -g d}. */
+  static List<Waiting> waiting(String xml) {
+    Element root = parse(xml, "qstat -xml -s p -g d");
+    List<Waiting> out = new ArrayList<>();
+    for (Element info : children(root, "job_info")) {
+      for (Element job : children(info, "job_list")) {
+        long number = number(job, "JB_job_number");
+        List<Element> tasks = children(job, "tasks");
+        String task = tasks.isEmpty() ? "0" : tasks.get(0).getTextContent().trim();
+        if (!task.matches("[0-9]{1,9}")) {
+          throw new HandlerException(Category.PROTOCOL, "qstat -g d printed task '" + task + "' of job " + number + ", not one task's number");
+        }
+        out.add(new Waiting(number, Long.parseLong(task), text(job, "state")));
+      }
+    }
+    return out;
+  }
+
   /** Tasks of a pending array job ({@code <tasks>1-5:2,9</tasks>}); 1 for an ordinary job. */
   static int tasks(Element job) {
     List<Element> tasks = children(job, "tasks");
@@ -135,6 +161,11 @@ final class QstatXml {
   }
 
   private static Element parse(String xml, String what) {
+    return parse(xml, what, "job_info");
+  }
+
+  /** The root element of what {@code what} printed, which must be {@code <rootTag>}. */
+  static Element parse(String xml, String what, String rootTag) {
     try {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
       factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
@@ -144,8 +175,8 @@ final class QstatXml {
       builder.setErrorHandler(null);
       Document doc = builder.parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
       Element root = doc.getDocumentElement();
-      if (!"job_info".equals(root.getTagName())) {
-        throw new HandlerException(Category.PROTOCOL, what + " printed a <" + root.getTagName() + "> document, not <job_info>");
+      if (!rootTag.equals(root.getTagName())) {
+        throw new HandlerException(Category.PROTOCOL, what + " printed a <" + root.getTagName() + "> document, not <" + rootTag + ">");
       }
       return root;
     } catch (HandlerException e) {
@@ -156,7 +187,7 @@ final class QstatXml {
     }
   }
 
-  private static List<Element> children(Element parent, String tag) {
+  static List<Element> children(Element parent, String tag) {
     List<Element> out = new ArrayList<>();
     NodeList nodes = parent.getChildNodes();
     for (int i = 0; i < nodes.getLength(); i++) {
@@ -168,7 +199,7 @@ final class QstatXml {
     return out;
   }
 
-  private static String text(Element parent, String tag) {
+  static String text(Element parent, String tag) {
     List<Element> found = children(parent, tag);
     if (found.isEmpty()) {
       throw new HandlerException(Category.PROTOCOL, "qstat's <" + parent.getTagName() + "> lacks <" + tag + ">");
@@ -176,7 +207,7 @@ final class QstatXml {
     return found.get(0).getTextContent().trim();
   }
 
-  private static int number(Element parent, String tag) {
+  static int number(Element parent, String tag) {
     String value = text(parent, tag);
     try {
       int n = Integer.parseInt(value);

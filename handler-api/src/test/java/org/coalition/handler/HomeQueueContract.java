@@ -107,6 +107,9 @@ public abstract class HomeQueueContract {
     Files.writeString(script, SCRIPT);
     Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
     occupier = occupy(totalCores() - 1); // never opted in: holds all cores but one
+    // running before the test's jobs are submitted: a scheduler that ranks jobs by size (Grid Engine's slot urgency) would start
+    // a whole-site job first, while the occupier still waits
+    Eventually.waitFor(() -> "the occupying job " + occupier + " to start", WAIT, POLL, () -> started(occupier));
     home = connect();
   }
 

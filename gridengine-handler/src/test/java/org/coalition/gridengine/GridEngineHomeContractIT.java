@@ -1,0 +1,129 @@
+package org.coalition.gridengine;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.coalition.handler.HomeQueue;
+import org.coalition.handler.HomeQueueContract;
+import org.coalition.testbed.Command;
+import org.coalition.testbed.Eventually;
+import org.coalition.testbed.Instance;
+import org.coalition.testbed.Testbed;
+import org.junit.jupiter.api.Tag;
+
+/**
+ * The home side's shared contract ({@link HomeQueueContract}) on the testbed's Grid Engine 8.1.9,
+ * set up as docs/gridengine-home.md tells a site admin to: its queue starts every job through
+ * {@code coalition-gridengine-starter}, which replays a parked job's run from the results folder,
+ * and {@code qacct -j} is the record of how a job ended.
+ */
+@Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
+class GridEngineHomeContractIT extends HomeQueueContract {
+  private static final Pattern EXIT = Pattern.compile("(?m)^exit_status\\s+(\\d+)");
+  private static final Pattern FAILED = Pattern.compile("(?m)^failed\\s+(\\d+)");
+  private final Instance sge = Testbed.require("sge");
+  private final AtomicInteger submitted = new AtomicInteger();
+
+  @Override
+  protected HomeQueue connect() {
+    return GridEngineHandler.connect(GridEngineContractIT.config(sge).withHome(sge.path("results.dir"), sge.path("spool")));
+  }
+
+  @Override
+  protected void close(HomeQueue home) {
+    ((GridEngineHandler) home).close();
+  }
+
+  @Override
+  protected void observe(HomeQueue home) {
+    ((GridEngineHandler) home).observe();
+  }
+
+  @Override
+  protected int totalCores() {
+    return Integer.parseInt(sge.get("slots"));
+  }
+
+  @Override
+  protected Path jobsFolder() {
+    return sge.path("jobs.dir");
+  }
+
+  @Override
+  protected Submitted submit(Path dir, Path script, int cores, boolean optedIn) {
+    int n = submitted.incrementAndGet();
+    Path out = dir.resolve("out-" + n);
+    Path err = dir.resolve("err-" + n);
+    List<String> args = new ArrayList<>(List.of("-terse", "-wd", dir.toString(), "-o", out.toString(), "-e", err.toString()));
+    if (cores > 1) {
+      args.addAll(List.of("-pe", sge.get("pe"), Integer.toString(cores)));
+    }
+    if (optedIn) {
+      args.addAll(List.of("-ac", GridEngineHome.FEDERATE + "=1"));
+    }
+    args.add(script.toString());
+    return new Submitted(qsub(args), out, err);
+  }
+
+  private String qsub(List<String> args) {
+    return Command.of(sge.tool("qsub"), args.toArray(String[]::new)).asUser(sge.get("user")).run().requireSuccess().stdout().strip();
+  }
+
+  /**
+   * {@code qacct -j}'s exit status and failure code: a job killed by a signal has an exit status of
+   * 128 and the signal, and {@code failed 100} ("assumedly after job"), as Grid Engine records one killed here.
+   */
+  @Override
+  protected Ended awaitEnd(String id) {
+    Eventually.waitFor(() -> "job " + id + " in Grid Engine's accounting (qacct -j)", WAIT, Duration.ofSeconds(1), () -> qacct(id).isPresent());
+    String record = qacct(id).orElseThrow();
+    int exit = number(EXIT, record);
+    return number(FAILED, record) == 100 && exit > 128 ? Ended.killed(exit - 128) : Ended.exited(exit);
+  }
+
+  private Optional<String> qacct(String id) {
+    Command.Result r = Command.of(sge.tool("qacct"), "-j", id).run();
+    return r.exitCode() == 0 && EXIT.matcher(r.stdout()).find() ? Optional.of(r.stdout()) : Optional.empty();
+  }
+
+  private static int number(Pattern p, String record) {
+    Matcher m = p.matcher(record);
+    if (!m.find()) {
+      throw new AssertionError("qacct printed no " + p + ": " + record);
+    }
+    return Integer.parseInt(m.group(1));
+  }
+
+  @Override
+  protected boolean started(String id) {
+    String xml = Command.of(sge.tool("qstat"), "-xml", "-u", "*", "-g", "d").run().requireSuccess().stdout();
+    return QstatXml.waiting(xml).stream().noneMatch(w -> w.id().equals(id) && w.state().contains("q"));
+  }
+
+  @Override
+  protected String occupy(int cores) {
+    return qsub(List.of("-terse", "-b", "y", "-pe", sge.get("pe"), Integer.toString(cores), "-o", "/dev/null", "-e", "/dev/null", "/bin/sleep", "3600"));
+  }
+
+  @Override
+  protected void cancel(String id) {
+    Command.of(sge.tool("qdel"), id).run().requireSuccess();
+  }
+
+  @Override
+  protected void adminHold(String id) {
+    Command.of(sge.tool("qhold"), "-h", "o", id).run().requireSuccess();
+  }
+
+  @Override
+  protected void emptyQueue() {
+    Command.of(sge.tool("qdel"), "-u", "*").run();
+    Eventually.waitFor(() -> "Grid Engine's queue to empty", WAIT, Duration.ofMillis(250),
+        () -> Command.of(sge.tool("qstat"), "-u", "*").run().requireSuccess().stdout().isBlank());
+  }
+}
