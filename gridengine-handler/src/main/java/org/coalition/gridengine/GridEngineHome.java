@@ -25,6 +25,8 @@ import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.Tool;
 import org.coalition.handler.files.Results;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Grid Engine as a home (issue #50, docs/decisions/0018): its users' opted-in jobs (the context
@@ -50,6 +52,7 @@ import org.coalition.handler.files.Results;
  * GPUs and a script that names no shell stay home, and the user is told why (docs/jobs.md).
  */
 final class GridEngineHome implements HomeQueue {
+  private static final Logger LOG = LoggerFactory.getLogger(GridEngineHome.class);
   /** The context variable that opts a job in. */
   static final String FEDERATE = "COALITION_FEDERATE";
   /** The context variable that tells where a parked job is ({@code qstat -j}); an array task's has its number after an underscore. */
@@ -262,9 +265,14 @@ final class GridEngineHome implements HomeQueue {
     // a timeout or a memory kill would replay by waiting for the job's limits: it ends by the signal instead
     results.write(id, job.owner(), run.timedOut() || run.outOfMemory() ? run.plain() : run);
     if (job.slots() > 1 && !job.parallelEnvironment().isEmpty()) {
-      qalter.run(List.of("-pe", job.parallelEnvironment(), "1", Long.toString(job.number())), null)
-          .requireSuccess("shrink job " + id + " to one slot for its replay (under a server JSV, jsv_allowed_mod must list pe_name)",
-              Category.UNAVAILABLE);
+      Tool.Result shrink = qalter.run(List.of("-pe", job.parallelEnvironment(), "1", Long.toString(job.number())), null);
+      if (shrink.exitCode() != 0 && (shrink.stdout() + shrink.stderr()).contains("jsv_allowed_mod")) {
+        LOG.warn("job {}: the cluster's JSV settings refuse to shrink it to one slot for its replay ({}), so it replays at its full {} slots,"
+            + " waiting for them; list pe_name,pe_min,pe_max in jsv_allowed_mod (docs/gridengine-home.md)", id,
+            (shrink.stdout() + shrink.stderr()).strip(), job.slots());
+      } else {
+        shrink.requireSuccess("shrink job " + id + " to one slot for its replay", Category.UNAVAILABLE);
+      }
     }
     release(id, "replay a run of");
   }
