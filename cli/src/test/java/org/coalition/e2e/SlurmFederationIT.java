@@ -916,6 +916,79 @@ class SlurmFederationIT {
     }
   }
 
+  /**
+   * A Grid Engine user's job, opted in with {@code qsub -ac COALITION_FEDERATE=1}, runs at a Slurm
+   * site while its own cluster is full, and ends in their own queue: {@code qstat -j} tells where it
+   * ran while it waits to replay, and {@code qacct -j} records the remote run's exit status, its
+   * output and error in the job's own files (the testbed's queue starts jobs through
+   * coalition-gridengine-starter, as docs/gridengine-home.md sets a cluster up).
+   */
+  @Test
+  void aGridEngineUsersJobRunsAtASlurmSiteAndEndsInTheirOwnQueue() throws Exception {
+    Instance sge = Testbed.require("sge");
+    Instance north = Testbed.require("slurm22-c1");
+    clusters.put("north", north);
+    List<String> members = List.of("east", "north");
+    federation(members);
+    Path jar = nodeVisibleJar(sge);
+    Path jobs = Files.createDirectories(sge.path("jobs.dir").resolve("e2e-sge-home-" + System.nanoTime()));
+    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
+    String user = sge.get("user");
+    List<String> submitted = new ArrayList<>();
+    try {
+      startDaemon("north", jar);
+      startDaemon("east", jar, String.format("""
+            - type: gridengine
+              library: %s
+              qstat: %s
+              results: %s
+              qmaster-spool: %s
+          """, sge.path("drmaa.library"), sge.tool("qstat"), sge.path("results.dir"), sge.path("spool")), user, "",
+          Map.of("SGE_ROOT", sge.get("sge.root"), "SGE_CELL", sge.get("sge.cell"), "LD_PRELOAD", sge.path("drmaa.library").toString()));
+      for (String site : members) {
+        Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
+      }
+      // east's cluster is full: a job of all its slots, not opted in
+      String occupier = qsub(sge, "-b", "y", "-pe", sge.get("pe"), sge.get("slots"), "-o", "/dev/null", "-e", "/dev/null", "/bin/sleep", "600");
+      submitted.add(occupier);
+      Eventually.waitFor(() -> "the occupier " + occupier + " to run", Duration.ofMinutes(1), Duration.ofSeconds(1),
+          () -> Command.of(sge.tool("qstat"), "-s", "r", "-u", "*").run().requireSuccess().stdout().contains(occupier + " "));
+      Path script = Files.writeString(jobs.resolve("job.sh"), "#!/bin/sh\necho \"ran as $(id -un)\"\necho 'to stderr' >&2\nexit 7\n");
+      Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+      long start = System.nanoTime();
+      String id = qsub(sge, "-wd", jobs.toString(), "-o", jobs.resolve("out").toString(), "-e", jobs.resolve("err").toString(), "-ac",
+          "COALITION_FEDERATE=1", script.toString());
+      submitted.add(id);
+      Eventually.waitFor(() -> "Grid Engine job " + id + " to run at north and come back to east: " + job("east", id), Duration.ofMinutes(3),
+          Duration.ofSeconds(2), () -> "replayed".equals(job("east", id).path("state").asText()));
+      double away = (System.nanoTime() - start) / 1e9;
+      assertEquals("north", job("east", id).path("executor").asText(), "it ran at the Slurm site");
+      String context = Command.of(sge.tool("qstat"), "-j", id).run().requireSuccess().stdout().lines().filter(l -> l.startsWith("context:"))
+          .findFirst().orElse("");
+      assertTrue(context.contains("COALITION_WHERE=") && context.contains("north"), "qstat -j tells where it ran: " + context);
+      Command.of(sge.tool("qdel"), occupier).run().requireSuccess(); // the replay waits for a slot at home
+      Eventually.waitFor(() -> "job " + id + " in east's accounting (qacct -j)", Duration.ofMinutes(2), Duration.ofSeconds(2),
+          () -> Command.of(sge.tool("qacct"), "-j", id).run().stdout().contains("exit_status"));
+      String record = Command.of(sge.tool("qacct"), "-j", id).run().requireSuccess().stdout();
+      assertTrue(record.lines().anyMatch(l -> l.matches("exit_status\\s+7\\s*")), "qacct has the remote run's exit status: " + record);
+      assertEquals("ran as " + user + "\n", Files.readString(jobs.resolve("out")), "the run's output in the job's own output file");
+      assertEquals("to stderr\n", Files.readString(jobs.resolve("err")));
+      System.out.printf("[e2e] Grid Engine job %s of east's user ran at north (Slurm) and ended in east's queue: exit 7 in qacct, %s;"
+          + " %.1f s from qsub to its run's return%n", id, context.replaceFirst("context:\\s*", ""), away);
+    } finally {
+      if (!submitted.isEmpty()) {
+        Command.of(sge.tool("qdel"), String.join(",", submitted)).run();
+      }
+    }
+  }
+
+  /** Submits a job as the testbed's Grid Engine user ({@code qsub -terse}); its id. */
+  private static String qsub(Instance sge, String... args) {
+    List<String> all = new ArrayList<>(List.of("-terse"));
+    all.addAll(List.of(args));
+    return Command.of(sge.tool("qsub"), all.toArray(String[]::new)).asUser(sge.get("user")).run().requireSuccess().stdout().strip();
+  }
+
   /** A federation of {@code members} in a ZooKeeper server of its own, each member a free port and an empty log. */
   private void federation(List<String> members) throws Exception {
     zk = Ensemble.start(1);

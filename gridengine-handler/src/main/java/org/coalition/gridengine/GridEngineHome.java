@@ -24,6 +24,7 @@ import org.coalition.handler.HomeQueue;
 import org.coalition.handler.RemoteRun;
 import org.coalition.handler.RequestCost;
 import org.coalition.handler.Tool;
+import org.coalition.handler.files.AsAccount;
 import org.coalition.handler.files.Results;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -195,7 +196,12 @@ final class GridEngineHome implements HomeQueue {
     return "";
   }
 
-  /** The job's script as Grid Engine spooled it at submission, with a {@code #!} line naming its shell when it had none. */
+  /**
+   * The job's script as Grid Engine keeps it: qmaster's spooled copy where it spools to files
+   * (classic spooling), otherwise the file the user submitted, read as the user and only while it
+   * is unchanged since the submission (Berkeley DB spooling, Debian's default, keeps the copy in
+   * its database). A {@code #!} line naming the job's shell is added to a script that has none.
+   */
   @Override
   public String payload(String id) {
     QstatJobs.Job job = job(id, "read the script of");
@@ -208,18 +214,11 @@ final class GridEngineHome implements HomeQueue {
     if (!SCRIPT.matcher(job.execFile()).matches()) {
       throw new HandlerException(Category.PROTOCOL, "qstat names job " + id + "'s script '" + job.execFile() + "', not job_scripts/NUMBER");
     }
-    Path file = spool.resolve(job.execFile());
-    byte[] bytes;
-    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-      bytes = in.readNBytes(MAX_SCRIPT + 1);
-    } catch (IOException e) {
-      throw new HandlerException(Category.UNAVAILABLE, "cannot read job " + id + "'s script " + file + ": " + e
-          + " (the daemon reads scripts from qmaster's spool: run it on qmaster's host, or name the spool in the site file)", e);
-    }
-    if (bytes.length > MAX_SCRIPT) {
+    Path spooled = spool.resolve(job.execFile());
+    String script = Files.exists(spooled, LinkOption.NOFOLLOW_LINKS) ? spooled(id, spooled) : submitted(id, job);
+    if (script.getBytes(StandardCharsets.UTF_8).length > MAX_SCRIPT) {
       throw new HandlerException(Category.REJECTED, "job " + id + "'s script is larger than " + MAX_SCRIPT + " bytes: it stays home");
     }
-    String script = new String(bytes, StandardCharsets.UTF_8);
     if (script.startsWith("#!")) {
       return script;
     }
@@ -228,6 +227,41 @@ final class GridEngineHome implements HomeQueue {
           + " with its queue's shell, which another site does not know; it stays home (add a #! line)");
     }
     return "#!" + job.shell() + "\n" + script;
+  }
+
+  private static String spooled(String id, Path file) {
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      return new String(in.readNBytes(MAX_SCRIPT + 1), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new HandlerException(Category.UNAVAILABLE, "cannot read job " + id + "'s spooled script " + file + ": " + e, e);
+    }
+  }
+
+  /** The script file the user submitted, read as the user (never as root: a link the user planted leads nowhere the user could not go). */
+  private String submitted(String id, QstatJobs.Job job) {
+    if (job.scriptFile().isEmpty() || job.scriptFile().equals("STDIN")) {
+      throw new HandlerException(Category.REJECTED, "job " + id + " was submitted on standard input, and this cluster keeps scripts in its"
+          + " database (Berkeley DB spooling), out of Coalition's reach: it stays home (submit a script file)");
+    }
+    Path file = Path.of(job.submittedFrom().isEmpty() ? "/" : job.submittedFrom()).resolve(job.scriptFile());
+    Tool.Result r;
+    try {
+      r = new Tool(AsAccount.command(job.owner(), List.of("sh", "-c", "stat -c %Y -- \"$1\" && exec head -c " + (MAX_SCRIPT + 1) + " -- \"$1\"",
+          "coalition-payload", file.toString())), Map.of(), qstat.timeout()).run(List.of(), null);
+    } catch (IOException | IllegalArgumentException e) {
+      throw new HandlerException(Category.REJECTED, "cannot read job " + id + "'s script " + file + " as " + job.owner() + ": " + e.getMessage(), e);
+    }
+    String out = r.requireSuccess("read job " + id + "'s script " + file + " as " + job.owner(), Category.REJECTED);
+    int newline = out.indexOf('\n');
+    String modified = newline < 0 ? "" : out.substring(0, newline);
+    if (!modified.matches("[0-9]{1,12}")) {
+      throw new HandlerException(Category.PROTOCOL, "stat printed '" + modified + "' for job " + id + "'s script " + file + ", not a time");
+    }
+    if (Long.parseLong(modified) > job.submissionTime()) {
+      throw new HandlerException(Category.REJECTED, "job " + id + "'s script " + file + " changed after the job was submitted, and Grid Engine"
+          + " runs it as it was then: it stays home");
+    }
+    return out.substring(newline + 1);
   }
 
   /** Holds a job or task that waits with no hold at all, with Coalition's system hold. */

@@ -26,9 +26,13 @@ final class QstatJobs {
    * @param executionTime the time it may start at ({@code qsub -a}), seconds since 1970, 0 for none
    * @param firstTask its array's first task, 0 for a job that is no array
    * @param shell the shell it names ({@code qsub -S}), empty for the queue's
+   * @param scriptFile the script as its user named it to {@code qsub} ({@code STDIN} for one read from standard input)
+   * @param submittedFrom the folder {@code qsub} ran in ({@code $SGE_O_WORKDIR}), against which a relative {@code scriptFile} is read
+   * @param submissionTime when it was submitted, seconds since 1970
    */
   record Job(long number, String owner, String cwd, Map<String, String> context, String execFile, String shell, int type, String parallelEnvironment,
-      int slots, double hardRuntime, Map<String, Double> requests, long executionTime, long firstTask, long lastTask, long taskStep) {
+      int slots, double hardRuntime, Map<String, Double> requests, long executionTime, long firstTask, long lastTask, long taskStep,
+      String scriptFile, String submittedFrom, long submissionTime) {
     Job {
       context = Map.copyOf(context);
       requests = Map.copyOf(requests);
@@ -95,10 +99,19 @@ final class QstatJobs {
         shell = shell.isEmpty() ? optional(path, "PN_path") : shell;
       }
     }
+    String submittedFrom = "";
+    for (Element list : QstatXml.children(e, "JB_env_list")) {
+      for (Element v : QstatXml.children(list, "job_sublist")) {
+        if (optional(v, "VA_variable").equals("__SGE_PREFIX__O_WORKDIR")) {
+          submittedFrom = optional(v, "VA_value");
+        }
+      }
+    }
     Double runtime = requests.get("h_rt");
     return new Job(number, QstatXml.text(e, "JB_owner"), optional(e, "JB_cwd"), context, optional(e, "JB_exec_file"), shell,
         optional(e, "JB_type").isEmpty() ? 0 : QstatXml.number(e, "JB_type"), pe, slots, runtime == null ? -1 : runtime, requests,
-        optional(e, "JB_execution_time").isEmpty() ? 0 : QstatXml.number(e, "JB_execution_time"), first, last, step);
+        optional(e, "JB_execution_time").isEmpty() ? 0 : QstatXml.number(e, "JB_execution_time"), first, last, step,
+        optional(e, "JB_script_file"), submittedFrom, optional(e, "JB_submission_time").isEmpty() ? 0 : QstatXml.number(e, "JB_submission_time"));
   }
 
   private static String optional(Element parent, String tag) {

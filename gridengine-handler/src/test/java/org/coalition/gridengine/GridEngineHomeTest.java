@@ -134,6 +134,21 @@ class GridEngineHomeTest {
     assertEquals(HandlerException.Category.NOT_FOUND, assertThrows(HandlerException.class, () -> home.payload("21;rm")).category());
   }
 
+  /** Berkeley DB spooling (Debian's) keeps no script file: the user's own file is read, as the user, never as root. */
+  @Test
+  void withoutASpooledCopyTheUsersFileIsReadAsTheUserOrNotAtAll() throws IOException {
+    Path spool = Files.createDirectories(tmp.resolve("spool/job_scripts"));
+    String fromStdin = "<JB_script_file>STDIN</JB_script_file>";
+    String roots = "<element><JB_job_number>31</JB_job_number><JB_exec_file>job_scripts/31</JB_exec_file><JB_owner>root</JB_owner>"
+        + "<JB_script_file>job.sh</JB_script_file>" + OPTED_IN + "</element>";
+    GridEngineHome home = home(details(job(30, OPTED_IN, fromStdin), roots), spool.getParent());
+    HandlerException stdin = assertThrows(HandlerException.class, () -> home.payload("30"));
+    assertTrue(stdin.getMessage().contains("submitted on standard input"), stdin.getMessage());
+    HandlerException root = assertThrows(HandlerException.class, () -> home.payload("31"));
+    assertEquals(HandlerException.Category.REJECTED, root.category());
+    assertTrue(root.getMessage().contains("never as root"), root.getMessage());
+  }
+
   /** A home whose qstat prints {@code xml} whatever it is asked. */
   private GridEngineHome home(String xml, Path spool) throws IOException {
     Path printed = Files.writeString(tmp.resolve("qstat.xml"), xml);
