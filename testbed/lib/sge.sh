@@ -97,6 +97,13 @@ sge_up() {
     sed -i 's/^qmaster_params .*/qmaster_params               FORBID_RESCHEDULE=1,FORBID_APPERROR=1/' "$dir/conf/global"
     qconf -Mconf "$dir/conf/global" >/dev/null
   fi
+  # qacct reads the accounting file, which qmaster writes every 15 s by default: at once here, so that a test that waits for a
+  # job's record (the home contract, DRMAA's examples) does not wait for the flush.
+  if ! grep -q 'accounting_flush_time=00:00:00' "$dir/conf/global"; then
+    sed -i -e '/^reporting_params /{ /\\$/N; s/.*/reporting_params             accounting=true reporting=false flush_time=00:00:15 joblog=false sharelog=00:00:00 accounting_flush_time=00:00:00/; }' \
+      "$dir/conf/global"
+    qconf -Mconf "$dir/conf/global" >/dev/null
+  fi
 
   # The execd names its spool folder after the name its address resolves to, which may be
   # "localhost" rather than the hostname here; find its pid file by pattern.

@@ -325,8 +325,8 @@ final class GridEngineHome implements HomeQueue {
     if (!ID.matcher(id).matches()) {
       return Optional.empty();
     }
-    QstatJobs.Job job = QstatJobs.parse(details(List.of(Long.parseLong(parts(id, "find").job)))).get(Long.parseLong(parts(id, "find").job));
-    return job == null ? Optional.empty() : Optional.of(job.owner());
+    long number = Long.parseLong(parts(id, "find").job);
+    return Optional.ofNullable(QstatJobs.parse(details(List.of(number))).get(number)).map(QstatJobs.Job::owner);
   }
 
   /** Deletes the results of jobs that left the queue (a replay reads its result while it runs). */
