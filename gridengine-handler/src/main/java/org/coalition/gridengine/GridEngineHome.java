@@ -183,9 +183,11 @@ final class GridEngineHome implements HomeQueue {
 
   /** Why the job cannot run elsewhere as it asks, or empty. */
   static String staysHome(QstatJobs.Job job) {
-    if (job.type() != 0) {
-      return (job.type() & QstatJobs.BINARY) != 0 ? "it is a binary job (qsub -b y): there is no script to send (submit a script instead)"
-          : "it is an interactive job";
+    if ((job.type() & QstatJobs.BINARY) != 0) {
+      return "it is a binary job (qsub -b y): there is no script to send (submit a script instead)";
+    }
+    if ((job.type() & QstatJobs.INTERACTIVE) != 0) {
+      return "it is an interactive job";
     }
     if (job.array() && job.slots() > 1) {
       return "it is an array of " + job.slots() + " slots a task, which Grid Engine lets Coalition shrink for a replay only as a whole";

@@ -16,11 +16,16 @@ import org.w3c.dom.Element;
 final class QstatJobs {
   /** {@code JB_type}'s bit of a binary job ({@code qsub -b y}): its command is no script. */
   static final int BINARY = 64;
+  /** {@code JB_type}'s bits of interactive jobs ({@code qsh}, {@code qlogin}, {@code qrsh}, {@code qrlogin}). */
+  static final int INTERACTIVE = 0x0f;
+  /** {@code JB_type}'s bit of an array job ({@code qsub -t}; 8.1.9 prints 128 for a script array, 192 for a binary one). */
+  static final int ARRAY = 128;
 
   /**
    * One job.
    *
-   * @param type {@code JB_type}: 0 for a batch script, {@link #BINARY} and others for binary and interactive jobs
+   * @param type {@code JB_type}: 0 for a batch script, {@link #ARRAY} for an array of them, {@link #BINARY} and
+   *     {@link #INTERACTIVE} bits for binary and interactive jobs
    * @param slots the slots it asks: its parallel environment's smallest count, 1 without one
    * @param hardRuntime its {@code h_rt} in seconds, or -1 when it asks none
    * @param executionTime the time it may start at ({@code qsub -a}), seconds since 1970, 0 for none

@@ -40,7 +40,7 @@ class GridEngineHomeTest {
       + "</qstat_l_requests><qstat_l_requests><CE_name>mem_free</CE_name><CE_doubleval>2147483648.000000</CE_doubleval></qstat_l_requests>"
       + "</JB_hard_resource_list><JB_pe>smp</JB_pe><JB_pe_range><ranges><RN_min>2</RN_min><RN_max>2</RN_max><RN_step>1</RN_step></ranges></JB_pe_range>";
   static final String TASKS_1_TO_5_BY_2 = "<JB_ja_structure><task_id_range><RN_min>1</RN_min><RN_max>5</RN_max><RN_step>2</RN_step></task_id_range>"
-      + "</JB_ja_structure><JB_type>0</JB_type>";
+      + "</JB_ja_structure><JB_type>128</JB_type>";
 
   @Test
   void aJobIsReadWithItsSlotsLimitMemoryAndHolds() {
@@ -81,8 +81,10 @@ class GridEngineHomeTest {
     assertEquals("", task.staysHome());
     QstatJobs.Job wide = QstatJobs.parse(details(job(485, OPTED_IN, TASKS_1_TO_5_BY_2 + TWO_SLOTS_AN_HOUR_2G))).get(485L);
     assertTrue(GridEngineHome.staysHome(wide).startsWith("it is an array of 2 slots a task"), GridEngineHome.staysHome(wide));
-    QstatJobs.Job binary = QstatJobs.parse(details(job(486, OPTED_IN, "<JB_type>64</JB_type>"))).get(486L);
-    assertTrue(GridEngineHome.staysHome(binary).startsWith("it is a binary job (qsub -b y)"), GridEngineHome.staysHome(binary));
+    for (String type : List.of("64", "192")) { // a binary job, a binary array (8.1.9's JB_type)
+      QstatJobs.Job binary = QstatJobs.parse(details(job(486, OPTED_IN, "<JB_type>" + type + "</JB_type>"))).get(486L);
+      assertTrue(GridEngineHome.staysHome(binary).startsWith("it is a binary job (qsub -b y)"), GridEngineHome.staysHome(binary));
+    }
   }
 
   @Test

@@ -100,6 +100,8 @@ class GridEngineJsvIT {
   void whatAUserWritesIntoTheVariablesTheDaemonWritesIsDropped() {
     assertEquals(Map.of("KEEP", "me"), context(held("-ac", GridEngineHome.WHERE + "=ran at a site that never saw it,KEEP=me")));
     assertEquals(Map.of(GridEngineHome.FEDERATE, "1"), context(held("-P", "fed", "-ac", GridEngineHome.WHERE + "_3=forged")));
+    assertEquals(Map.of("GLOB", "*", GridEngineHome.FEDERATE, "1"), context(held("-P", "fed", "-ac", "GLOB=*")),
+        "a user's value is kept as written, never expanded to the JSV's files");
   }
 
   /**
