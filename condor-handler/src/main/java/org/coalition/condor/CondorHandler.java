@@ -257,8 +257,7 @@ public final class CondorHandler implements ResourceHandler, HomeQueueSide {
 
   @Override
   public String noHome() {
-    return "this HTCondor pool publishes no jobs of its users: its site file"
-        + " names no results folder (results:)";
+    return "this HTCondor pool publishes no jobs of its users: its site file names no results folder (results:)";
   }
 
   @Override

@@ -67,7 +67,7 @@ public final class GridEngineHandler implements ResourceHandler, HomeQueueSide {
    *     with its whole memory; empty to ask none
    * @param results the folder runs of the cluster's users' jobs are left in for the queues' starter
    *     method to replay; empty when the cluster publishes no jobs of its users (it only lends)
-   * @param spool qmaster's spool folder, where the users' job scripts are ({@code job_scripts/N})
+   * @param spool qmaster's spool folder, where file spooling keeps the users' job scripts ({@code job_scripts/N})
    */
   public record Config(Optional<Path> library, Tool qstat, List<String> queues, String parallelEnvironment, Duration defaultTimeLimit,
       String runuser, String memoryComplex, Optional<Path> results, Path spool) {
@@ -341,8 +341,7 @@ public final class GridEngineHandler implements ResourceHandler, HomeQueueSide {
 
   @Override
   public String noHome() {
-    return "this Grid Engine cluster publishes no jobs of its users: its site"
-        + " file names no results folder";
+    return "this Grid Engine cluster publishes no jobs of its users: its site file names no results folder (results:)";
   }
 
   @Override

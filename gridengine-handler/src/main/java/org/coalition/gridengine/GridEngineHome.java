@@ -47,10 +47,11 @@ import org.slf4j.LoggerFactory;
  *       (128 + the signal for a run killed by one, as Grid Engine records a job killed here).
  * </ul>
  *
- * <p>What travels is the job's script, read from qmaster's spool (the copy Grid Engine made at
- * submission, never a file of the user's); array tasks go one by one with their {@code SGE_TASK_*}
- * numbers. A binary job ({@code qsub -b y}), an array of several slots a task, a job asking for
- * GPUs and a script that names no shell stay home, and the user is told why (docs/jobs.md).
+ * <p>What travels is the job's script: qmaster's copy where it spools to files, otherwise the
+ * user's own script file, read as the user while unchanged since the submission ({@link #payload});
+ * array tasks go one by one with their {@code SGE_TASK_*} numbers. A binary or interactive job, an
+ * array of several slots a task, a job asking for GPUs and a script without {@code #!} that names
+ * no shell stay home, and the user is told why (docs/jobs.md).
  */
 final class GridEngineHome implements HomeQueue {
   private static final Logger LOG = LoggerFactory.getLogger(GridEngineHome.class);
@@ -80,7 +81,7 @@ final class GridEngineHome implements HomeQueue {
   /**
    * @param qstat Grid Engine's {@code qstat}; {@code qhold}, {@code qrls} and {@code qalter} are found beside it
    * @param results the folder run results are left in for the starter (readable by the jobs' hosts)
-   * @param spool qmaster's spool folder, whose {@code job_scripts} hold the jobs' scripts
+   * @param spool qmaster's spool folder, whose {@code job_scripts} hold the jobs' scripts under file spooling
    * @param memoryComplex the complex jobs ask their memory by ({@code mem_free}), read as the job's whole memory
    */
   GridEngineHome(Tool qstat, Results results, Path spool, String memoryComplex, Clock clock) {

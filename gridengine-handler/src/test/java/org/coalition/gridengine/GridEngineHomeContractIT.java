@@ -177,8 +177,6 @@ class GridEngineHomeContractIT extends HomeQueueContract {
 
   @Override
   protected void emptyQueue() {
-    Command.of(sge.tool("qdel"), "-u", "*").run();
-    Eventually.waitFor(() -> "Grid Engine's queue to empty", WAIT, Duration.ofMillis(250),
-        () -> Command.of(sge.tool("qstat"), "-u", "*").run().requireSuccess().stdout().isBlank());
+    GridEngineContractIT.removeAll(sge);
   }
 }
