@@ -66,7 +66,7 @@ public final class CoordinationBenchmark {
   /** The figures of one run (the JSON of the command). */
   public record Result(int jobs, int acceptedOnce, int lost, int duplicateResults, int duplicateStarts, int cancelledStarts,
       int claimsLost, double lifecyclesPerSecond, double rawWritesPerSecond, Map<String, Double> claimLatencyMs, boolean ledgerConsistent,
-      String ledgerCheck, Map<String, Integer> faults, int daemons, int ensemble, double seconds) {}
+      String ledgerCheck, Map<String, Integer> faults, List<String> faultsNotInjected, int daemons, int ensemble, double seconds) {}
 
   private final Config config;
   private final IntConsumer progress;
@@ -78,6 +78,8 @@ public final class CoordinationBenchmark {
   private final AtomicInteger claimsLost = new AtomicInteger();
   private final AtomicInteger finishedJobs = new AtomicInteger();
   private final Map<String, AtomicInteger> faultCounts = new ConcurrentHashMap<>();
+  /** Why each fault counted in {@code faultErrors} could not be injected: a failed run's report says so. */
+  private final ConcurrentLinkedQueue<String> faultsNotInjected = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean stop = new AtomicBoolean();
 
   public CoordinationBenchmark(Config config, IntConsumer progress) {
@@ -175,7 +177,8 @@ public final class CoordinationBenchmark {
     Map<String, Integer> faults = new LinkedHashMap<>();
     faultCounts.forEach((k, v) -> faults.put(k, v.get()));
     return new Result(config.jobs(), acceptedOnce, lost, duplicates, duplicateStarts, cancelled.get(), claimsLost.get(),
-        round(observed.size() / seconds), round(raw), latency, consistent, check, faults, config.daemons(), config.ensemble(), round(seconds));
+        round(observed.size() / seconds), round(raw), latency, consistent, check, faults, List.copyOf(faultsNotInjected),
+        config.daemons(), config.ensemble(), round(seconds));
   }
 
   private static double round(double v) {
@@ -243,6 +246,7 @@ public final class CoordinationBenchmark {
         System.err.printf("[chaos] %s failed (attempt %d): %s%n", kind, attempt, e);
         if (System.nanoTime() > deadline) {
           e.printStackTrace(System.err);
+          faultsNotInjected.add(kind + " after " + attempt + " attempts: " + e);
           fault("faultErrors");
           return;
         }

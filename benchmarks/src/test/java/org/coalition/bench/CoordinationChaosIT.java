@@ -21,7 +21,7 @@ class CoordinationChaosIT {
     assertTrue(r.faults().getOrDefault("serverRestarts", 0) >= 3, "servers restarted: " + r.faults());
     assertTrue(r.faults().getOrDefault("sessionsExpired", 0) >= 3, "sessions expired: " + r.faults());
     assertTrue(r.faults().getOrDefault("leaderKills", 0) >= 3, "leaders killed: " + r.faults());
-    assertEquals(0, r.faults().getOrDefault("faultErrors", 0), "every fault injected");
+    assertEquals(0, r.faults().getOrDefault("faultErrors", 0), "every fault injected: " + r.faultsNotInjected());
     assertEquals(0, r.lost(), "lost jobs");
     assertEquals(0, r.duplicateResults(), "duplicate results");
     assertEquals(10_000, r.acceptedOnce(), "accepted exactly once");
