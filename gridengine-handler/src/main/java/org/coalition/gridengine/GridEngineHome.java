@@ -110,10 +110,10 @@ final class GridEngineHome implements HomeQueue {
    */
   RequestCost observe() {
     String listing = qstat.run(List.of("-xml", "-u", "*", "-g", "d"), null).requireSuccess("observe Grid Engine's jobs", Category.UNAVAILABLE);
-    List<QstatXml.Waiting> all = QstatXml.waiting(listing);
+    List<QstatXml.Listed> all = QstatXml.listed(listing);
     Set<String> ids = new HashSet<>();
     Set<Long> waitingJobs = new LinkedHashSet<>();
-    for (QstatXml.Waiting w : all) {
+    for (QstatXml.Listed w : all) {
       ids.add(w.id());
       if (waiting(w)) {
         waitingJobs.add(w.job());
@@ -130,7 +130,7 @@ final class GridEngineHome implements HomeQueue {
       details.putAll(QstatJobs.parse(xml));
     }
     List<HomeJob> jobs = new ArrayList<>();
-    for (QstatXml.Waiting w : all) {
+    for (QstatXml.Listed w : all) {
       QstatJobs.Job job = details.get(w.job());
       if (waiting(w) && job != null && optedIn(job)) {
         jobs.add(homeJob(w, job, clock.millis() / 1000, Files.isDirectory(results.root().resolve(w.id()), LinkOption.NOFOLLOW_LINKS),
@@ -147,7 +147,7 @@ final class GridEngineHome implements HomeQueue {
     return federable;
   }
 
-  private static boolean waiting(QstatXml.Waiting w) {
+  private static boolean waiting(QstatXml.Listed w) {
     return w.state().contains("q") && !w.state().contains("E");
   }
 
@@ -160,7 +160,7 @@ final class GridEngineHome implements HomeQueue {
    * An opted-in job or task as the daemon sees it: held when any hold keeps it (Coalition's
    * included); ready when it waits with no hold, no start time ahead, and no replay to run.
    */
-  static HomeJob homeJob(QstatXml.Waiting w, QstatJobs.Job job, long now, boolean replaying, String memoryComplex) {
+  static HomeJob homeJob(QstatXml.Listed w, QstatJobs.Job job, long now, boolean replaying, String memoryComplex) {
     Map<String, String> environment = new LinkedHashMap<>();
     if (w.task() > 0) {
       environment.put("SGE_TASK_ID", Long.toString(w.task()));
@@ -270,7 +270,7 @@ final class GridEngineHome implements HomeQueue {
   /** Holds a job or task that waits with no hold at all, with Coalition's system hold. */
   @Override
   public void park(String id) {
-    QstatXml.Waiting before = waitingNow(id, "park");
+    QstatXml.Listed before = waitingNow(id, "park");
     if (before == null || !before.state().equals("qw")) {
       throw new HandlerException(Category.REJECTED, "job " + id + " is not parked: it does not wait without a hold (" + (before == null
           ? "it runs, ended or was deleted" : "state " + before.state()) + "); a hold Coalition did not make is never parked over");
@@ -294,7 +294,7 @@ final class GridEngineHome implements HomeQueue {
   @Override
   public void replay(String id, RemoteRun run) {
     QstatJobs.Job job = job(id, "replay a run of");
-    QstatXml.Waiting now = waitingNow(id, "replay a run of");
+    QstatXml.Listed now = waitingNow(id, "replay a run of");
     if (now == null || !now.state().contains("h")) {
       throw new HandlerException(Category.REJECTED, "cannot replay a run of job " + id + ": it is not held (" + (now == null
           ? "it runs, ended or was deleted" : "state " + now.state()) + ")");
@@ -363,10 +363,10 @@ final class GridEngineHome implements HomeQueue {
   }
 
   /** The job or task among those waiting now, or null when it waits no more. */
-  private QstatXml.Waiting waitingNow(String id, String what) {
+  private QstatXml.Listed waitingNow(String id, String what) {
     parts(id, what);
     String xml = qstat.run(List.of("-xml", "-u", "*", "-g", "d", "-s", "p"), null).requireSuccess(what + " job " + id, Category.UNAVAILABLE);
-    return QstatXml.waiting(xml).stream().filter(w -> w.id().equals(id) && waiting(w)).findFirst().orElse(null);
+    return QstatXml.listed(xml).stream().filter(w -> w.id().equals(id) && waiting(w)).findFirst().orElse(null);
   }
 
   private QstatJobs.Job job(String id, String what) {

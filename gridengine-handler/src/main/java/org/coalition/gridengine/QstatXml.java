@@ -88,27 +88,35 @@ final class QstatXml {
     return new Pending(jobs, coreSeconds, queues);
   }
 
-  /** A pending job or array task of {@code qstat -xml -s p -g d}: its number, its task (0 for no array task), its state ({@code qw}, {@code hqw}...). */
-  record Waiting(long job, long task, String state) {
+  /**
+   * A job or array task as {@code qstat -xml -u '*' -g d} lists it, waiting or running: its number, its task (0 for no array task),
+   * its state ({@code qw}, {@code hqw}, {@code t}, {@code r}...).
+   */
+  record Listed(long job, long task, String state) {
     /** The id Coalition names it by: {@code JOB} or {@code JOB.TASK}. */
     String id() {
       return task == 0 ? Long.toString(job) : job + "." + task;
     }
   }
 
-  /** The pending jobs and tasks, one by one, of {@code qstat -xml -u '*' -s p -g d}. */
-  static List<Waiting> waiting(String xml) {
-    Element root = parse(xml, "qstat -xml -s p -g d");
-    List<Waiting> out = new ArrayList<>();
-    for (Element info : children(root, "job_info")) {
-      for (Element job : children(info, "job_list")) {
-        long number = number(job, "JB_job_number");
-        List<Element> tasks = children(job, "tasks");
-        String task = tasks.isEmpty() ? "0" : tasks.get(0).getTextContent().trim();
-        if (!task.matches("[0-9]{1,9}")) {
-          throw new HandlerException(Category.PROTOCOL, "qstat -g d printed task '" + task + "' of job " + number + ", not one task's number");
+  /**
+   * Every job and task of {@code qstat -xml -u '*' -g d}, one by one: the running ones (and those being sent to a host), which it
+   * prints under {@code queue_info}, and the waiting ones, under {@code job_info}.
+   */
+  static List<Listed> listed(String xml) {
+    Element root = parse(xml, "qstat -xml -g d");
+    List<Listed> out = new ArrayList<>();
+    for (String part : List.of("queue_info", "job_info")) {
+      for (Element info : children(root, part)) {
+        for (Element job : children(info, "job_list")) {
+          long number = number(job, "JB_job_number");
+          List<Element> tasks = children(job, "tasks");
+          String task = tasks.isEmpty() ? "0" : tasks.get(0).getTextContent().trim();
+          if (!task.matches("[0-9]{1,9}")) {
+            throw new HandlerException(Category.PROTOCOL, "qstat -g d printed task '" + task + "' of job " + number + ", not one task's number");
+          }
+          out.add(new Listed(number, Long.parseLong(task), text(job, "state")));
         }
-        out.add(new Waiting(number, Long.parseLong(task), text(job, "state")));
       }
     }
     return out;

@@ -118,7 +118,7 @@ class GridEngineHomeContractIT extends HomeQueueContract {
   @Override
   protected boolean started(String id) {
     String xml = Command.of(sge.tool("qstat"), "-xml", "-u", "*", "-g", "d").run().requireSuccess().stdout();
-    return QstatXml.waiting(xml).stream().noneMatch(w -> w.id().equals(id) && w.state().contains("q"));
+    return QstatXml.listed(xml).stream().noneMatch(w -> w.id().equals(id) && w.state().contains("q"));
   }
 
   @Override

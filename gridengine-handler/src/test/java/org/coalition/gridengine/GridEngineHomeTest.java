@@ -45,7 +45,7 @@ class GridEngineHomeTest {
   @Test
   void aJobIsReadWithItsSlotsLimitMemoryAndHolds() {
     QstatJobs.Job job = QstatJobs.parse(details(job(483, OPTED_IN, TWO_SLOTS_AN_HOUR_2G))).get(483L);
-    HomeJob waiting = GridEngineHome.homeJob(new QstatXml.Waiting(483, 0, "qw"), job, 1000, false, "mem_free");
+    HomeJob waiting = GridEngineHome.homeJob(new QstatXml.Listed(483, 0, "qw"), job, 1000, false, "mem_free");
     assertEquals("483", waiting.id());
     assertEquals("coalition-user", waiting.user());
     assertEquals(2, waiting.cpus());
@@ -55,10 +55,10 @@ class GridEngineHomeTest {
     assertTrue(waiting.ready());
     assertFalse(waiting.held());
     assertEquals("", waiting.staysHome());
-    HomeJob held = GridEngineHome.homeJob(new QstatXml.Waiting(483, 0, "hqw"), job, 1000, false, "mem_free");
+    HomeJob held = GridEngineHome.homeJob(new QstatXml.Listed(483, 0, "hqw"), job, 1000, false, "mem_free");
     assertTrue(held.held(), "any hold, Coalition's too");
     assertFalse(held.ready());
-    assertFalse(GridEngineHome.homeJob(new QstatXml.Waiting(483, 0, "qw"), job, 1000, true, "mem_free").ready(), "its replay waits for a slot");
+    assertFalse(GridEngineHome.homeJob(new QstatXml.Listed(483, 0, "qw"), job, 1000, true, "mem_free").ready(), "its replay waits for a slot");
   }
 
   @Test
@@ -68,14 +68,14 @@ class GridEngineHomeTest {
         + "</JB_pe_range><JB_execution_time>2000</JB_execution_time>";
     QstatJobs.Job job = QstatJobs.parse(details(job(7, OPTED_IN, perSlot))).get(7L);
     assertEquals(3 * 1024, GridEngineHome.memoryMb(job, "mem_free"));
-    assertFalse(GridEngineHome.homeJob(new QstatXml.Waiting(7, 0, "qw"), job, 1999, false, "mem_free").ready(), "qsub -a: not before 2000");
-    assertTrue(GridEngineHome.homeJob(new QstatXml.Waiting(7, 0, "qw"), job, 2000, false, "mem_free").ready());
+    assertFalse(GridEngineHome.homeJob(new QstatXml.Listed(7, 0, "qw"), job, 1999, false, "mem_free").ready(), "qsub -a: not before 2000");
+    assertTrue(GridEngineHome.homeJob(new QstatXml.Listed(7, 0, "qw"), job, 2000, false, "mem_free").ready());
   }
 
   @Test
   void anArrayTaskCarriesItsNumbersAndAnArrayOfSeveralSlotsATaskStaysHome() {
     QstatJobs.Job array = QstatJobs.parse(details(job(484, OPTED_IN, TASKS_1_TO_5_BY_2))).get(484L);
-    HomeJob task = GridEngineHome.homeJob(new QstatXml.Waiting(484, 3, "qw"), array, 0, false, "mem_free");
+    HomeJob task = GridEngineHome.homeJob(new QstatXml.Listed(484, 3, "qw"), array, 0, false, "mem_free");
     assertEquals("484.3", task.id());
     assertEquals(Map.of("SGE_TASK_ID", "3", "SGE_TASK_FIRST", "1", "SGE_TASK_LAST", "5", "SGE_TASK_STEPSIZE", "2"), task.environment());
     assertEquals("", task.staysHome());
@@ -149,6 +149,28 @@ class GridEngineHomeTest {
     HandlerException root = assertThrows(HandlerException.class, () -> home.payload("31"));
     assertEquals(HandlerException.Category.REJECTED, root.category());
     assertTrue(root.getMessage().contains("never as root"), root.getMessage());
+  }
+
+  /**
+   * A replay reads its result while it runs: the sweep keeps the result of a job qstat lists as running (under {@code queue_info},
+   * found when a faster qstat swept a replay's result before its starter read it, and the job ran at home a second time) and
+   * deletes only a result whose job has left the queue.
+   */
+  @Test
+  void theSweepKeepsTheResultOfAJobThatRunsAndDeletesOneWhoseJobLeft() throws IOException {
+    String listing = "<?xml version='1.0'?>\n<job_info xmlns:xsd=\"x\"><queue_info><job_list state=\"running\"><JB_job_number>7</JB_job_number>"
+        + "<state>r</state></job_list><job_list state=\"running\"><JB_job_number>9</JB_job_number><state>t</state><tasks>2</tasks></job_list>"
+        + "</queue_info><job_info></job_info></job_info>";
+    GridEngineHome home = home(listing, tmp);
+    Path results = tmp.resolve("results");
+    for (String id : List.of("7", "8", "9.2")) {
+      Files.createDirectory(results.resolve(id));
+    }
+    home.observe();
+    home.sweep();
+    assertTrue(Files.isDirectory(results.resolve("7")), "job 7 runs: its replay may not have read its result yet");
+    assertTrue(Files.isDirectory(results.resolve("9.2")), "task 9.2 is on its way to a host");
+    assertFalse(Files.exists(results.resolve("8")), "job 8 left the queue");
   }
 
   /** A home whose qstat prints {@code xml} whatever it is asked. */
