@@ -1,7 +1,6 @@
 package org.coalition.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,6 +18,7 @@ import java.util.Map;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.testbed.Command;
+import org.coalition.testbed.DaemonApi;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Ports;
@@ -38,7 +38,6 @@ final class TestbedFederation implements AutoCloseable {
   static final String FEDERATION = "bench";
   /** Where the pilots put their runs' folders (each site's {@code pilots.command} names it). */
   static final Path PILOT_SCRATCH = Path.of("/tmp");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
    * How the sites' daemons run: the {@code sharing} and {@code pilots} settings the benchmark
@@ -54,6 +53,7 @@ final class TestbedFederation implements AutoCloseable {
 
   private final Map<String, Site> sites = new LinkedHashMap<>();
   private final Map<String, Process> daemons = new LinkedHashMap<>();
+  private final DaemonApi api = new DaemonApi();
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   private final Ensemble zk;
   private final Path dir;
@@ -115,27 +115,11 @@ final class TestbedFederation implements AutoCloseable {
 
   /** GET {@code path} of {@code site}'s API; null for 404. */
   JsonNode get(String site, String path) throws IOException, InterruptedException {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + sites.get(site).port() + "/" + path))
-        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() == 404) {
-      return null;
-    }
-    if (r.statusCode() != 200) {
-      throw new IOException(path + " at " + site + ": HTTP " + r.statusCode() + " " + r.body());
-    }
-    return JSON.readTree(r.body());
+    return api.get(sites.get(site).port(), path);
   }
 
   private int liveSites(String site) {
-    try {
-      int live = 0;
-      for (JsonNode s : get(site, "v1/sites").path("sites")) {
-        live += s.path("live").asBoolean() ? 1 : 0;
-      }
-      return live;
-    } catch (IOException | InterruptedException e) {
-      return -1;
-    }
+    return api.liveSites(sites.get(site).port());
   }
 
   private Process startDaemon(Site s, Path jar, Path pilotJar, Path dir, Path token, Settings settings) throws IOException {

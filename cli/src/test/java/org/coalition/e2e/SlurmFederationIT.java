@@ -7,16 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,17 +29,13 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.coalition.coordination.zookeeper.ZkFederation;
-import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.handler.ExitStatus;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
-import org.coalition.testbed.Ports;
 import org.coalition.testbed.Testbed;
-import org.coalition.testbed.zookeeper.Ensemble;
-import org.coalition.zookeeper.policy.Identity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -62,7 +52,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("testbed") // needs testbed/up's systems: .ci/run runs it once they are up
 class SlurmFederationIT {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String FEDERATION = "e2e";
   /** Site name and testbed instance; the first is the overloaded home site. */
   private static final Map<String, String> SITES = new LinkedHashMap<>();
 
@@ -77,25 +66,16 @@ class SlurmFederationIT {
   private static final Duration OUTAGE = Duration.ofSeconds(60);
 
   @TempDir Path tmp;
-  private Ensemble zk;
+  private Federation fed;
   private final Map<String, Instance> clusters = new LinkedHashMap<>();
-  private final Map<String, Process> daemons = new HashMap<>();
-  private final Map<String, Integer> ports = new HashMap<>();
-  private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @AfterEach
   void stop() throws Exception {
-    for (Process p : daemons.values()) {
-      p.destroy();
-    }
-    for (Process p : daemons.values()) {
-      p.onExit().get();
+    if (fed != null) {
+      fed.close();
     }
     for (Instance slurm : clusters.values()) {
       Command.of(slurm.tool("scancel"), "-u", slurm.get("user")).run();
-    }
-    if (zk != null) {
-      zk.close();
     }
   }
 
@@ -105,21 +85,12 @@ class SlurmFederationIT {
     Instance north = clusters.get("north");
     assertEquals("slurmdbd", north.get("accounting"),
         "north must keep accounting in slurmdbd so that sacct can be checked: testbed/up slurmdbd:c2 slurm22 slurm22:c2 slurm24");
-    zk = Ensemble.start(3);
+    fed = Federation.start(tmp, 3, List.copyOf(SITES.keySet()));
     Path jar = nodeVisibleJar();
-    List<String> members = List.copyOf(SITES.keySet());
     for (String site : SITES.keySet()) {
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
-    }
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
-    for (String site : SITES.keySet()) {
-      ports.put(site, freePort());
       startDaemon(site, jar);
     }
-    for (String site : SITES.keySet()) {
-      Eventually.waitFor(site + "'s daemon answers with all three sites live", Duration.ofSeconds(60), () -> liveSites(site) == 3);
-    }
+    fed.awaitLive(List.copyOf(SITES.keySet()));
 
     // A user at north submits more than north can run soon; one job depends on the first.
     Path jobs = Files.createDirectories(north.path("jobs.dir").resolve("e2e-" + System.nanoTime()));
@@ -133,28 +104,28 @@ class SlurmFederationIT {
       Files.writeString(script, "#!/bin/bash\nsleep " + JOB_SECONDS + "\necho \"job " + i + " output\"\necho \"job " + i + " errors\" >&2\n"
           + (end.signal() != 0 ? "kill -" + end.signal() + " $$\n" : "exit " + end.exitCode() + "\n"));
       script.toFile().setReadable(true, false);
-      ids.add(sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-o",
+      ids.add(Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-o",
           jobs + "/%j.out", script.toString()));
     }
     // An opted-in job that waits for another is published only once it is ready, wherever it runs. It waits for the
     // last job, so it stays unready for minutes while north is full: a daemon that published unready jobs would publish it.
     String dependency = ids.get(JOBS - 1);
-    String chained = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=100M", "-t", "5",
+    String chained = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=100M", "-t", "5",
         "--dependency=afterok:" + dependency, "-o", jobs + "/%j.out", "--wrap", "echo chained ran");
     ChainWatch chain = new ChainWatch(north, chained, dependency);
     chain.start();
-    String dependent = sbatch(north, "--parsable", "-p", north.get("partition"), "--dependency=afterok:" + ids.get(0), "-o",
+    String dependent = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "--dependency=afterok:" + ids.get(0), "-o",
         jobs + "/%j.out", "--wrap", "echo dependent ran");
     // An opted-in job an administrator holds (issue #24: parks are marked as parks): north's daemon parks with holds of the
     // same kind, and must neither release this one nor publish it, through everything below.
-    String adminHeld = sbatch(north, "--parsable", "--hold", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5",
+    String adminHeld = Users.sbatch(north, "--parsable", "--hold", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5",
         "-o", jobs + "/%j.out", "--wrap", "echo held ran");
     Command.of(north.tool("scontrol"), "release", adminHeld).run().requireSuccess(); // the user's hold off,
     Command.of(north.tool("scontrol"), "hold", adminHeld).run().requireSuccess(); // an administrator's (root's) on
     assertEquals("JobHeldAdmin", fields(north, adminHeld).get("Reason"), "root's hold on job " + adminHeld);
     // A job that outlives its one-minute limit (issue #24: exit status as it was): TIMEOUT at north wherever it runs; a run
     // elsewhere is stopped there at its limit and replayed as TIMEOUT at the shrunk job's one minute.
-    String overLimit = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=100M", "-t", "1",
+    String overLimit = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=100M", "-t", "1",
         "-o", jobs + "/%j.out", "--wrap", "echo over its limit; sleep 600");
 
     // Fault 1: kill -9 west's daemon while it runs a job, then start it again; then stop south's cleanly (SIGTERM) while it
@@ -162,14 +133,14 @@ class SlurmFederationIT {
     // journal and adopts their claims within north's restart grace.
     Map<String, Double> keptRuns = new TreeMap<>(); // job -> when it was released to the federation (a requeue moves it)
     keptRuns.putAll(restartWhileRunning("west", jar, ids, true));
-    Eventually.waitFor("west's daemon back", Duration.ofSeconds(60), () -> liveSites("west") == 3);
+    Eventually.waitFor("west's daemon back", Duration.ofSeconds(60), () -> fed.liveSites("west") == 3);
     keptRuns.putAll(restartWhileRunning("south", jar, ids, false));
 
     // Fault 2: the ZooKeeper leader restarts.
-    System.out.println("[e2e] restarted ZooKeeper leader, server " + zk.restartLeader());
+    System.out.println("[e2e] restarted ZooKeeper leader, server " + fed.zk().restartLeader());
 
     // Fault 3: north's slurmrestd stops for a minute, then starts again.
-    Eventually.waitFor("west's daemon back", Duration.ofSeconds(60), () -> liveSites("west") == 3);
+    Eventually.waitFor("west's daemon back", Duration.ofSeconds(60), () -> fed.liveSites("west") == 3);
     long restd = Long.parseLong(Files.readString(north.path("jobs.dir").getParent().resolve("slurmrestd.pid")).trim());
     // SIGTERM, as testbed/down does; slurmrestd may wait for its open connections, so SIGKILL after 10 s.
     ProcessHandle rest = ProcessHandle.of(restd).orElseThrow(() -> new IllegalStateException("north's slurmrestd (pid " + restd + ") is not running"));
@@ -211,7 +182,7 @@ class SlurmFederationIT {
       String id = ids.get(i);
       Map<String, String> f = ended.get(id);
       String where = "north";
-      JsonNode view = jobOrNull("north", id);
+      JsonNode view = fed.jobOrNull("north", id);
       if (view != null) {
         assertEquals("replayed", view.path("state").asText(), "job " + id + " at north: " + view);
         where = view.path("executor").asText();
@@ -247,7 +218,7 @@ class SlurmFederationIT {
     System.out.println("[e2e] jobs that ended by their own SIGTERM, where they ran: " + signaled + "; each FAILED 0:15 at north");
     homeCostOfReplays(north, replayed);
     Map<String, String> timedOut = waitEnded(north, overLimit, Duration.ofMinutes(5));
-    JsonNode overLimitRun = jobOrNull("north", overLimit);
+    JsonNode overLimitRun = fed.jobOrNull("north", overLimit);
     String overLimitWhere = overLimitRun == null ? "north" : overLimitRun.path("executor").asText();
     assertEquals("TIMEOUT", timedOut.get("JobState"), "job " + overLimit + ", past its limit at " + overLimitWhere + ": " + timedOut);
     assertEquals("0:15", timedOut.get("ExitCode"), "job " + overLimit + ", past its limit at " + overLimitWhere + ": " + timedOut);
@@ -261,7 +232,7 @@ class SlurmFederationIT {
     System.out.println("[e2e] job " + overLimit + ", past its one-minute limit, ran at " + overLimitWhere + " and shows TIMEOUT at north"
         + " (one sacct record, TIMEOUT 0:0)");
     for (Map.Entry<String, Double> r : keptRuns.entrySet()) {
-      JsonNode view = jobOrNull("north", r.getKey());
+      JsonNode view = fed.jobOrNull("north", r.getKey());
       assertEquals(executors.get(r.getKey()), view.path("executor").asText(), "job " + r.getKey() + " ran on through its daemon's restart: " + view);
       assertEquals(r.getValue(), view.path("release").asDouble(), 1e-6, "job " + r.getKey() + " was never requeued: it kept the run it had"
           + " when west's daemon was killed: " + view);
@@ -270,7 +241,7 @@ class SlurmFederationIT {
     Map<String, String> held = fields(north, adminHeld);
     assertEquals("PENDING", held.get("JobState"), "job " + adminHeld + ", held by root, never ran: " + held);
     assertEquals("JobHeldAdmin", held.get("Reason"), "job " + adminHeld + " is still held by root: " + held);
-    assertEquals(null, jobOrNull("north", adminHeld), "job " + adminHeld + ", held by root, was never published");
+    assertEquals(null, fed.jobOrNull("north", adminHeld), "job " + adminHeld + ", held by root, was never published");
     Command.of(north.tool("scancel"), adminHeld).run().requireSuccess();
     System.out.println("[e2e] job " + adminHeld + ", opted in and held by root, stayed held and out of the federation throughout");
     Eventually.waitFor("the dependent job ran after job " + ids.get(0), Duration.ofMinutes(2),
@@ -283,7 +254,7 @@ class SlurmFederationIT {
     assertTrue(chain.unreadySamples() >= 10, "the chained job was watched while its dependency had not ended: " + chain.unreadySamples()
         + " samples");
     assertEquals(List.of(), chain.violations(), "the chained job was never in the federation before its dependency ended");
-    JsonNode chainedRun = jobOrNull("north", chained);
+    JsonNode chainedRun = fed.jobOrNull("north", chained);
     System.out.println("[e2e] chained job " + chained + " stayed out of the federation over " + chain.unreadySamples() + " samples while job "
         + dependency + " had not ended, then ran " + (chainedRun == null ? "at north" : "at " + chainedRun.path("executor").asText()));
     System.out.println("[e2e] where the " + JOBS + " jobs of north ran: " + ranAt + ", wall " + String.format("%.0f", wall) + " s");
@@ -325,24 +296,24 @@ class SlurmFederationIT {
     startDaemon("duo", jar, List.of(a, b));
     startDaemon("south", jar);
     Eventually.waitFor("duo's daemon observes both clusters (16 cores) and sees south", Duration.ofSeconds(60),
-        () -> status("duo").path("totalCores").asInt() == 16 && liveSites("duo") == 2);
-    String handler = status("duo").path("handler").asText();
+        () -> fed.status("duo").path("totalCores").asInt() == 16 && fed.liveSites("duo") == 2);
+    String handler = fed.status("duo").path("handler").asText();
     assertTrue(handler.startsWith(a.get("cluster") + ": slurm 22.05") && handler.contains("; " + b.get("cluster") + ": slurm 22.05"), handler);
 
-    String filler = sbatch(b, "--parsable", "-p", b.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+    String filler = Users.sbatch(b, "--parsable", "-p", b.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
     Eventually.waitFor("the filler job runs on " + b.get("cluster"), Duration.ofSeconds(30), () -> "RUNNING".equals(fields(b, filler).get("JobState")));
     Path jobs = Files.createDirectories(b.path("jobs.dir").resolve("e2e-duo-" + System.nanoTime()));
     Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
-    String waiting = sbatch(b, "--parsable", "-p", b.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5",
+    String waiting = Users.sbatch(b, "--parsable", "-p", b.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5",
         "-o", jobs.resolve("%j.out").toString(), "--wrap", "sleep 10; echo ran at $SLURM_CLUSTER_NAME");
     String federated = b.get("cluster") + "." + waiting;
-    Eventually.waitFor("job " + federated + " is published", Duration.ofSeconds(60), () -> !job("duo", federated).isEmpty());
+    Eventually.waitFor("job " + federated + " is published", Duration.ofSeconds(60), () -> !fed.job("duo", federated).isEmpty());
     Map<String, String> parked = fields(b, waiting);
     assertEquals("JobHeldAdmin", parked.get("Reason"), "parked on its own cluster while " + a.get("cluster") + " is idle: " + parked);
 
     Eventually.waitFor("job " + federated + " ran at south and came back", Duration.ofMinutes(2),
-        () -> "replayed".equals(job("duo", federated).path("state").asText()));
-    assertEquals("south", job("duo", federated).path("executor").asText());
+        () -> "replayed".equals(fed.job("duo", federated).path("state").asText()));
+    assertEquals("south", fed.job("duo", federated).path("executor").asText());
     Command.of(b.tool("scancel"), filler).run().requireSuccess();
     Eventually.waitFor("job " + waiting + " ends on " + b.get("cluster"), Duration.ofSeconds(60),
         () -> "COMPLETED".equals(fields(b, waiting).get("JobState")));
@@ -395,19 +366,19 @@ class SlurmFederationIT {
     String atHome = runAtHome(north, dirs.get("home"), script);
     String filler = fill(north);
     long submitted = System.nanoTime();
-    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-D",
+    String away = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-D",
         dirs.get("away").toString(), "-o", dirs.get("away") + "/slurm.out", script.toString());
-    String missing = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-D",
+    String missing = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-D",
         dirs.get("away").toString(), "-o", dirs.get("away") + "/missing.out", missingScript.toString());
-    Eventually.waitFor(() -> "job " + away + " ran at south and came back; north says " + job("north", away), Duration.ofMinutes(4),
-        Duration.ofSeconds(2), () -> "replayed".equals(job("north", away).path("state").asText()));
-    assertEquals("south", job("north", away).path("executor").asText());
+    Eventually.waitFor(() -> "job " + away + " ran at south and came back; north says " + fed.job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(2), () -> "replayed".equals(fed.job("north", away).path("state").asText()));
+    assertEquals("south", fed.job("north", away).path("executor").asText());
     double seconds = (System.nanoTime() - submitted) / 1e9;
     Eventually.waitFor(() -> "north's squeue to say why job " + missing + " stays; shows '" + comment(north, missing) + "'",
         Duration.ofSeconds(30), Duration.ofSeconds(1), () -> comment(north, missing).startsWith("coalition: stays here: "));
     assertEquals("coalition: stays here: inputs: nothing-here.txt: Cannot stat: No such file or directory", comment(north, missing));
-    assertEquals("home", job("north", missing).path("state").asText(), "the job with a missing input was never published");
-    assertEquals("inputs: nothing-here.txt: Cannot stat: No such file or directory", job("north", missing).path("reason").asText());
+    assertEquals("home", fed.job("north", missing).path("state").asText(), "the job with a missing input was never published");
+    assertEquals("inputs: nothing-here.txt: Cannot stat: No such file or directory", fed.job("north", missing).path("reason").asText());
     Command.of(north.tool("scancel"), filler).run().requireSuccess();
 
     assertEquals("COMPLETED", waitEnded(north, away, Duration.ofMinutes(2)).get("JobState"), "the replay of the run at south");
@@ -485,12 +456,12 @@ class SlurmFederationIT {
     String atHome = runAtHome(north, dirs.get("home"), script);
     String filler = fill(north);
     long submitted = System.nanoTime();
-    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-D",
+    String away = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "8", "--mem=500M", "-t", "5", "-D",
         dirs.get("away").toString(), "-o", dirs.get("away") + "/slurm.out", script.toString());
-    Eventually.waitFor(() -> "job " + away + " ran at west and came back; north says " + job("north", away), Duration.ofMinutes(4),
-        Duration.ofSeconds(2), () -> "replayed".equals(job("north", away).path("state").asText()));
+    Eventually.waitFor(() -> "job " + away + " ran at west and came back; north says " + fed.job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(2), () -> "replayed".equals(fed.job("north", away).path("state").asText()));
     double seconds = (System.nanoTime() - submitted) / 1e9;
-    assertEquals("west", job("north", away).path("executor").asText());
+    assertEquals("west", fed.job("north", away).path("executor").asText());
     Command.of(north.tool("scancel"), filler).run().requireSuccess();
     assertEquals("COMPLETED", waitEnded(north, away, Duration.ofMinutes(2)).get("JobState"), "the replay of the run at west");
 
@@ -509,7 +480,7 @@ class SlurmFederationIT {
           "nothing beside what the job wrote: no conflict copies, nothing unpacked over it");
     }
     String claim;
-    try (var lines = Files.lines(Path.of("target", "e2e", "west.log"))) {
+    try (var lines = Files.lines(Federation.log("west"))) {
       claim = lines.filter(l -> l.contains("north/" + away) && l.contains("in place in ")).findFirst().orElse("");
     }
     assertTrue(claim.contains("in place in " + dirs.get("away")), "west's decision says it ran in place: '" + claim + "'");
@@ -543,15 +514,15 @@ class SlurmFederationIT {
     Path base = Files.createDirectories(north.path("jobs.dir").resolve("e2e-memory-" + System.nanoTime()));
     Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxrwxrwx"));
     Path script = Files.writeString(base.resolve("job.sh"), MEMORY_JOB);
-    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "--mem=100M", "-t", "5", "-o", base + "/home.out",
+    String atHome = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "--mem=100M", "-t", "5", "-o", base + "/home.out",
         script.toString());
     assertEquals("OUT_OF_MEMORY", waitEnded(north, atHome, Duration.ofMinutes(3)).get("JobState"), "the run at home");
     String filler = fill(north);
-    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
+    String away = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
         base + "/away.out", script.toString());
-    Eventually.waitFor(() -> "job " + away + " ran at west and came back; north says " + job("north", away), Duration.ofMinutes(4),
-        Duration.ofSeconds(2), () -> "replayed".equals(job("north", away).path("state").asText()));
-    JsonNode run = job("north", away);
+    Eventually.waitFor(() -> "job " + away + " ran at west and came back; north says " + fed.job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(2), () -> "replayed".equals(fed.job("north", away).path("state").asText()));
+    JsonNode run = fed.job("north", away);
     assertEquals("west", run.path("executor").asText());
     assertTrue(run.path("outOfMemory").asBoolean(), "west's pilot saw its run killed for memory: " + run);
     Command.of(north.tool("scancel"), filler).run().requireSuccess();
@@ -569,7 +540,7 @@ class SlurmFederationIT {
 
   /** Runs {@code script} in {@code dir} in north's own partition, as a run through the federation is compared with; its id, ended. */
   private static String runAtHome(Instance north, Path dir, Path script) {
-    String id = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "-t", "5", "-D", dir.toString(), "-o", dir + "/slurm.out",
+    String id = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "1", "-t", "5", "-D", dir.toString(), "-o", dir + "/slurm.out",
         script.toString());
     assertEquals("COMPLETED", waitEnded(north, id, Duration.ofMinutes(3)).get("JobState"), "the run at home");
     return id;
@@ -577,7 +548,7 @@ class SlurmFederationIT {
 
   /** Fills north's 8 cores for five minutes, so that its opted-in jobs go elsewhere; the filler's id, once it runs. */
   private static String fill(Instance north) {
-    String filler = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+    String filler = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
     Eventually.waitFor("north's filler job runs", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, filler).get("JobState")));
     return filler;
   }
@@ -604,15 +575,15 @@ class SlurmFederationIT {
     Path script = homeAndAway(north, "array", ARRAY_JOB);
     Map<String, Path> dirs = Map.of("home", script.resolveSibling("home"), "away", script.resolveSibling("away"));
     String spec = "0-" + (TASKS - 1);
-    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "-a", spec, "-c", "1", "--mem=100M", "-t", "5",
+    String atHome = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "-a", spec, "-c", "1", "--mem=100M", "-t", "5",
         "-D", dirs.get("home").toString(), "-o", dirs.get("home") + "/%a.out", script.toString());
     Eventually.waitFor(() -> "the array at home to end", Duration.ofMinutes(4), Duration.ofSeconds(2),
         () -> Command.of(north.tool("squeue"), "-h", "-j", atHome).run().stdout().isBlank());
 
-    String filler = sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "15", "-o", "/dev/null", "--wrap", "sleep 900");
+    String filler = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "-c", "8", "-t", "15", "-o", "/dev/null", "--wrap", "sleep 900");
     Eventually.waitFor("north's filler job runs", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, filler).get("JobState")));
     long submitted = System.nanoTime();
-    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-a", spec, "-c", "1", "--mem=100M", "-t", "5",
+    String away = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "-a", spec, "-c", "1", "--mem=100M", "-t", "5",
         "-D", dirs.get("away").toString(), "-o", dirs.get("away") + "/%a.out", script.toString());
     List<String> tasks = new ArrayList<>();
     for (int t = 0; t < TASKS; t++) {
@@ -621,7 +592,7 @@ class SlurmFederationIT {
     List<String> left = new ArrayList<>(tasks);
     Eventually.waitFor(() -> "every task of " + away + " to run elsewhere and come back; left: " + left, Duration.ofMinutes(10),
         Duration.ofSeconds(2), () -> {
-          left.removeIf(t -> "replayed".equals(job("north", t).path("state").asText()));
+          left.removeIf(t -> "replayed".equals(fed.job("north", t).path("state").asText()));
           return left.isEmpty();
         });
     double seconds = (System.nanoTime() - submitted) / 1e9;
@@ -633,7 +604,7 @@ class SlurmFederationIT {
 
     Map<String, Integer> where = new TreeMap<>();
     for (String task : tasks) {
-      JsonNode view = job("north", task);
+      JsonNode view = fed.job("north", task);
       assertEquals("replayed", view.path("state").asText(), "task " + task + ": " + view);
       where.merge(view.path("executor").asText(), 1, Integer::sum);
     }
@@ -671,19 +642,19 @@ class SlurmFederationIT {
     Instance north = threeSites();
     Path script = homeAndAway(north, "gpu", GPU_JOB);
     Map<String, Path> dirs = Map.of("home", script.resolveSibling("home"), "away", script.resolveSibling("away"));
-    String atHome = sbatch(north, "--parsable", "-p", north.get("partition"), "--gres=gpu:1", "-n", "2", "--mem=100M", "-t", "5",
+    String atHome = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "--gres=gpu:1", "-n", "2", "--mem=100M", "-t", "5",
         "-D", dirs.get("home").toString(), "-o", dirs.get("home") + "/gpu.out", script.toString());
     Eventually.waitFor(() -> "the job at home to end", Duration.ofMinutes(2), Duration.ofSeconds(1),
         () -> Command.of(north.tool("squeue"), "-h", "-j", atHome).run().stdout().isBlank());
 
-    String taker = sbatch(north, "--parsable", "-p", north.get("partition"), "--gres=gpu:1", "-c", "1", "--mem=100M", "-t", "15",
+    String taker = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "--gres=gpu:1", "-c", "1", "--mem=100M", "-t", "15",
         "-o", "/dev/null", "--wrap", "sleep 900");
     Eventually.waitFor("north's GPU is taken", Duration.ofSeconds(30), () -> "RUNNING".equals(fields(north, taker).get("JobState")));
     long submitted = System.nanoTime();
-    String away = sbatch(north, "--parsable", "-p", north.get("federated.partition"), "--gres=gpu:1", "-n", "2", "--mem=100M", "-t", "5",
+    String away = Users.sbatch(north, "--parsable", "-p", north.get("federated.partition"), "--gres=gpu:1", "-n", "2", "--mem=100M", "-t", "5",
         "-D", dirs.get("away").toString(), "-o", dirs.get("away") + "/gpu.out", script.toString());
-    Eventually.waitFor(() -> "job " + away + " to run elsewhere and come back: " + job("north", away), Duration.ofMinutes(4),
-        Duration.ofSeconds(1), () -> "replayed".equals(job("north", away).path("state").asText()));
+    Eventually.waitFor(() -> "job " + away + " to run elsewhere and come back: " + fed.job("north", away), Duration.ofMinutes(4),
+        Duration.ofSeconds(1), () -> "replayed".equals(fed.job("north", away).path("state").asText()));
     double seconds = (System.nanoTime() - submitted) / 1e9;
     // Its replay waits for a GPU at home: Slurm keeps a pending job's GRES when they are taken off
     // (docs/decisions/0012-jobs-keep-their-meaning.md), so north's users get their GPU back first.
@@ -691,12 +662,12 @@ class SlurmFederationIT {
     Eventually.waitFor(() -> "job " + away + " to end at north", Duration.ofMinutes(2), Duration.ofSeconds(1),
         () -> Command.of(north.tool("squeue"), "-h", "-j", away).run().stdout().isBlank());
 
-    JsonNode view = job("north", away);
+    JsonNode view = fed.job("north", away);
     assertEquals("replayed", view.path("state").asText(), view.toString());
     assertEquals("south", view.path("executor").asText(), "only south has a GPU free: " + view);
     // west's daemon never tried (its Slurm would have refused a pilot of a GPU): no decision of its names the job
     Pattern named = Pattern.compile("north/" + away + "\\b");
-    List<String> westSaw = Files.readAllLines(Path.of("target", "e2e", "west.log")).stream().filter(l -> named.matcher(l).find()).toList();
+    List<String> westSaw = Files.readAllLines(Federation.log("west")).stream().filter(l -> named.matcher(l).find()).toList();
     assertEquals(List.of(), westSaw, "west, which has no GPU, submitted no pilot for it");
     List<String> expected = sacct(north, List.of(atHome)).get(atHome);
     assertEquals(List.of("FAILED|3:0"), expected, "at home");
@@ -742,7 +713,7 @@ class SlurmFederationIT {
       startDaemon(site, jar);
     }
     for (String site : names) {
-      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> liveSites(site) == names.size());
+      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> fed.liveSites(site) == names.size());
     }
     return clusters.get("north");
   }
@@ -761,7 +732,7 @@ class SlurmFederationIT {
     clusters.put("north", home);
     List<String> members = List.of("central", "east", "north");
     federation(members);
-    Path jar = nodeVisibleJar(condor);
+    Path jar = Federation.nodeVisibleJar(condor);
     try {
       startDaemon("north", jar, List.of(home));
       startDaemon("east", jar, String.format("""
@@ -776,16 +747,14 @@ class SlurmFederationIT {
               bin: %s
               as-user: [env, "COALITION_TESTBED_USER={user}"]
           """, condor.path("bin")), condor.get("user"), "", Map.of());
-      for (String site : members) {
-        Eventually.waitFor(site + "'s daemon answers with all three sites live", Duration.ofSeconds(60), () -> liveSites(site) == 3);
-      }
-      String east = status("east").path("handler").asText();
-      String central = status("central").path("handler").asText();
+      fed.awaitLive(members);
+      String east = fed.status("east").path("handler").asText();
+      String central = fed.status("central").path("handler").asText();
       assertTrue(east.startsWith("Grid Engine ") && east.contains("DRMAA 1.0"), east);
       assertTrue(central.startsWith("HTCondor " + condor.get("condor.version")), central);
 
       // North is full, so its users' jobs cannot run soon there.
-      String filler = sbatch(home, "--parsable", "-p", home.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
+      String filler = Users.sbatch(home, "--parsable", "-p", home.get("partition"), "-c", "8", "-t", "5", "-o", "/dev/null", "--wrap", "sleep 300");
       Path jobs = Files.createDirectories(home.path("jobs.dir").resolve("e2e-mixed-" + System.nanoTime()));
       Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
       int count = 8;
@@ -794,22 +763,22 @@ class SlurmFederationIT {
         Path script = jobs.resolve("job" + i + ".sh");
         Files.writeString(script, "#!/bin/bash\nsleep 20\necho \"job " + i + " ran as $(id -un)\"\nexit " + expectedExit(i) + "\n");
         script.toFile().setReadable(true, false);
-        ids.add(sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
+        ids.add(Users.sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "-t", "5", "-o",
             jobs + "/%j.out", script.toString()));
       }
       // A job of a GPU: Grid Engine's pilots ask for none, HTCondor's ask request_GPUs (its slot has one: testbed/lib/condor.sh).
       Path gpuScript = Files.writeString(jobs.resolve("gpu.sh"), "#!/bin/bash\necho \"ran with GPU $CUDA_VISIBLE_DEVICES\"\n");
       gpuScript.toFile().setReadable(true, false);
-      String gpuJob = sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "--gres=gpu:1", "-t", "5",
+      String gpuJob = Users.sbatch(home, "--parsable", "-p", home.get("federated.partition"), "-c", "1", "--mem=100M", "--gres=gpu:1", "-t", "5",
           "-o", jobs + "/%j.out", gpuScript.toString());
       // The replays wait for a core at home: the filler goes once every job has run elsewhere and come back.
       Map<String, String> states = new TreeMap<>();
       Eventually.waitFor(() -> "all " + (count + 1) + " jobs ran elsewhere and came back to north; states: " + states, Duration.ofMinutes(4),
           Duration.ofSeconds(2), () -> {
-            Stream.concat(ids.stream(), Stream.of(gpuJob)).forEach(id -> states.put(id, job("north", id).path("state").asText("not published")));
+            Stream.concat(ids.stream(), Stream.of(gpuJob)).forEach(id -> states.put(id, fed.job("north", id).path("state").asText("not published")));
             return states.values().stream().allMatch("replayed"::equals);
           });
-      assertEquals("central", job("north", gpuJob).path("executor").asText(), "the job of a GPU ran where a slot has one");
+      assertEquals("central", fed.job("north", gpuJob).path("executor").asText(), "the job of a GPU ran where a slot has one");
       Command.of(home.tool("scancel"), filler).run().requireSuccess();
       Map<String, Map<String, String>> ended = new LinkedHashMap<>();
       Eventually.waitFor(() -> "all " + count + " jobs ended at north; ended: " + ended.keySet(), Duration.ofMinutes(2), Duration.ofSeconds(2),
@@ -826,7 +795,7 @@ class SlurmFederationIT {
       List<Double> latencies = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         String id = ids.get(i);
-        JsonNode view = jobOrNull("north", id);
+        JsonNode view = fed.jobOrNull("north", id);
         String where = view == null ? "north" : view.path("executor").asText();
         ranAt.merge(where, 1, Integer::sum);
         if (view != null) {
@@ -854,177 +823,17 @@ class SlurmFederationIT {
     }
   }
 
-  /**
-   * Issue #50's home on HTCondor, end to end: an HTCondor user's opted-in job waits at central,
-   * whose pool is full; central's daemon publishes it, north's Slurm cluster runs it, and it ends
-   * in the user's own queue, replayed by HTCondor: {@code condor_history} has the run's exit code,
-   * the job's own output and error files its output, and {@code CoalitionWhere} where it ran.
-   */
-  @Test
-  void anHtcondorUsersJobRunsAtASlurmSiteAndEndsInTheirOwnQueue() throws Exception {
-    Instance condor = Testbed.require("condor");
-    Instance north = Testbed.require("slurm22-c1");
-    clusters.put("north", north);
-    List<String> members = List.of("central", "north");
-    federation(members);
-    Path jar = nodeVisibleJar(condor);
-    Path jobs = Files.createDirectories(condor.path("jobs.dir").resolve("e2e-condor-home-" + System.nanoTime()));
-    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
-    // the results folder (root's, 711) and the replay program, where the pool's jobs see them (the chroot shares the jobs folder)
-    Path results = Files.createDirectory(jobs.resolve("results"));
-    Files.setPosixFilePermissions(results, PosixFilePermissions.fromString("rwx--x--x"));
-    Path replay = jobs.resolve("coalition-replay");
-    Files.copy(Path.of("..", "slurm-handler", "src", "main", "slurm", "coalition-replay"), replay);
-    Files.setPosixFilePermissions(replay, PosixFilePermissions.fromString("rwxr-xr-x"));
-    String user = condor.get("user");
-    try {
-      startDaemon("north", jar);
-      startDaemon("central", jar, String.format("""
-            - type: htcondor
-              bin: %s
-              as-user: [env, "COALITION_TESTBED_USER={user}"]
-              results: %s
-              replay: %s
-          """, condor.path("bin"), results, replay), user, "", Map.of());
-      for (String site : members) {
-        Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
-      }
-      // central's pool is full: a job of all its cores, not opted in
-      String occupier = condorSubmit(condor, String.join("\n", "executable = /bin/sleep", "arguments = 600", "transfer_executable = false",
-          "initialdir = " + jobs, "should_transfer_files = NO", "request_cpus = " + condor.get("cpus"), "queue", ""));
-      Path script = Files.writeString(jobs.resolve("job.sh"), "#!/bin/sh\necho \"ran as $(id -un)\"\necho 'to stderr' >&2\nexit 7\n");
-      Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-      String id = condorSubmit(condor, String.join("\n", "executable = " + script, "initialdir = " + jobs, "output = " + jobs.resolve("out"),
-          "error = " + jobs.resolve("err"), "should_transfer_files = NO", "request_cpus = 1", "+CoalitionFederate = true", "queue", ""));
-      Eventually.waitFor(() -> "HTCondor job " + id + " to run at north and come back to central: " + job("central", id), Duration.ofMinutes(3),
-          Duration.ofSeconds(2), () -> "replayed".equals(job("central", id).path("state").asText()));
-      assertEquals("north", job("central", id).path("executor").asText(), "it ran at the Slurm site");
-      // the replay waits for a core at home
-      Command.of(condor.tool("condor_rm"), occupier).run().requireSuccess();
-      Eventually.waitFor(() -> "job " + id + " to end in central's HTCondor history", Duration.ofMinutes(2), Duration.ofSeconds(2),
-          () -> !condorHistory(condor, id).isBlank());
-      String[] ended = condorHistory(condor, id).strip().split(" ", 3);
-      assertEquals("7", ended[0], "condor_history has the remote run's exit code: " + String.join(" ", ended));
-      assertEquals("false", ended[1], "not ended by a signal");
-      assertTrue(ended[2].contains("north"), "CoalitionWhere names where it ran: " + ended[2]);
-      assertEquals("ran as " + user + "\n", Files.readString(jobs.resolve("out")), "the run's output in the job's own output file");
-      assertEquals("to stderr\n", Files.readString(jobs.resolve("err")));
-      System.out.println("[e2e] HTCondor job " + id + " of central's user ran at north (Slurm) and ended in central's queue: exit "
-          + ended[0] + ", " + ended[2]);
-    } finally {
-      Command.of(condor.tool("condor_rm"), "-all").run();
-    }
-  }
 
-  /**
-   * A Grid Engine user's job, opted in with {@code qsub -ac COALITION_FEDERATE=1}, runs at a Slurm
-   * site while its own cluster is full, and ends in their own queue: {@code qstat -j} tells where it
-   * ran while it waits to replay, and {@code qacct -j} records the remote run's exit status, its
-   * output and error in the job's own files (the testbed's queue starts jobs through
-   * coalition-gridengine-starter, as docs/gridengine-home.md sets a cluster up).
-   */
-  @Test
-  void aGridEngineUsersJobRunsAtASlurmSiteAndEndsInTheirOwnQueue() throws Exception {
-    Instance sge = Testbed.require("sge");
-    Instance north = Testbed.require("slurm22-c1");
-    clusters.put("north", north);
-    List<String> members = List.of("east", "north");
-    federation(members);
-    Path jar = nodeVisibleJar(sge);
-    Path jobs = Files.createDirectories(sge.path("jobs.dir").resolve("e2e-sge-home-" + System.nanoTime()));
-    Files.setPosixFilePermissions(jobs, PosixFilePermissions.fromString("rwxrwxrwx"));
-    String user = sge.get("user");
-    List<String> submitted = new ArrayList<>();
-    try {
-      startDaemon("north", jar);
-      startDaemon("east", jar, String.format("""
-            - type: gridengine
-              library: %s
-              qstat: %s
-              results: %s
-              qmaster-spool: %s
-          """, sge.path("drmaa.library"), sge.tool("qstat"), sge.path("results.dir"), sge.path("spool")), user, "",
-          Map.of("SGE_ROOT", sge.get("sge.root"), "SGE_CELL", sge.get("sge.cell"), "LD_PRELOAD", sge.path("drmaa.library").toString()));
-      for (String site : members) {
-        Eventually.waitFor(site + "'s daemon answers with both sites live", Duration.ofSeconds(60), () -> liveSites(site) == 2);
-      }
-      // east's cluster is full: a job of all its slots, not opted in
-      String occupier = qsub(sge, "-b", "y", "-pe", sge.get("pe"), sge.get("slots"), "-o", "/dev/null", "-e", "/dev/null", "/bin/sleep", "600");
-      submitted.add(occupier);
-      Eventually.waitFor(() -> "the occupier " + occupier + " to run", Duration.ofMinutes(1), Duration.ofSeconds(1),
-          () -> Command.of(sge.tool("qstat"), "-s", "r", "-u", "*").run().requireSuccess().stdout().contains(occupier + " "));
-      Path script = Files.writeString(jobs.resolve("job.sh"), "#!/bin/sh\necho \"ran as $(id -un)\"\necho 'to stderr' >&2\nexit 7\n");
-      Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-      long start = System.nanoTime();
-      String id = qsub(sge, "-wd", jobs.toString(), "-o", jobs.resolve("out").toString(), "-e", jobs.resolve("err").toString(), "-ac",
-          "COALITION_FEDERATE=1", script.toString());
-      submitted.add(id);
-      Eventually.waitFor(() -> "Grid Engine job " + id + " to run at north and come back to east: " + job("east", id), Duration.ofMinutes(3),
-          Duration.ofSeconds(2), () -> "replayed".equals(job("east", id).path("state").asText()));
-      double away = (System.nanoTime() - start) / 1e9;
-      assertEquals("north", job("east", id).path("executor").asText(), "it ran at the Slurm site");
-      String context = Command.of(sge.tool("qstat"), "-j", id).run().requireSuccess().stdout().lines().filter(l -> l.startsWith("context:"))
-          .findFirst().orElse("");
-      assertTrue(context.contains("COALITION_WHERE=") && context.contains("north"), "qstat -j tells where it ran: " + context);
-      Command.of(sge.tool("qdel"), occupier).run().requireSuccess(); // the replay waits for a slot at home
-      Eventually.waitFor(() -> "job " + id + " in east's accounting (qacct -j)", Duration.ofMinutes(2), Duration.ofSeconds(2),
-          () -> Command.of(sge.tool("qacct"), "-j", id).run().stdout().contains("exit_status"));
-      String record = Command.of(sge.tool("qacct"), "-j", id).run().requireSuccess().stdout();
-      assertTrue(record.lines().anyMatch(l -> l.matches("exit_status\\s+7\\s*")), "qacct has the remote run's exit status: " + record);
-      assertEquals("ran as " + user + "\n", Files.readString(jobs.resolve("out")), "the run's output in the job's own output file");
-      assertEquals("to stderr\n", Files.readString(jobs.resolve("err")));
-      System.out.printf("[e2e] Grid Engine job %s of east's user ran at north (Slurm) and ended in east's queue: exit 7 in qacct, %s;"
-          + " %.1f s from qsub to its run's return%n", id, context.replaceFirst("context:\\s*", ""), away);
-    } finally {
-      if (!submitted.isEmpty()) {
-        Command.of(sge.tool("qdel"), String.join(",", submitted)).run();
-      }
-    }
-  }
 
-  /** Submits a job as the testbed's Grid Engine user ({@code qsub -terse}); its id. */
-  private static String qsub(Instance sge, String... args) {
-    List<String> all = new ArrayList<>(List.of("-terse"));
-    all.addAll(List.of(args));
-    return Command.of(sge.tool("qsub"), all.toArray(String[]::new)).asUser(sge.get("user")).run().requireSuccess().stdout().strip();
-  }
 
-  /** A federation of {@code members} in a ZooKeeper server of its own, each member a free port and an empty log. */
+  /** A federation of {@code members} in a ZooKeeper server of its own; no daemon yet. */
   private void federation(List<String> members) throws Exception {
-    zk = Ensemble.start(1);
-    ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(FEDERATION)), zk.trustStore()), members, Clock.systemUTC());
-    secret(tmp.resolve("operator.token"), "e2e-operator-token-0123456789");
-    for (String site : members) {
-      ports.put(site, freePort());
-      Files.deleteIfExists(Path.of("target", "e2e", site + ".log"));
-    }
+    fed = Federation.start(tmp, 1, members);
   }
 
-  /** Submits a description as the testbed's user; its job id. */
-  private static String condorSubmit(Instance condor, String description) {
-    String terse = Command.of(condor.tool("condor_submit"), "-terse", "-").asUser(condor.get("user")).stdin(description).run().requireSuccess()
-        .stdout();
-    Matcher m = Pattern.compile("(\\d+\\.\\d+) - ").matcher(terse);
-    assertTrue(m.find(), "condor_submit -terse printed a job id: " + terse);
-    return m.group(1);
-  }
 
-  /** A completed job's {@code ExitCode ExitBySignal CoalitionWhere} from HTCondor's history, or blank while it is not there. */
-  private static String condorHistory(Instance condor, String id) {
-    String[] parts = id.split("\\.");
-    return Command.of(condor.tool("condor_history"), "-af", "ExitCode", "ExitBySignal", "CoalitionWhere", "-constraint",
-        "ClusterId == " + parts[0] + " && ProcId == " + parts[1] + " && JobStatus == 4").run().requireSuccess().stdout();
-  }
 
-  /** The daemon's status, or an empty object while it does not answer. */
-  private JsonNode status(String site) {
-    try {
-      JsonNode s = get(site, "v1/status");
-      return s == null ? JSON.createObjectNode() : s;
-    } catch (IOException | InterruptedException e) {
-      return JSON.createObjectNode();
-    }
-  }
+
 
   private static int executed(Map<String, JsonNode> rows) {
     return rows.get("south").path("jobsExecuted").asInt() + rows.get("west").path("jobsExecuted").asInt();
@@ -1056,22 +865,10 @@ class SlurmFederationIT {
 
   /** The jar, copied where every cluster's node sees it at the same path (the chroot, south's, sees the testbed's run folder). */
   private Path nodeVisibleJar() throws IOException {
-    return nodeVisibleJar(clusters.getOrDefault("south", clusters.get("north")));
+    return Federation.nodeVisibleJar(clusters.getOrDefault("south", clusters.get("north")));
   }
 
-  /** As {@link #nodeVisibleJar()}, in the jobs folder of {@code inChroot}, a testbed instance (seen by the chroot's too). */
-  private static Path nodeVisibleJar(Instance inChroot) throws IOException {
-    Path built = Path.of("target", "coalition.jar").toAbsolutePath();
-    if (!Files.isRegularFile(built)) {
-      throw new IllegalStateException(built + " is missing: this test runs after 'mvn package' (failsafe's integration-test phase)");
-    }
-    Path dir = Files.createDirectories(inChroot.path("jobs.dir").resolve("coalition-e2e"));
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path jar = dir.resolve("coalition.jar");
-    Files.copy(built, jar, StandardCopyOption.REPLACE_EXISTING);
-    Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
-    return jar;
-  }
+
 
   private void startDaemon(String site, Path jar) throws IOException {
     startDaemon(site, jar, List.of(clusters.get(site)));
@@ -1080,21 +877,10 @@ class SlurmFederationIT {
   /** A daemon process for {@code site}, driving the Slurm clusters {@code systems} (one handler each, named after its cluster). */
   private void startDaemon(String site, Path jar, List<Instance> systems) throws IOException {
     Instance first = systems.get(0);
-    StringBuilder handlers = new StringBuilder();
-    for (Instance slurm : systems) {
-      handlers.append(String.format("""
-            - type: slurm
-              name: %s
-              url: %s
-              observer: %s
-              jwt-key: %s
-              results: %s
-              scontrol: %s
-          """, slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
-          slurm.tool("scontrol")));
-    }
-    startDaemon(site, jar, handlers.toString(), poolAccount != null ? poolAccount : first.get("user"), first.get("partition"), Map.of());
+    String handlers = systems.stream().map(Federation::slurmHandler).collect(Collectors.joining());
+    startDaemon(site, jar, handlers, poolAccount != null ? poolAccount : first.get("user"), first.get("partition"), Map.of());
   }
+
 
   /** The account foreign jobs run as where no identity domain maps their user (null: the testbed's user, as in most tests). */
   private String poolAccount;
@@ -1123,7 +909,7 @@ class SlurmFederationIT {
     boolean[] first = {true};
     Eventually.waitFor(() -> "a job starting at " + site, Duration.ofMinutes(3), Duration.ofMillis(250), () -> {
       for (String id : ids) {
-        JsonNode view = job("north", id);
+        JsonNode view = fed.job("north", id);
         if (site.equals(view.path("executor").asText()) && "running".equals(view.path("state").asText()) && seen.add(id) && !first[0]) {
           running.put(id, view.path("release").asDouble());
         }
@@ -1137,22 +923,16 @@ class SlurmFederationIT {
     Eventually.waitFor(() -> "north's squeue to say job " + shown + " runs at " + site + "; shows '" + comment(north, shown) + "'",
         Duration.ofSeconds(30), Duration.ofSeconds(1), () -> comment(north, shown).startsWith("coalition: running at " + site + " since "));
     System.out.println("[e2e] squeue at north shows job " + shown + " as: " + comment(north, shown));
-    Path log = Path.of("target", "e2e", site + ".log");
+    Path log = Federation.log(site);
     long before = count(log, "running pilots from the journal");
     String adoption = "site=" + site + " decision=adopt ";
     long adoptionsBefore = count(log, adoption);
-    Process daemon = daemons.get(site);
-    if (kill) {
-      daemon.destroyForcibly();
-    } else {
-      daemon.destroy();
-    }
-    daemon.waitFor();
+    int exit = fed.stop(site, kill);
     long stopped = System.nanoTime();
     System.out.println("[e2e] " + (kill ? "killed " + site + "'s daemon (SIGKILL)" : "stopped " + site + "'s daemon (SIGTERM, exit "
-        + daemon.exitValue() + ")") + " with jobs " + running.keySet() + " running there");
+        + exit + ")") + " with jobs " + running.keySet() + " running there");
     Thread.sleep(3000);
-    startDaemon(site, jar);
+    fed.restart(site);
     List<String> adopted = new ArrayList<>();
     Eventually.waitFor(site + "'s restarted daemon to take its running pilots back", Duration.ofSeconds(90), () -> {
       adopted.clear();
@@ -1184,92 +964,25 @@ class SlurmFederationIT {
     }
   }
 
-  /**
-   * A daemon process for {@code site} with the site file's {@code handlers} section, foreign jobs
-   * run as {@code account}, pilots sent to {@code partition}, and {@code environment} added to its own.
-   */
+  /** As {@link Federation#startDaemon}, with what {@link #siteFileExtra} says of the site. */
   private void startDaemon(String site, Path jar, String handlers, String account, String partition, Map<String, String> environment)
       throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Path file = tmp.resolve(site + ".yaml");
-    Files.writeString(file, String.format("""
-        site: %s
-        federation:
-          name: %s
-          zookeeper: %s
-          identity: %s
-          trust: %s
-          session-timeout: 6s
-        handlers:
-        %saccounts:
-          "*": %s
-        sharing:
-          exposure-threshold: 0.7
-          participation: 1000000
-          balancing-period: 2s
-          utility: simpl
-          publish-after: 2s
-        pilots:
-          partition: %s
-          pending-limit: 2m
-          heartbeat: 2s
-          max-pending: 4
-          command: [%s, -Xmx96m, -XX:+UseSerialGC, -XX:TieredStopAtLevel=1, -XX:-UsePerfData, -jar, %s, pilot]
-        http:
-          port: %d
-          operator-token-file: %s
-        spool: %s
-        %s""", site, FEDERATION, zk.connectString(), zk.identity(new Identity(FEDERATION, site)), zk.trustStore(), handlers, account, partition,
-        java, jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site), siteFileExtra.getOrDefault(site, "")));
-    Path log = Files.createDirectories(Path.of("target", "e2e")).resolve(site + ".log");
-    ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
-        "--config", file.toString(), "--tick", "500ms");
-    daemon.environment().putAll(environment);
-    daemons.put(site, daemon.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+    fed.startDaemon(site, jar, handlers, account, partition, environment, siteFileExtra.getOrDefault(site, ""));
   }
 
-  private JsonNode get(String site, String path) throws IOException, InterruptedException {
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports.get(site) + "/" + path))
-        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() == 404) {
-      return null;
-    }
-    if (r.statusCode() != 200) {
-      throw new IOException(path + " at " + site + ": HTTP " + r.statusCode() + " " + r.body());
-    }
-    return JSON.readTree(r.body());
-  }
 
-  private int liveSites(String site) {
-    try {
-      JsonNode sites = get(site, "v1/sites");
-      int live = 0;
-      for (JsonNode s : sites.path("sites")) {
-        live += s.path("live").asBoolean() ? 1 : 0;
-      }
-      return live;
-    } catch (IOException | InterruptedException e) {
-      return -1;
-    }
-  }
 
-  private JsonNode jobOrNull(String site, String id) throws IOException, InterruptedException {
-    return get(site, "v1/jobs/" + id);
-  }
 
-  private JsonNode job(String site, String id) {
-    try {
-      JsonNode j = get(site, "v1/jobs/" + id);
-      return j == null ? JSON.createObjectNode() : j;
-    } catch (IOException | InterruptedException e) {
-      return JSON.createObjectNode();
-    }
-  }
+
+
+
+
+
 
   private Map<String, JsonNode> ledger(String site) {
     Map<String, JsonNode> rows = new TreeMap<>();
     try {
-      for (JsonNode row : get(site, "v1/ledger").path("sites")) {
+      for (JsonNode row : fed.get(site, "v1/ledger").path("sites")) {
         rows.put(row.path("site").asText(), row);
       }
     } catch (IOException | InterruptedException e) {
@@ -1279,9 +992,7 @@ class SlurmFederationIT {
     return rows;
   }
 
-  private static String sbatch(Instance slurm, String... args) {
-    return Command.of(slurm.tool("sbatch"), args).asUser(slurm.get("user")).run().requireSuccess().stdout().trim().split(";")[0];
-  }
+
 
   /**
    * Each job's records in Slurm's accounting, requeued runs included ({@code sacct --duplicates}):
@@ -1351,7 +1062,7 @@ class SlurmFederationIT {
 
     private void sample() {
       try {
-        JsonNode view = jobOrNull("north", job);
+        JsonNode view = fed.jobOrNull("north", job);
         String state = fields(slurm, dependency).get("JobState");
         if (state == null || List.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT").contains(state)) {
           return;
@@ -1405,13 +1116,6 @@ class SlurmFederationIT {
     return f;
   }
 
-  private static void secret(Path file, String value) throws IOException {
-    Files.writeString(file, value + "\n");
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-  }
 
-  /** A daemon's API port: drawn where no other test JVM draws it and no outgoing connection takes it (testbed's {@link Ports}). */
-  private static int freePort() {
-    return Ports.free();
-  }
+
 }

@@ -1,0 +1,224 @@
+package org.coalition.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.coalition.coordination.zookeeper.ZkFederation;
+import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.testbed.DaemonApi;
+import org.coalition.testbed.Eventually;
+import org.coalition.testbed.Instance;
+import org.coalition.testbed.Ports;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.Identity;
+
+/**
+ * A federation the end-to-end tests start: real ZooKeeper servers (TLS, the federation bootstrapped
+ * with its members), and a daemon process per member, each started from a site file of its own
+ * and answering on a port of its own. The daemons' logs are kept in {@code target/e2e/SITE.log}.
+ */
+final class Federation implements AutoCloseable {
+  static final String NAME = "e2e";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path tmp;
+  private final Ensemble zk;
+  private final List<String> members;
+  private final Map<String, Integer> ports = new HashMap<>();
+  private final Map<String, ProcessBuilder> commands = new HashMap<>();
+  private final Map<String, Process> daemons = new HashMap<>();
+  private final DaemonApi api = new DaemonApi();
+
+  private Federation(Path tmp, Ensemble zk, List<String> members) {
+    this.tmp = tmp;
+    this.zk = zk;
+    this.members = List.copyOf(members);
+  }
+
+  /** A federation of {@code members} in an ensemble of {@code servers}, each member a free port and an empty log; no daemon yet. */
+  static Federation start(Path tmp, int servers, List<String> members) throws Exception {
+    Ensemble zk = Ensemble.start(servers);
+    Federation f = new Federation(tmp, zk, members);
+    try {
+      ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(NAME)), zk.trustStore()), members, Clock.systemUTC());
+      Path token = tmp.resolve("operator.token");
+      Files.writeString(token, "e2e-operator-token-0123456789\n");
+      Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
+      for (String site : members) {
+        f.ports.put(site, Ports.free());
+        Files.deleteIfExists(log(site));
+      }
+      return f;
+    } catch (Exception e) {
+      zk.close();
+      throw e;
+    }
+  }
+
+  Ensemble zk() {
+    return zk;
+  }
+
+  static Path log(String site) {
+    return Path.of("target", "e2e", site + ".log");
+  }
+
+  /** The built jar, copied where every node of the testbed sees it at one path: the jobs folder of {@code instance} (the chroot's too). */
+  static Path nodeVisibleJar(Instance instance) throws IOException {
+    Path built = Path.of("target", "coalition.jar").toAbsolutePath();
+    if (!Files.isRegularFile(built)) {
+      throw new IllegalStateException(built + " is missing: this test runs after 'mvn package' (failsafe's integration-test phase)");
+    }
+    Path dir = Files.createDirectories(instance.path("jobs.dir").resolve("coalition-e2e"));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path jar = dir.resolve("coalition.jar");
+    Files.copy(built, jar, StandardCopyOption.REPLACE_EXISTING);
+    Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
+    return jar;
+  }
+
+  /** A site file's handler entry for a testbed Slurm cluster, named after the cluster. */
+  static String slurmHandler(Instance slurm) {
+    return String.format("""
+          - type: slurm
+            name: %s
+            url: %s
+            observer: %s
+            jwt-key: %s
+            results: %s
+            scontrol: %s
+        """, slurm.get("cluster"), slurm.get("rest.url"), slurm.get("rest.user"), slurm.path("jwt.key.file"), slurm.path("results.dir"),
+        slurm.tool("scontrol"));
+  }
+
+  /**
+   * Starts {@code site}'s daemon with the site file's {@code handlers} section, foreign jobs run as
+   * {@code account}, pilots (running {@code jar}) sent to {@code partition}, {@code extra} appended
+   * to its file and {@code environment} added to its own.
+   */
+  void startDaemon(String site, Path jar, String handlers, String account, String partition, Map<String, String> environment, String extra)
+      throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path file = tmp.resolve(site + ".yaml");
+    Files.writeString(file, String.format("""
+        site: %s
+        federation:
+          name: %s
+          zookeeper: %s
+          identity: %s
+          trust: %s
+          session-timeout: 6s
+        handlers:
+        %saccounts:
+          "*": %s
+        sharing:
+          exposure-threshold: 0.7
+          participation: 1000000
+          balancing-period: 2s
+          utility: simpl
+          publish-after: 2s
+        pilots:
+          partition: %s
+          pending-limit: 2m
+          heartbeat: 2s
+          max-pending: 4
+          command: [%s, -Xmx96m, -XX:+UseSerialGC, -XX:TieredStopAtLevel=1, -XX:-UsePerfData, -jar, %s, pilot]
+        http:
+          port: %d
+          operator-token-file: %s
+        spool: %s
+        %s""", site, NAME, zk.connectString(), zk.identity(new Identity(NAME, site)), zk.trustStore(), handlers, account, partition,
+        java, jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site), extra));
+    Files.createDirectories(log(site).getParent());
+    ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-jar", Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon",
+        "--config", file.toString(), "--tick", "500ms");
+    daemon.environment().putAll(environment);
+    daemon.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log(site).toFile()));
+    commands.put(site, daemon);
+    daemons.put(site, daemon.start());
+  }
+
+  /** Stops {@code site}'s daemon, by SIGKILL or, as an upgrade does, SIGTERM; returns its exit code. */
+  int stop(String site, boolean kill) throws InterruptedException {
+    Process daemon = daemons.get(site);
+    if (kill) {
+      daemon.destroyForcibly();
+    } else {
+      daemon.destroy();
+    }
+    return daemon.waitFor();
+  }
+
+  /** Starts {@code site}'s daemon again, from the same site file. */
+  void restart(String site) throws IOException {
+    daemons.put(site, commands.get(site).start());
+  }
+
+  /** Waits until each of {@code sites}' daemons answers with every member live. */
+  void awaitLive(List<String> sites) {
+    for (String site : sites) {
+      Eventually.waitFor(site + "'s daemon answers with all " + members.size() + " sites live", Duration.ofSeconds(60),
+          () -> liveSites(site) == members.size());
+    }
+  }
+
+  /** A GET of {@code site}'s daemon's API: its JSON, null for 404. */
+  JsonNode get(String site, String path) throws IOException, InterruptedException {
+    return api.get(ports.get(site), path);
+  }
+
+  /** How many sites {@code site}'s daemon sees live; -1 while it does not answer. */
+  int liveSites(String site) {
+    return api.liveSites(ports.get(site));
+  }
+
+  /** A job as its home's daemon shows it, or null if it never published it. */
+  JsonNode jobOrNull(String site, String id) throws IOException, InterruptedException {
+    return get(site, "v1/jobs/" + id);
+  }
+
+  /** As {@link #jobOrNull}, an empty object for none and while the daemon does not answer. */
+  JsonNode job(String site, String id) {
+    return orEmpty(site, "v1/jobs/" + id);
+  }
+
+  /** The daemon's status, or an empty object while it does not answer. */
+  JsonNode status(String site) {
+    return orEmpty(site, "v1/status");
+  }
+
+  private JsonNode orEmpty(String site, String path) {
+    try {
+      JsonNode j = get(site, path);
+      return j == null ? JSON.createObjectNode() : j;
+    } catch (IOException | InterruptedException e) {
+      return JSON.createObjectNode();
+    }
+  }
+
+  /** Stops every daemon (SIGTERM) and waits for each, then the ensemble. */
+  @Override
+  public void close() throws IOException {
+    for (Process p : daemons.values()) {
+      p.destroy();
+    }
+    try {
+      for (Process p : daemons.values()) {
+        p.waitFor();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      zk.close();
+    }
+  }
+}
