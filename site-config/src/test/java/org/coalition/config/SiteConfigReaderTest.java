@@ -164,8 +164,8 @@ class SiteConfigReaderTest {
         "registry.example.org/coalition-pilot:0.1", Map.of("fed-south", new Identity(20001, 20001), "fed-west", new Identity(20002, 20002)),
         Duration.ofMinutes(5), Duration.ofMinutes(10), Optional.of("coalition-pilots")), west.handlers().get(0));
     assertEquals(new GridEngineSettings("gridengine", Optional.of(Path.of("/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0")),
-        List.of("/usr/lib/gridengine/qstat"), List.of("all.q"), "smp", Duration.ofHours(1), "mem_free", Optional.of(Path.of("/var/lib/coalition/gridengine-results")),
-        Path.of("/var/spool/gridengine/qmaster")),
+        List.of("/usr/lib/gridengine/qstat"), List.of("all.q"), "smp", Duration.ofHours(1), "mem_free",
+        Optional.of(Path.of("/var/lib/coalition/gridengine-results")), Path.of("/var/spool/gridengine/qmaster")),
         SiteConfigReader.read(docs.resolve("site-gridengine.yaml")).handlers().get(0));
     assertEquals(new CondorSettings("condor", Optional.of(Path.of("/usr/bin")), List.of("/usr/sbin/runuser", "-u", "{user}", "--"),
         Duration.ofHours(1), Optional.of(Path.of("/var/lib/coalition/condor-results")), Path.of("/usr/lib/coalition/coalition-replay")),
