@@ -10,15 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.HomeQueueContract;
-import org.coalition.handler.RemoteRun;
-import org.coalition.handler.files.Results;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
@@ -155,39 +152,18 @@ class CondorHomeContractIT extends HomeQueueContract {
     Command.of(condor.tool("condor_qedit"), id, "CoalitionNote", "\"mine\"").asUser(condor.get("user")).run().requireSuccess();
   }
 
-  /**
-   * A cluster of several procs goes proc by proc: each is listed, one parked and replayed ends as
-   * its run did while its siblings run at home (a hold and an edit are per proc at the schedd).
-   */
-  @Test
-  void aClustersProcsAreListedOneByOneAndOneReplaysWhileItsSiblingsRunAtHome() throws IOException {
-    String last = occupy(1); // with the contract's occupier, every core: no proc starts until the test lets it
-    Eventually.waitFor(() -> "the last core's occupier to run", WAIT, Duration.ofMillis(500), () -> started(last));
-    Path dir = folder("procs-");
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-    Path script = Files.writeString(dir.resolve("proc.sh"), "#!/bin/sh\necho \"proc at home\"\nexit 42\n");
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+  /** A cluster of procs ({@code queue N}): CLUSTER.0 to CLUSTER.N-1, each its own output and error files ({@code $(Process)}). */
+  @Override
+  protected List<Submitted> submitArray(Path dir, Path script, int tasks) {
     String first = submitAsUser(String.join("\n", "executable = " + script, "initialdir = " + dir, "output = " + dir.resolve("out.$(Process)"),
-        "error = " + dir.resolve("err.$(Process)"), "should_transfer_files = NO", "request_cpus = 1", "+CoalitionFederate = true", "queue 3", ""));
+        "error = " + dir.resolve("err.$(Process)"), "should_transfer_files = NO", "request_cpus = 1", "+CoalitionFederate = true",
+        "queue " + tasks, ""));
     String cluster = first.replaceFirst("\\..*", "");
-    CondorHome home = new CondorHome(CondorContractIT.tools(condor), new Results(results), replay);
-    Eventually.waitFor(() -> "three procs of cluster " + cluster + " listed", WAIT, Duration.ofMillis(500), () -> {
-      home.observe();
-      return home.federable().stream().filter(j -> j.id().startsWith(cluster + ".")).count() == 3;
-    });
-    assertEquals("#!/bin/sh\necho \"proc at home\"\nexit 42\n", home.payload(cluster + ".1"));
-    home.park(cluster + ".1");
-    home.observe();
-    Map<String, Boolean> held = new TreeMap<>();
-    home.federable().stream().filter(j -> j.id().startsWith(cluster + ".")).forEach(j -> held.put(j.id(), j.held()));
-    assertEquals(Map.of(cluster + ".0", false, cluster + ".1", true, cluster + ".2", false), held, "only the parked proc is held");
-    home.replay(cluster + ".1", RemoteRun.exited("proc one elsewhere\n", "", 5));
-    cancel(last);
-    assertEquals(Ended.exited(5), awaitEnd(cluster + ".1"), "the replayed proc ends as its run did");
-    assertEquals(Ended.exited(42), awaitEnd(cluster + ".0"), "its siblings run at home");
-    assertEquals(Ended.exited(42), awaitEnd(cluster + ".2"));
-    assertEquals("proc one elsewhere\n", Files.readString(dir.resolve("out.1")));
-    assertEquals("proc at home\n", Files.readString(dir.resolve("out.0")));
+    List<Submitted> out = new ArrayList<>();
+    for (int p = 0; p < tasks; p++) {
+      out.add(new Submitted(cluster + "." + p, dir.resolve("out." + p), dir.resolve("err." + p)));
+    }
+    return out;
   }
 
   private String token(String id) {

@@ -1,33 +1,24 @@
 package org.coalition.gridengine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.coalition.handler.HomeJob;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.HomeQueueContract;
-import org.coalition.handler.RemoteRun;
-import org.coalition.handler.files.Results;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.testbed.Testbed;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 
 /**
  * The home side's shared contract ({@link HomeQueueContract}) on the testbed's Grid Engine 8.1.9,
@@ -136,43 +127,23 @@ class GridEngineHomeContractIT extends HomeQueueContract {
     Command.of(sge.tool("qhold"), "-h", "o", id).run().requireSuccess();
   }
 
-  /**
-   * An array's tasks are listed one by one with their numbers, and one task parked and replayed
-   * ends as its run did while its siblings run at home: Grid Engine's holds and the starter's
-   * results are per task.
-   */
-  @Test
-  void anArraysTasksAreListedOneByOneAndOneReplaysWhileItsSiblingsRunAtHome() throws IOException {
-    String last = occupy(1); // with the contract's occupier, every slot: no task starts until the test lets it
-    Eventually.waitFor(() -> "the last slot's occupier to run", WAIT, Duration.ofMillis(500), () -> started(last));
-    Path dir = Files.createTempDirectory(jobsFolder(), "array-");
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-    Path script = Files.writeString(dir.resolve("task.sh"), "#!/bin/sh\necho \"task $SGE_TASK_ID at home\"\nexit 42\n");
-    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-    String job = qsub(List.of("-terse", "-t", "1-3", "-wd", dir.toString(), "-o", dir.resolve("out.$TASK_ID").toString(), "-e",
+  /** {@code qsub -t 1-N}: tasks JOB.1 to JOB.N, each its own output and error files ({@code $TASK_ID}). */
+  @Override
+  protected List<Submitted> submitArray(Path dir, Path script, int tasks) {
+    String job = qsub(List.of("-terse", "-t", "1-" + tasks, "-wd", dir.toString(), "-o", dir.resolve("out.$TASK_ID").toString(), "-e",
         dir.resolve("err.$TASK_ID").toString(), "-ac", GridEngineHome.FEDERATE + "=1", script.toString())).replaceFirst("\\..*", "");
-    GridEngineHome home = new GridEngineHome(GridEngineContractIT.config(sge).qstat(), new Results(sge.path("results.dir")), sge.path("spool"),
-        "mem_free", Clock.systemUTC());
-    Eventually.waitFor(() -> "three tasks of job " + job + " listed", WAIT, Duration.ofMillis(500), () -> {
-      home.observe();
-      return home.federable().stream().filter(j -> j.id().startsWith(job + ".")).count() == 3;
-    });
-    HomeJob second = home.federable().stream().filter(j -> j.id().equals(job + ".2")).findFirst().orElseThrow();
-    assertEquals(Map.of("SGE_TASK_ID", "2", "SGE_TASK_FIRST", "1", "SGE_TASK_LAST", "3", "SGE_TASK_STEPSIZE", "1"), second.environment());
-    assertTrue(second.ready());
-    assertEquals("#!/bin/sh\necho \"task $SGE_TASK_ID at home\"\nexit 42\n", home.payload(job + ".2"), "the user's own file, read as the user");
-    home.park(job + ".2");
-    home.observe();
-    Map<String, Boolean> held = new TreeMap<>();
-    home.federable().stream().filter(j -> j.id().startsWith(job + ".")).forEach(j -> held.put(j.id(), j.held()));
-    assertEquals(Map.of(job + ".1", false, job + ".2", true, job + ".3", false), held, "only the parked task is held");
-    home.replay(job + ".2", RemoteRun.exited("task two elsewhere\n", "", 5));
-    cancel(last);
-    assertEquals(Ended.exited(5), awaitEnd(job + ".2"), "the replayed task ends as its run did");
-    assertEquals(Ended.exited(42), awaitEnd(job + ".1"), "its siblings run at home");
-    assertEquals(Ended.exited(42), awaitEnd(job + ".3"));
-    assertEquals("task two elsewhere\n", Files.readString(dir.resolve("out.2")));
-    assertEquals("task 1 at home\n", Files.readString(dir.resolve("out.1")));
+    List<Submitted> out = new ArrayList<>();
+    for (int t = 1; t <= tasks; t++) {
+      out.add(new Submitted(job + "." + t, dir.resolve("out." + t), dir.resolve("err." + t)));
+    }
+    return out;
+  }
+
+  /** A task runs elsewhere with the variables Grid Engine gives it here. */
+  @Override
+  protected void checkTask(HomeJob task, int index) {
+    assertEquals(Map.of("SGE_TASK_ID", Integer.toString(index + 1), "SGE_TASK_FIRST", "1", "SGE_TASK_LAST", "3", "SGE_TASK_STEPSIZE", "1"),
+        task.environment(), task.id());
   }
 
   @Override

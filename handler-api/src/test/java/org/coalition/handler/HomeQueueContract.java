@@ -11,7 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.coalition.testbed.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,14 +27,16 @@ import org.junit.jupiter.api.TestInstance;
  * listed; one not opted in is not; a parked job does not start when room appears, and unparked it
  * runs at home as if nothing had happened; a replay ends the user's own job as the remote run
  * ended (exit code or signal, standard output and error where the job's own would be), as the
- * system's own accounting then records it; a job an administrator holds is never parked (so its hold is never released); and a
- * handler started anew (the daemon restarted) takes the parked jobs over. One subclass per home
+ * system's own accounting then records it; a job an administrator holds is never parked (so its hold is never released); a
+ * handler started anew (the daemon restarted) takes the parked jobs over; and an array's tasks are jobs of their own, one parked
+ * and replayed while its siblings run at home. One subclass per home
  * system supplies the submission, the system's record of a job's end and the site's size; the
  * tests are the same for all. Shipped in handler-api's test jar.
  *
  * <p>Every job here asks for all the site's cores, and a job of the test's own (not opted in)
  * holds all but one of them for the whole test: a job can never start at home by accident, and a
- * replay, which the home system runs small (Slurm shrinks it to one core), finds its core.
+ * replay, which the home system runs small (Slurm shrinks it to one core), finds its core. An
+ * array's tasks ask one core each and wait behind a second job of the test's own on the last core.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class HomeQueueContract {
@@ -97,6 +102,18 @@ public abstract class HomeQueueContract {
 
   /** Removes every job from the system and waits until none is left. */
   protected abstract void emptyQueue();
+
+  /**
+   * Submits an array of {@code tasks} tasks of {@code script} as the system's ordinary user, the
+   * way its users do (Slurm's {@code sbatch --array}, Grid Engine's {@code qsub -t}, a cluster of
+   * procs with HTCondor's {@code queue N}), one core each, opted in, in {@code dir}, each task's
+   * standard output and error to files of its own; the tasks in order, each by the id the home
+   * names it by.
+   */
+  protected abstract List<Submitted> submitArray(Path dir, Path script, int tasks);
+
+  /** What a system checks of a task as its home lists it ({@code index} from 0); nothing by default. */
+  protected void checkTask(HomeJob task, int index) {}
 
   @BeforeEach
   void start() throws IOException {
@@ -202,6 +219,36 @@ public abstract class HomeQueueContract {
         "a held job is not parked: its hold would become the daemon's, and a replay or an unpark would release it");
     assertEquals(HandlerException.Category.REJECTED, refused.category(), refused.getMessage());
     assertFalse(started(s.id()), "still held");
+  }
+
+  @Test
+  void anArraysTasksAreListedOneByOneAndOneReplaysWhileItsSiblingsRunAtHome() throws IOException {
+    String last = occupy(1); // with the occupier, every core: no task starts until the test lets it
+    Eventually.waitFor(() -> "the last core's occupier " + last + " to start", WAIT, POLL, () -> started(last));
+    Path script = dir.resolve("task.sh");
+    Files.writeString(script, "#!/bin/sh\necho 'task at home'\nexit 42\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    List<Submitted> tasks = submitArray(dir, script, 3);
+    List<String> ids = tasks.stream().map(Submitted::id).toList();
+    Eventually.waitFor(() -> "the tasks " + ids + " to be listed one by one", WAIT, POLL,
+        () -> ids.stream().allMatch(id -> listed(id).isPresent()));
+    for (int i = 0; i < ids.size(); i++) {
+      checkTask(listed(ids.get(i)).orElseThrow(), i);
+    }
+    String second = ids.get(1);
+    assertEquals(read(script), home.payload(second), "the task's script, as its user wrote it");
+    home.park(second);
+    observe(home);
+    Map<String, Boolean> held = new TreeMap<>();
+    home.federable().stream().filter(j -> ids.contains(j.id())).forEach(j -> held.put(j.id(), j.held()));
+    assertEquals(Map.of(ids.get(0), false, second, true, ids.get(2), false), held, "only the parked task is held");
+    home.replay(second, RemoteRun.exited("task elsewhere\n", "", 5));
+    cancel(last);
+    assertEquals(Ended.exited(5), awaitEnd(second), "the replayed task ends as its run did");
+    assertEquals(Ended.exited(42), awaitEnd(ids.get(0)), "its siblings run at home");
+    assertEquals(Ended.exited(42), awaitEnd(ids.get(2)), "its siblings run at home");
+    assertEquals("task elsewhere\n", read(tasks.get(1).stdout()), "the run's output in the task's own file");
+    assertEquals("task at home\n", read(tasks.get(0).stdout()));
   }
 
   @Test

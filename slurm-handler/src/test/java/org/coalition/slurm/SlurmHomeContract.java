@@ -1,6 +1,8 @@
 package org.coalition.slurm;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.coalition.handler.HomeQueue;
 import org.coalition.handler.HomeQueueContract;
@@ -50,6 +52,18 @@ abstract class SlurmHomeContract extends HomeQueueContract {
     String id = SlurmFilterIT.sbatch(slurm, "--parsable", "-p", slurm.get(optedIn ? "federated.partition" : "partition"), "-c",
         Integer.toString(cores), "--mem=100", "-D", dir.toString(), "-o", dir + "/%j.out", "-e", dir + "/%j.err", script.toString());
     return new Submitted(id, dir.resolve(id + ".out"), dir.resolve(id + ".err"));
+  }
+
+  /** {@code sbatch --array=0-N}: tasks JOB_0 to JOB_N-1, each its own output and error files ({@code %A_%a}). */
+  @Override
+  protected List<Submitted> submitArray(Path dir, Path script, int tasks) {
+    String job = SlurmFilterIT.sbatch(slurm, "--parsable", "--array=0-" + (tasks - 1), "-p", slurm.get("federated.partition"), "-c", "1",
+        "--mem=100", "-D", dir.toString(), "-o", dir + "/%A_%a.out", "-e", dir + "/%A_%a.err", script.toString());
+    List<Submitted> out = new ArrayList<>();
+    for (int t = 0; t < tasks; t++) {
+      out.add(new Submitted(job + "_" + t, dir.resolve(job + "_" + t + ".out"), dir.resolve(job + "_" + t + ".err")));
+    }
+    return out;
   }
 
   @Override
