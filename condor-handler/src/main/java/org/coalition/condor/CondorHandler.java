@@ -146,11 +146,17 @@ public final class CondorHandler implements ResourceHandler, HomeQueueSide {
       throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": HTCondor has no partitions, but '" + spec.partition()
           + "' was asked for (leave the pilots' partition empty in the site file)");
     }
+    if (!spec.command().get(0).startsWith("/")) {
+      throw new HandlerException(Category.REJECTED, "pilot " + spec.name() + ": HTCondor starts a pilot's program by its absolute path on the"
+          + " execute node, but pilots.command begins with '" + spec.command().get(0) + "' (name it in full, e.g. /usr/bin/java)");
+    }
     SubmitDescription d = new SubmitDescription();
     try {
       d.set("universe", "vanilla").set("executable", SubmitDescription.literal(spec.command().get(0))).set("transfer_executable", "false")
           .arguments(spec.command().subList(1, spec.command().size())).environment(spec.environment())
-          .set("initialdir", SubmitDescription.literal(spec.workingDirectory())).set("should_transfer_files", "NO")
+          // IF_NEEDED: a pilot brings nothing and sends nothing but its output, so it runs on any execute node; NO
+          // would tie it to the access point's FileSystemDomain, which nodes without a shared file system never match
+          .set("initialdir", SubmitDescription.literal(spec.workingDirectory())).set("should_transfer_files", "IF_NEEDED")
           .set("batch_name", spec.name()).set("request_cpus", Integer.toString(spec.cores()))
           .set("allowed_job_duration", Long.toString(spec.walltimeSeconds())).set("max_retries", "0")
           .set("output", SubmitDescription.literal(spec.output()))

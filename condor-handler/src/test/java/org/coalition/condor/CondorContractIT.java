@@ -106,12 +106,17 @@ class CondorContractIT extends ResourceHandlerContract {
   }
 
   @Test
-  void aPilotWithAPartitionIsRefusedAndBrokenToolsAreClearErrors() {
+  void aPilotWithAPartitionOrAProgramWithoutItsPathIsRefusedAndBrokenToolsAreClearErrors() {
     try (ResourceHandler handler = connect()) {
       PilotSpec spec = new PilotSpec("p", account(), 1, 0, 120, "gpu", List.of("/bin/true"), Map.of(), "/tmp", false);
       HandlerException e = assertThrows(HandlerException.class, () -> handler.submit(spec));
       assertEquals(HandlerException.Category.REJECTED, e.category());
       assertTrue(e.getMessage().contains("no partitions"), e.getMessage());
+      // a pilot may run in a sandbox on another file system (should_transfer_files = IF_NEEDED), where "java" is no program
+      PilotSpec relative = new PilotSpec("p", account(), 1, 0, 120, "", List.of("java", "-version"), Map.of(), "/tmp", false);
+      HandlerException r = assertThrows(HandlerException.class, () -> handler.submit(relative));
+      assertEquals(HandlerException.Category.REJECTED, r.category());
+      assertTrue(r.getMessage().contains("pilots.command begins with 'java'") && r.getMessage().contains("/usr/bin/java"), r.getMessage());
     }
     CondorTools missing = new CondorTools(Optional.of(Path.of("/nonexistent")), List.of(), Map.of(), Duration.ofSeconds(5));
     HandlerException e = assertThrows(HandlerException.class, () -> CondorHandler.connect(new CondorHandler.Config(missing, Duration.ofHours(1))));

@@ -95,7 +95,8 @@ class FederationInContainersIT {
     eachSiteAtOnce(SlurmSite::startCluster);
     ZkFederation.bootstrap(zk.hostConnectString(), new ZkTls(credentials.resolve("operator.p12"), credentials.resolve("federation-ca.p12")),
         sites.keySet(), Clock.systemUTC());
-    String template = Files.readString(Path.of("..", "docker", "coalition", "site.yaml.template"));
+    String template = Files.readString(Path.of("..", "docker", "coalition", "site.yaml.template"))
+        .replace("${BATCH_SYSTEM}", Files.readString(Path.of("..", "docker", "coalition", "site-slurm.yaml.part")).stripTrailing());
     String trust = Files.readString(credentials.resolve("federation-ca.p12.password")).trim();
     eachSiteAtOnce(s -> s.startDaemon(template.replace("${SITE}", s.name).replace("${FEDERATION}", FEDERATION)
         .replace("${SESSION_TIMEOUT}", SESSION.toSeconds() + "s").replace("${RESTART_GRACE}", RESTART_GRACE.toSeconds() + "s")
