@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.coalition.config.ConfigException;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.handler.HandlerException;
 import org.coalition.handler.config.Suggest;
 import org.coalition.simulator.swf.SwfFormatException;
 import org.coalition.trust.TrustException;
@@ -63,8 +64,23 @@ public final class CoalitionCommand implements Runnable {
             e -> e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.INTERNAL)
         .setParameterExceptionHandler(CoalitionCommand::usageError)
         .setExecutionExceptionHandler(CoalitionCommand::failed)
+        .setExecutionStrategy(CoalitionCommand::unlessUnmatched)
         .setCaseInsensitiveEnumValuesAllowed(true)
         .registerConverter(Duration.class, new DurationConverter());
+  }
+
+  /**
+   * Runs the command asked for, unless a word was not understood: picocli lets unmatched words
+   * pass when {@code --help} is given ({@code coalition contract --help} would print the top
+   * level's help and exit 0, as if {@code contract} were a command); here they are a usage error.
+   */
+  private static int unlessUnmatched(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (!p.unmatched().isEmpty()) {
+        throw new CommandLine.UnmatchedArgumentException(p.commandSpec().commandLine(), p.unmatched());
+      }
+    }
+    return new CommandLine.RunLast().execute(parsed);
   }
 
   /** A wrong command line: one line naming what is wrong, with where to read more. */
@@ -127,6 +143,12 @@ public final class CoalitionCommand implements Runnable {
       cli.getErr().println(command + ": " + e.getMessage());
       cli.getErr().flush();
       return ExitCodes.BAD_INPUT;
+    }
+    if (e instanceof HandlerException h) {
+      // a batch system that refused or did not answer: its message says which and why
+      cli.getErr().println(command + ": " + h.getMessage());
+      cli.getErr().flush();
+      return h.category().retryable() ? ExitCodes.UNAVAILABLE : ExitCodes.BAD_INPUT;
     }
     if (e instanceof ApiClient.Failed) {
       cli.getErr().println(command + ": " + e.getMessage());

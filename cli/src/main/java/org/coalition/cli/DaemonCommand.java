@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
 import org.coalition.api.DaemonHealth;
@@ -32,6 +33,7 @@ import org.coalition.daemon.home.ParkJournal;
 import org.coalition.daemon.outputs.RunOutputs;
 import org.coalition.daemon.pilot.PilotAgent;
 import org.coalition.handler.HandlerContext;
+import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerFactories;
 import org.coalition.handler.HandlerSettings;
 import org.coalition.handler.HomeQueue;
@@ -104,15 +106,28 @@ final class DaemonCommand implements Callable<Integer> {
     ScriptRunner runner = new ScriptRunner(scratch);
 
     String endpoint = c.http().url();
+    // the batch system first: one that refuses the daemon's credentials is found before the site joins its federation
+    FederationClock clock = new FederationClock();
+    ResourceHandler connected;
+    try {
+      connected = connect(c, new HandlerContext(c.site(), runner, clock));
+    } catch (HandlerException e) {
+      spec.commandLine().getErr().println("coalition daemon: " + c.where("handlers") + ": " + e.getMessage() + "; the site did not join"
+          + " its federation" + (e.category().retryable() ? " (config check --online FILE asks the batch system as the daemon does)" : ""));
+      spec.commandLine().getErr().flush();
+      return e.category().retryable() ? ExitCodes.UNAVAILABLE : ExitCodes.BAD_INPUT;
+    }
     Optional<ZkCoordination> joined;
     try {
       joined = joinPatiently(c, zkTls);
     } catch (CoordinationException e) {
+      connected.close();
       spec.commandLine().getErr().println("coalition daemon: " + e.getMessage());
       spec.commandLine().getErr().flush();
       return ExitCodes.BAD_INPUT;
     }
     if (joined.isEmpty()) {
+      connected.close();
       return ExitCodes.OK; // stopped while waiting for ZooKeeper
     }
     SystemdNotify systemd = SystemdNotify.fromEnvironment(System.getenv());
@@ -121,7 +136,8 @@ final class DaemonCommand implements Callable<Integer> {
     Thread hook = onShutdown(systemd, stopped);
     Runtime.getRuntime().addShutdownHook(hook);
     try (ZkCoordination coordination = joined.get();
-        ResourceHandler handler = connect(c, new HandlerContext(c.site(), runner, coordination::now))) {
+        ResourceHandler handler = connected) {
+      clock.joined(coordination::now);
       BrokerSettings settings = SiteSettings.of(c, endpoint, handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command());
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
@@ -228,6 +244,27 @@ final class DaemonCommand implements Callable<Integer> {
       return several.hasHomeQueue() ? Optional.of(several) : Optional.empty();
     }
     return handlers.get(0).publishesHomeJobs() ? Optional.of((HomeQueue) handler) : Optional.empty();
+  }
+
+  /**
+   * The federation's clock for the handlers, which connect before the site joins: read only once
+   * it has (a handler that reads it sooner is a bug, and says so).
+   */
+  private static final class FederationClock implements DoubleSupplier {
+    private volatile DoubleSupplier federation;
+
+    void joined(DoubleSupplier now) {
+      federation = now;
+    }
+
+    @Override
+    public double getAsDouble() {
+      DoubleSupplier f = federation;
+      if (f == null) {
+        throw new IllegalStateException("the federation's clock was read before the site joined it");
+      }
+      return f.getAsDouble();
+    }
   }
 
   /** Stops a daemon started by {@link #call()} in this process (tests). */

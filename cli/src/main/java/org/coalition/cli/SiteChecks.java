@@ -1,13 +1,18 @@
 package org.coalition.cli;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
 import org.coalition.config.SiteConfig;
 import org.coalition.coordination.CoordinationException;
@@ -15,29 +20,46 @@ import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.handler.HandlerContext;
+import org.coalition.handler.HandlerFactories;
+import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.HostProblem;
+import org.coalition.handler.LocalUsers;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.ScriptRunner;
 import org.coalition.handler.config.TextFile;
+import org.coalition.trust.StoreFiles;
 import org.coalition.trust.TrustException;
 import org.coalition.zookeeper.policy.Identity;
 
 /**
  * What the daemon checks of a site, past the file itself, before it connects to anything: the
- * federation's key and trust stores (and that the key is this site's), the operator token, the
- * API's TLS key store and its password, and the spool. One code path: {@code coalition daemon}
+ * federation's trust store and key (and that the key is this site's), the operator token, the
+ * API's TLS key store and its password and its port, the spool, what each batch system's entry
+ * names on this host (its factory's {@link HostProblem}s), and the accounts of a batch system that
+ * runs jobs on this host. One code path: {@code coalition daemon}
  * stops on these problems and {@code coalition config check} reports them, each naming the site
  * file's line of the key and saying how to put it right; no secret is ever shown.
  */
 final class SiteChecks {
+  private static final Pattern LINE = Pattern.compile("[^:]*:([0-9]{1,9}):");
+
   private SiteChecks() {}
 
   /** Every problem the daemon would stop on, as {@code FILE:LINE: KEY: what is wrong}; empty when it would start. */
   static List<String> problems(SiteConfig c) {
     List<String> out = new ArrayList<>();
     try {
-      identity(c);
-    } catch (CoordinationException | TrustException e) {
-      out.add(c.where("federation.identity") + ": " + e.getMessage());
+      if (!Files.exists(c.federation().trust())) {
+        throw new TrustException(c.federation().trust() + ": the federation's trust store is missing");
+      }
+      StoreFiles.load(c.federation().trust(), false);
+      try {
+        identity(c);
+      } catch (CoordinationException | TrustException e) {
+        out.add(c.where("federation.identity") + ": " + e.getMessage());
+      }
+    } catch (TrustException e) {
+      out.add(c.where("federation.trust") + ": " + e.getMessage() + " (the federation's trust.p12, from its operator)");
     }
     try {
       secret(c.http().operatorTokenFile(), "the operator token");
@@ -52,8 +74,48 @@ final class SiteChecks {
         out.add(c.where("http.tls") + ": " + e.getMessage());
       }
     }
+    portTaken(c.http().bind(), c.http().port()).ifPresent(p -> out.add(c.where("http.port") + ": " + p));
     spool(c.spool()).ifPresent(p -> out.add(c.where("spool") + ": " + p));
+    HandlerFactories factories = HandlerFactories.installed();
+    for (int i = 0; i < c.handlers().size(); i++) {
+      HandlerSettings h = c.handlers().get(i);
+      String entry = "handlers[" + i + "]";
+      for (HostProblem p : factories.find(h.type()).orElseThrow().hostProblems(h)) {
+        String key = entry + "." + p.key();
+        out.add((c.where(key).equals(key) ? c.where("handlers") + " " + key : c.where(key)) + ": " + p.message());
+      }
+    }
+    if (c.handlers().stream().anyMatch(HandlerSettings::runsJobsOnThisHost)) {
+      c.accounts().forEach((home, account) -> {
+        if (LocalUsers.find(account).isEmpty()) {
+          out.add(c.where("accounts." + home) + ": no account '" + account + "' on this host (getent passwd), where "
+              + home + "'s jobs would run; make it (adduser --system " + account + ") or name another");
+        }
+      });
+    }
+    out.sort(Comparator.comparingInt(SiteChecks::line));
     return out;
+  }
+
+  /** The line a problem names ({@code FILE:LINE: ...}), for listing them in the file's order; 0 for one that names none. */
+  private static int line(String problem) {
+    Matcher m = LINE.matcher(problem);
+    return m.lookingAt() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  /**
+   * What holds the API's port, if it cannot be bound now: found before the site joins its
+   * federation (a daemon that joined and then could not serve would leave its claims to lapse).
+   */
+  private static Optional<String> portTaken(String bind, int port) {
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.setReuseAddress(true);
+      probe.bind(new InetSocketAddress(bind, port));
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of(bind + ":" + port + " cannot be served: " + e.getMessage() + "; another process holds it (ss -ltnp 'sport = :"
+          + port + "' names it: a daemon of this site still running, or another service), or choose another http.port");
+    }
   }
 
   /**

@@ -133,4 +133,16 @@ class CoalitionCommandTest {
     assertTrue(err.toString().lines().count() == 1, () -> "one line: " + err);
     assertTrue(err.toString().contains("simulate"), err::toString);
   }
+
+  /** #51, problem 11: {@code coalition contract --help} printed the top level's help and exited 0, as if contract were a command. */
+  @Test
+  void aMistypedCommandWithHelpIsStillAUsageError() {
+    assertEquals(ExitCodes.USAGE, run("contract", "--help"));
+    assertTrue(err.toString().startsWith("coalition: Unmatched argument at index 0: 'contract'"), err::toString);
+    assertEquals("", out.toString(), "no help printed: nothing suggests the command exists");
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    assertEquals(ExitCodes.USAGE, run("config", "chek", "--help"));
+    assertTrue(err.toString().contains("coalition config: ") && err.toString().contains("'chek'"), err::toString);
+  }
 }

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -97,5 +100,70 @@ class ConfigCheckTest {
     CliRun r = CliRun.of("config", "check", "--online", site.toString());
     assertEquals(ExitCodes.UNAVAILABLE, r.exit(), r.err());
     assertTrue(r.err().contains(site + ":4: federation.zookeeper: "), r.err());
+  }
+
+  /**
+   * #51, problem 1: a port in use was found only after the site had joined its federation (an
+   * internal error and a stack trace, then a restart every 5 s). Now both refuse it, and the daemon
+   * does so before reaching ZooKeeper: this file's ZooKeeper does not answer, so a daemon that tried
+   * it would wait here for ever.
+   */
+  @Test
+  @Timeout(60)
+  void aPortInUseIsRefusedByBothBeforeTheSiteJoins() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Files.writeString(site, Files.readString(site).replace("http:\n", "http:\n  port: " + taken.getLocalPort() + "\n"));
+      bothRefuse(site + ":10: http.port: 127.0.0.1:" + taken.getLocalPort() + " cannot be served: ");
+    }
+  }
+
+  /** The Slurm entry {@code handlers} of this test's site file: slurmrestd at a port nobody serves, with {@code credentials}. */
+  private void slurmSite(String credentials) throws Exception {
+    Files.writeString(site, Files.readString(site).replace("  - type: local\n", """
+          - type: slurm
+            url: http://127.0.0.1:9
+        %s
+        """.formatted(credentials.indent(4).stripTrailing())));
+  }
+
+  /** #51, problem 2: config check called a file valid whose Slurm JWT key and results folder are missing; the daemon died on them. */
+  @Test
+  @Timeout(60)
+  void aMissingJwtKeyOrResultsFolderIsRefusedByBoth() throws Exception {
+    slurmSite("jwt-key: " + tmp.resolve("jwt.key") + "\nresults: " + tmp.resolve("results"));
+    String err = bothRefuse(site + ":10: handlers[0].jwt-key: " + tmp.resolve("jwt.key") + ": Slurm's JWT key");
+    assertTrue(err.contains(site + ":11: handlers[0].results: " + tmp.resolve("results") + ": the results folder"), err);
+    assertTrue(err.contains("2 problems in " + site), err);
+  }
+
+  /**
+   * #51, problem 1: a batch system that does not answer was an internal error after the site had
+   * joined. Now it is one line and exit 3 (the unit restarts the daemon later), before ZooKeeper.
+   */
+  @Test
+  @Timeout(60)
+  void aBatchSystemThatDoesNotAnswerStopsTheDaemonBeforeItJoins() throws Exception {
+    Path key = Files.write(tmp.resolve("jwt.key"), new byte[32]);
+    slurmSite("jwt-key: " + key);
+    assertEquals(ExitCodes.OK, CliRun.of("config", "check", site.toString()).exit(), "the files it names are in order");
+    CliRun daemon = CliRun.of("daemon", "--config", site.toString());
+    assertEquals(ExitCodes.UNAVAILABLE, daemon.exit(), daemon.err());
+    assertTrue(daemon.err().startsWith("coalition daemon: " + site + ":7: handlers: "), daemon.err());
+    assertTrue(daemon.err().contains("127.0.0.1:9") && daemon.err().contains("the site did not join its federation"), daemon.err());
+    assertEquals(1, daemon.err().lines().count(), () -> "one line, no stack trace: " + daemon.err());
+  }
+
+  /** #51, problem 2: a missing trust store was reported under federation.identity's key and line. */
+  @Test
+  void aMissingTrustStoreIsNamedUnderItsOwnKey() throws Exception {
+    Files.delete(tmp.resolve("ca").resolve("trust.p12"));
+    bothRefuse(site + ":6: federation.trust: " + tmp.resolve("ca").resolve("trust.p12") + ": the federation's trust store is missing");
+  }
+
+  /** The local system runs jobs on this host: an account that is not here is refused, with the key and line naming it. */
+  @Test
+  void aLocalSitesMissingAccountIsRefusedByBoth() throws Exception {
+    Files.writeString(site, Files.readString(site).replace("http:\n", "accounts:\n  north: no-such-account-51\nhttp:\n"));
+    bothRefuse(site + ":10: accounts.north: no account 'no-such-account-51' on this host");
   }
 }

@@ -8,6 +8,7 @@ import java.util.Set;
 import org.coalition.handler.HandlerContext;
 import org.coalition.handler.HandlerFactory;
 import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.HostProblem;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.config.ConfigSection;
 
@@ -34,6 +35,16 @@ public final class CondorHandlerFactory implements HandlerFactory {
     return new CondorSettings(name, Optional.ofNullable(h.absolutePath("bin", false)), asUser,
         h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)), Optional.ofNullable(h.absolutePath("results", false)),
         Optional.ofNullable(h.absolutePath("replay", false)).orElse(CondorHandler.Config.REPLAY));
+  }
+
+  @Override
+  public List<HostProblem> hostProblems(HandlerSettings settings) {
+    CondorSettings condor = (CondorSettings) settings;
+    return HostProblem.of(
+        condor.bin().flatMap(f -> HostProblem.unreadableFile("bin", f.resolve("condor_q"), "HTCondor's condor_q (bin names the folder of its tools)")),
+        condor.results().flatMap(f -> HostProblem.unwritableFolder("results", f,
+            "the results folder (make it, owned by the daemon's user, mode 0755; docs/jobs.md)")),
+        HostProblem.missingCommand("as-user", condor.asUser()));
   }
 
   @Override

@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.coalition.handler.HandlerContext;
 import org.coalition.handler.HandlerFactory;
 import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.HostProblem;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.Tool;
 import org.coalition.handler.config.ConfigSection;
@@ -57,6 +58,16 @@ public final class GridEngineHandlerFactory implements HandlerFactory {
     return new GridEngineSettings(name, library, h.command("qstat", List.of("qstat")), queues, pe,
         h.duration("default-time-limit", Duration.ofHours(1), Duration.ofSeconds(1)), memory, Optional.ofNullable(h.absolutePath("results", false)),
         Optional.ofNullable(h.absolutePath("qmaster-spool", false)).orElse(GridEngineHandler.DEFAULT_SPOOL));
+  }
+
+  @Override
+  public List<HostProblem> hostProblems(HandlerSettings settings) {
+    GridEngineSettings ge = (GridEngineSettings) settings;
+    return HostProblem.of(
+        ge.library().flatMap(f -> HostProblem.unreadableFile("library", f, "Grid Engine's libdrmaa.so (under $SGE_ROOT/lib/ARCH)")),
+        ge.results().flatMap(f -> HostProblem.unwritableFolder("results", f,
+            "the results folder (make it, owned by the daemon's user, mode 0755; docs/gridengine-home.md)")),
+        HostProblem.missingCommand("qstat", ge.qstat()));
   }
 
   @Override

@@ -43,6 +43,16 @@ public interface HandlerFactory {
    */
   HandlerSettings read(String name, ConfigSection section);
 
+  /**
+   * What this host lacks for {@link #connect} to get as far as the batch system with
+   * {@code settings}: a key or token file it cannot read, a folder that is not there. The daemon
+   * stops on these before it joins its federation, and {@code config check} reports them; a batch
+   * system that does not answer is {@code config check --online}'s to find.
+   */
+  default List<HostProblem> hostProblems(HandlerSettings settings) {
+    return List.of();
+  }
+
   /** Connects to the batch system {@code settings} (from {@link #read}) describe. */
   ResourceHandler connect(HandlerSettings settings, HandlerContext context);
 }

@@ -20,6 +20,11 @@ public interface HandlerSettings {
     return false;
   }
 
+  /** Whether its jobs run on the daemon's own host (the local system): the site's accounts must then exist here. */
+  default boolean runsJobsOnThisHost() {
+    return false;
+  }
+
   /**
    * Why {@code pilots.partition} must stay empty with this system (it has no partitions), or null
    * when a partition is fine.

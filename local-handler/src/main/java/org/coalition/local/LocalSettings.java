@@ -9,6 +9,11 @@ public record LocalSettings(String name, int cores) implements HandlerSettings {
     return LocalHandlerFactory.TYPE;
   }
 
+  @Override
+  public boolean runsJobsOnThisHost() {
+    return true;
+  }
+
   /** Every job of the local site's users is opted in. */
   @Override
   public boolean publishesHomeJobs() {

@@ -38,7 +38,8 @@ public record SiteConfig(
 
   /**
    * Where {@code key} ({@code federation.identity}, {@code http.operator-token-file}, {@code http.tls},
-   * {@code spool}) is written in the file read, {@code FILE:LINE: KEY}, for problems with what it
+   * {@code http.port}, {@code spool}, each {@code accounts.HOME} and each key of a {@code handlers[i]}
+   * entry, e.g. {@code handlers[0].jwt-key}) is written in the file read, {@code FILE:LINE: KEY}, for problems with what it
    * names found after reading ({@code SiteChecks}); the key alone for a config made otherwise.
    */
   public String where(String key) {

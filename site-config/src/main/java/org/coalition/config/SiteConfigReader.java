@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -112,9 +113,11 @@ public final class SiteConfigReader {
     List<HandlerSettings> handlers = entries.stream().map(Entry::settings).toList();
 
     Map<String, String> accounts = new LinkedHashMap<>();
+    Map<String, String> accountPlaces = new HashMap<>();
     Node acc = top.node("accounts");
     if (acc != null && acc.value() != null) {
       ConfigSection a = ConfigSection.of(name, "accounts", acc, problems);
+      accountPlaces.putAll(a.places());
       if (acc.value() instanceof Map<?, ?> m) {
         for (Object k : m.keySet()) {
           String home = (String) k;
@@ -197,11 +200,13 @@ public final class SiteConfigReader {
     if (!problems.isEmpty()) {
       throw new ConfigException(problems);
     }
-    Map<String, String> places = Map.of("federation.identity", fed.where("identity"), "federation.trust", fed.where("trust"),
-        "federation.zookeeper", fed.where("zookeeper"), "handlers", top.where("handlers"),
-        "http.operator-token-file", ht.where("operator-token-file"), "http.tls", ht.where("tls"), "spool", top.where("spool"));
+    Map<String, String> places = new HashMap<>(Map.of("federation.identity", fed.where("identity"), "federation.trust", fed.where("trust"),
+        "federation.zookeeper", fed.where("zookeeper"), "handlers", top.where("handlers"), "http.port", ht.where("port"),
+        "http.operator-token-file", ht.where("operator-token-file"), "http.tls", ht.where("tls"), "spool", top.where("spool")));
+    entries.forEach(e -> places.putAll(e.section().places()));
+    places.putAll(accountPlaces);
     return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
-        spool != null ? spool : Path.of("/var/lib/coalition", site), domains, logging, places);
+        spool != null ? spool : Path.of("/var/lib/coalition", site), domains, logging, Map.copyOf(places));
   }
 
   /**

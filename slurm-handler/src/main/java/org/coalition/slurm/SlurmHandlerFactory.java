@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.coalition.handler.HandlerContext;
 import org.coalition.handler.HandlerFactory;
 import org.coalition.handler.HandlerSettings;
+import org.coalition.handler.HostProblem;
 import org.coalition.handler.ResourceHandler;
 import org.coalition.handler.config.ConfigSection;
 
@@ -40,6 +41,18 @@ public final class SlurmHandlerFactory implements HandlerFactory {
     return new SlurmSettings(name, url, h.string("observer", "coalition", false), token, key,
         version.isEmpty() ? Optional.empty() : Optional.of(version), Optional.ofNullable(h.absolutePath("results", false)),
         h.command("scontrol", List.of("scontrol")));
+  }
+
+  @Override
+  public List<HostProblem> hostProblems(HandlerSettings settings) {
+    SlurmSettings slurm = (SlurmSettings) settings;
+    return HostProblem.of(
+        slurm.tokenFile().flatMap(f -> HostProblem.unreadableFile("token-file", f, "the observer's token file (scontrol token)")),
+        slurm.jwtKey().flatMap(f -> HostProblem.unreadableFile("jwt-key", f,
+            "Slurm's JWT key (the file AuthAltParameters=jwt_key names in slurm.conf)")),
+        slurm.results().flatMap(f -> HostProblem.unwritableFolder("results", f,
+            "the results folder (make it, owned by the daemon's user, mode 0755; docs/jobs.md)")),
+        HostProblem.missingCommand("scontrol", slurm.scontrol()));
   }
 
   @Override

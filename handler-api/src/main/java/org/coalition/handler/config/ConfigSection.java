@@ -68,6 +68,13 @@ public final class ConfigSection {
     return file + ":" + (n != null ? n.line() : line) + ": " + key(k);
   }
 
+  /** Where each key written in this mapping is ({@link #where}), by its dotted key: for problems found later. */
+  public Map<String, String> places() {
+    Map<String, String> out = new LinkedHashMap<>();
+    map.keySet().forEach(k -> out.put(key(k), where(k)));
+    return out;
+  }
+
   public boolean has(String k) {
     known.add(k);
     return map.containsKey(k) && map.get(k).value() != null;
