@@ -4,9 +4,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Optional;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.coalition.daemon.DaemonTls;
 import org.coalition.daemon.base.PeerSites;
 import org.coalition.trust.StoreFiles;
@@ -45,12 +43,6 @@ final class DaemonTlsContexts {
   }
 
   private static SSLContext context(KeyStore keys, char[] password, Path trust) throws GeneralSecurityException {
-    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-    kmf.init(keys, password);
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(StoreFiles.load(trust, false));
-    SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-    return ctx;
+    return StoreFiles.tlsContext(keys, password, trust);
   }
 }

@@ -9,13 +9,33 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.FileAppender;
 import ch.qos.logback.core.joran.spi.JoranException;
 import java.nio.file.Path;
+import java.util.Set;
 import org.coalition.config.SiteConfig;
 import org.slf4j.LoggerFactory;
 import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /** The application's logging: Logback (configured by {@code logback.xml}), with java.util.logging bridged to it. */
 public final class Logging {
+  /** The commands that run until stopped and log what they do; every other command answers a person, who reads its output. */
+  static final Set<String> SERVICES = Set.of("daemon", "trial", "demo", "pilot");
+
   private Logging() {}
+
+  /**
+   * A command that answers a person ({@code federation list}, {@code status}): what it prints is
+   * the answer, and its errors are its own one line; the libraries' logs (ZooKeeper's and Netty's
+   * stack traces for every connection tried) are not shown, nor Coalition's below a warning.
+   * {@code -Dlogback.configurationFile} in {@code COALITION_JAVA_OPTS} brings them back.
+   */
+  static void forPeople() {
+    if (System.getProperty("logback.configurationFile") != null) {
+      return;
+    }
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    // fully qualified: clashes with Logback's Logger, the type of the root here
+    context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(Level.OFF);
+    context.getLogger("org.coalition").setLevel(Level.WARN);
+  }
 
   /**
    * Chooses the format before the first logger exists: text ({@code logback.xml}), or one JSON

@@ -6,6 +6,9 @@ public final class Main {
 
   public static void main(String[] args) {
     Logging.configure(System.getenv("COALITION_LOG_FORMAT"));
+    if (args.length == 0 || !Logging.SERVICES.contains(args[0])) {
+      Logging.forPeople();
+    }
     System.exit(CoalitionCommand.commandLine().execute(args));
   }
 }

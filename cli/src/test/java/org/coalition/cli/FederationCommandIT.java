@@ -76,9 +76,16 @@ class FederationCommandIT {
       String[] create = {"federation", "create", "--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust",
           zk.trustStore().toString()};
       // the testbed's servers trust their own CA: an operator of this CA is refused by the TLS handshake
+      // #51, problem 3: both were "no ZooKeeper server answered"; now each says whose certificate is not trusted
       CliRun stranger = run(with(create, "--site", "north"));
       assertEquals(ExitCodes.UNAVAILABLE, stranger.exit(), stranger.err());
-      assertTrue(stranger.err().contains("no ZooKeeper server answered over TLS"), stranger.err());
+      assertTrue(stranger.err().contains(zk.connectString() + ": the server does not trust this party's certificate (" + operator + ")"),
+          stranger.err());
+      CliRun distrusted = run("federation", "create", "--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust",
+          trust.toString(), "--site", "north");
+      assertEquals(ExitCodes.UNAVAILABLE, distrusted.exit(), distrusted.err());
+      assertTrue(distrusted.err().contains(zk.connectString() + ": the server's certificate is not signed by the CA of " + trust),
+          distrusted.err());
     }
     try (Ensemble zk = Ensemble.start(1, server, trust)) {
       String[] create = {"federation", "create", "--zookeeper", zk.connectString(), "--identity", operator.toString(), "--trust", trust.toString()};
@@ -209,6 +216,7 @@ class FederationCommandIT {
     CliRun r = run("federation", "create", "--zookeeper", "127.0.0.1:1", "--identity", operator.toString(), "--trust",
         ca.resolve("trust.p12").toString(), "--site", "north");
     assertEquals(ExitCodes.UNAVAILABLE, r.exit(), r.err());
-    assertTrue(r.err().startsWith("coalition federation create: no ZooKeeper server answered over TLS at 127.0.0.1:1"), r.err());
+    assertTrue(r.err().startsWith("coalition federation create: no ZooKeeper server took a connection at 127.0.0.1:1: 127.0.0.1:1: nothing"
+        + " answers there"), r.err());
   }
 }

@@ -78,6 +78,26 @@ class ShippedJarIT {
         "the pilot's agent comes from the archive:\n" + used.stdout().lines().filter(l -> l.contains("PilotAgent")).toList());
   }
 
+  /**
+   * #51, problem 3: a command that reaches ZooKeeper printed ZooKeeper's and Netty's stack traces
+   * for every connection tried (994 lines for 9 commands); the jar as shipped prints its one line.
+   */
+  @Test
+  void aCommandThatAnswersAPersonPrintsItsOneLineNotTheLibrariesLogs(@TempDir Path dir) throws Exception {
+    Path ca = dir.resolve("ca");
+    assertEquals(ExitCodes.OK, CliRun.of("federation", "ca", "--dir", ca.toString(), "--name", "fed").exit());
+    Path operator = dir.resolve("operator.p12");
+    assertEquals(ExitCodes.OK, CliRun.of("federation", "issue", "--ca", ca.toString(), "--federation", "fed", "--out", operator.toString(),
+        "operator").exit());
+    Command.Result r = Command.of(Path.of(System.getProperty("java.home"), "bin", "java"), "-jar", Path.of("target", "coalition.jar").toString(),
+        "federation", "list", "--zookeeper", "127.0.0.1:1", "--identity", operator.toString(), "--trust", ca.resolve("trust.p12").toString())
+        .run();
+    assertEquals(ExitCodes.UNAVAILABLE, r.exitCode(), r.describe());
+    assertEquals(List.of("coalition federation list: no ZooKeeper server took a connection at 127.0.0.1:1: 127.0.0.1:1: nothing answers"
+        + " there (Connection refused)"), r.stderr().lines().toList());
+    assertEquals("", r.stdout());
+  }
+
   /** {@code pilot --warm-up} of the shipped jar, with a pilot's JVM options and {@code options}. */
   private static Command.Result warmUp(Path dir, String... options) {
     List<String> args = new ArrayList<>(List.of("-Xmx96m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));

@@ -16,6 +16,9 @@ import java.security.KeyStore;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Set;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Key and trust stores (PKCS#12) with their passwords beside them in {@code STORE.password}. A
@@ -57,6 +60,17 @@ public final class StoreFiles {
     } catch (IOException e) {
       throw new TrustException(file + ": cannot read the password file: " + e.getMessage(), e);
     }
+  }
+
+  /** A TLS context that presents {@code keys} (opened with {@code password}) and trusts the certificates of {@code trust}. */
+  public static SSLContext tlsContext(KeyStore keys, char[] password, Path trust) throws GeneralSecurityException {
+    KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+    kmf.init(keys, password);
+    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    tmf.init(load(trust, false));
+    SSLContext ctx = SSLContext.getInstance("TLS");
+    ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+    return ctx;
   }
 
   /** Loads {@code store} with its password. */

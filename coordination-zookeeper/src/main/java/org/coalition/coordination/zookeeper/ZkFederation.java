@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -197,9 +198,12 @@ public final class ZkFederation {
     try {
       if (!client.blockUntilConnected((int) options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
         client.close();
+        Optional<String> why = new TlsProbe(tls).why(connectString);
+        if (why.isPresent()) {
+          throw new CoordinationException(Kind.UNAVAILABLE, "no ZooKeeper server took a connection at " + connectString + ": " + why.get());
+        }
         throw new CoordinationException(Kind.UNAVAILABLE, "no ZooKeeper server answered over TLS at " + connectString + " within "
-            + options.connectTimeout().toSeconds() + " s; check the connect string (the servers' secure ports), that the ensemble has a quorum, "
-            + "and that its servers trust the federation's CA");
+            + options.connectTimeout().toSeconds() + " s, though each takes a TLS connection; check that the ensemble has a quorum");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

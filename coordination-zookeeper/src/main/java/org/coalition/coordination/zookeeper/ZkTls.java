@@ -1,10 +1,12 @@
 package org.coalition.coordination.zookeeper;
 
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
 import java.security.cert.X509Certificate;
 import java.util.Collections;
+import javax.net.ssl.SSLContext;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
@@ -40,6 +42,21 @@ public final class ZkTls {
     } catch (TrustException e) {
       throw new CoordinationException(Kind.INVALID, e.getMessage(), e);
     }
+  }
+
+  /** The identity store: this party's key and certificate. */
+  Path identityStore() {
+    return identityStore;
+  }
+
+  /** The federation's trust store. */
+  Path trustStore() {
+    return trustStore;
+  }
+
+  /** A JSSE context with this identity and trust, for {@link TlsProbe}: ZooKeeper's client makes its own from the files. */
+  SSLContext tlsContext() throws GeneralSecurityException {
+    return StoreFiles.tlsContext(StoreFiles.load(identityStore, true), StoreFiles.password(identityStore, true), trustStore);
   }
 
   /** Who the identity store's certificate names. */
