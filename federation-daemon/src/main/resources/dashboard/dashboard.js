@@ -111,7 +111,7 @@
     }));
   }
 
-  function showStatus(s) {
+  function showStatus(s, p) {
     document.getElementById('site').textContent = s.site;
     const pilots = Object.keys(s.pilots).sort().map(function (k) { return k + ' ' + s.pilots[k]; }).join(', ') || 'none';
     fill('status', [
@@ -122,7 +122,8 @@
         + pct(s.exposureThreshold) + ')'],
       ['own queue', num(s.pendingJobs, 0) + ' jobs, ' + num(s.pendingCoreSeconds / 3600, 1) + ' core-hours'],
       ['pilots', pilots],
-      ['its jobs in the federation', num(s.jobsInFederation, 0)]
+      ['its jobs in the federation', num(s.jobsInFederation, 0)],
+      ['participation', num(p.level, 0) + ' core-seconds per period' + (p.setAt ? ', set at runtime ' + p.setAt : ' (the site file\'s)')]
     ], true);
   }
 
@@ -134,8 +135,9 @@
 
   async function refresh() {
     try {
-      const results = await Promise.all([get('v1/status'), get('v1/sites'), get('v1/ledger'), get('v1/flows'), get('v1/decisions')]);
-      showStatus(results[0]);
+      const results = await Promise.all([get('v1/status'), get('v1/sites'), get('v1/ledger'), get('v1/flows'), get('v1/decisions'),
+        get('v1/participation')]);
+      showStatus(results[0], results[5]);
       const fed = showSites(results[1]);
       showLedger(results[2]);
       showFlows(results[3]);

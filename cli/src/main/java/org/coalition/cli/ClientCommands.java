@@ -222,7 +222,8 @@ final class ClientCommands {
 
       @Override
       void print(PrintWriter out, Participation p) {
-        out.println(p.site() + ": " + Output.number(p.level(), 0) + " core-seconds per period");
+        out.println(p.site() + ": " + Output.number(p.level(), 0) + " core-seconds per period" + (p.setAt() == null ? " (the site file's)"
+            : " (set at runtime " + p.setAt() + ", kept over restarts until the site file's level is edited)"));
       }
     }
 

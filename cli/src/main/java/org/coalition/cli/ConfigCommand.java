@@ -4,10 +4,12 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.coalition.config.ConfigException;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
+import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.handler.HandlerSettings;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -67,12 +69,16 @@ final class ConfigCommand implements Runnable {
           return refused(unreachable, ExitCodes.UNAVAILABLE);
         }
       }
+      Optional<OperatorSettings.Participation> runtime = syntax ? Optional.empty() : SiteChecks.runtimeParticipation(config);
       if (json) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("file", file.toString());
         r.put("valid", true);
         r.put("warnings", config.warnings());
         r.put("config", config);
+        // what an operator set through the API, which the daemon starts with over the file's value
+        r.put("setAtRuntime", runtime.map(p -> Map.of("participation", Map.of("level", p.level(), "setAt", p.setAt().toString())))
+            .orElse(Map.of()));
         Output.json(out, r);
       } else {
         out.println(file + ": valid");
@@ -85,8 +91,11 @@ final class ConfigCommand implements Runnable {
             List.of("handlers", config.handlers().stream().map(HandlerSettings::name).reduce((a, b) -> a + ", " + b).orElse("")),
             List.of("accounts", config.accounts().isEmpty() ? "(none: no foreign job runs here)" : config.accounts().toString()),
             List.of("exposure threshold", Output.number(config.sharing().exposureThreshold(), 2)),
-            List.of("participation", Output.number(config.sharing().participation(), 0) + " core-seconds per "
-                + config.sharing().balancingPeriod().toSeconds() + " s period"),
+            List.of("participation", runtime.map(p -> Output.number(p.level(), 0) + " core-seconds per "
+                + config.sharing().balancingPeriod().toSeconds() + " s period, set at runtime " + p.setAt() + " (the file says "
+                + Output.number(config.sharing().participation(), 0) + "; editing the file's value makes it count again)")
+                .orElse(Output.number(config.sharing().participation(), 0) + " core-seconds per "
+                + config.sharing().balancingPeriod().toSeconds() + " s period")),
             List.of("policy", config.sharing().policy() + " (" + config.sharing().utility() + ")"),
             List.of("http", (config.http().tls().isPresent() ? "https://" : "http://") + config.http().bind() + ":" + config.http().port()),
             List.of("spool", config.spool().toString())));

@@ -28,6 +28,7 @@ import org.coalition.daemon.Broker;
 import org.coalition.daemon.DaemonTls;
 import org.coalition.daemon.SiteDaemon;
 import org.coalition.daemon.base.BrokerSettings;
+import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.daemon.executor.PilotJournal;
 import org.coalition.daemon.home.ParkJournal;
 import org.coalition.daemon.outputs.RunOutputs;
@@ -63,6 +64,8 @@ final class DaemonCommand implements Callable<Integer> {
       description = "How often the broker looks at the batch system (default ${DEFAULT-VALUE}).")
   Duration tick;
 
+  /** The spool's folder of what an operator set at runtime ({@link OperatorSettings}). */
+  static final String OPERATOR_SETTINGS = "operator";
   /** How often the daemon asks whether its federation still takes it (a removal, a revoked key): one read. */
   private static final int REFUSAL_CHECK_SECONDS = 10;
   private final CountDownLatch stop = new CountDownLatch(1);
@@ -141,7 +144,8 @@ final class DaemonCommand implements Callable<Integer> {
       BrokerSettings settings = SiteSettings.of(c, endpoint, handler instanceof InProcessPilots in ? in.pilotCommand() : c.pilots().command());
       Broker broker = new Broker(settings, coordination, handler, home(handler, c.handlers()),
           new RunOutputs(c.spool().resolve("outputs"), endpoint), new PilotJournal(c.spool().resolve("pilots")),
-          ParkJournal.in(c.spool().resolve("parks")), between, Clock.systemUTC());
+          ParkJournal.in(c.spool().resolve("parks")), OperatorSettings.in(c.spool().resolve(OPERATOR_SETTINGS), c.sharing().participation()),
+          between, Clock.systemUTC());
       running = broker;
       if (handler instanceof InProcessPilots in) {
         in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());

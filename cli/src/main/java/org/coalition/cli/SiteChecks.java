@@ -1,6 +1,7 @@
 package org.coalition.cli;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.zookeeper.ZkCoordination;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.handler.HandlerContext;
 import org.coalition.handler.HandlerFactories;
 import org.coalition.handler.HandlerSettings;
@@ -76,6 +78,11 @@ final class SiteChecks {
     }
     portTaken(c.http().bind(), c.http().port()).ifPresent(p -> out.add(c.where("http.port") + ": " + p));
     spool(c.spool()).ifPresent(p -> out.add(c.where("spool") + ": " + p));
+    try {
+      runtimeParticipation(c);
+    } catch (UncheckedIOException e) {
+      out.add(c.where("spool") + ": " + e.getMessage());
+    }
     HandlerFactories factories = HandlerFactories.installed();
     for (int i = 0; i < c.handlers().size(); i++) {
       HandlerSettings h = c.handlers().get(i);
@@ -101,6 +108,19 @@ final class SiteChecks {
   private static int line(String problem) {
     Matcher m = LINE.matcher(problem);
     return m.lookingAt() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  /**
+   * The participation level an operator set through the API that the daemon would start with
+   * (kept in the spool; {@code OperatorSettings}), if any: none when the site file's level has
+   * changed since, as the daemon then takes the file's.
+   */
+  static Optional<OperatorSettings.Participation> runtimeParticipation(SiteConfig c) {
+    Path dir = c.spool().resolve(DaemonCommand.OPERATOR_SETTINGS);
+    if (!Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    return OperatorSettings.read(dir).filter(p -> p.over() == c.sharing().participation());
   }
 
   /**

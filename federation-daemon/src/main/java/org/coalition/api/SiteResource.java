@@ -219,7 +219,7 @@ public final class SiteResource {
   @GET
   @Path("v1/participation")
   public Participation participation() {
-    return new Participation(broker.settings().site(), broker.participation());
+    return new Participation(broker.settings().site(), broker.participation(), broker.participationSetAt().map(Object::toString).orElse(null));
   }
 
   @PUT

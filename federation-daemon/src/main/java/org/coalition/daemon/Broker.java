@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import org.coalition.coordination.Coordination;
@@ -15,6 +16,7 @@ import org.coalition.daemon.base.BrokerMetrics;
 import org.coalition.daemon.base.BrokerSettings;
 import org.coalition.daemon.base.Contain;
 import org.coalition.daemon.base.Decisions;
+import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.daemon.base.PeriodBudget;
 import org.coalition.daemon.executor.ExecutorSide;
 import org.coalition.daemon.executor.Pilot;
@@ -81,7 +83,7 @@ public final class Broker implements PilotService, PilotTokens {
   private final ExecutorSide executorSide;
   private final BrokerMetrics metrics;
 
-  private volatile double participation;
+  private final OperatorSettings operator;
   private final BatchHealth batch;
   private final Clock clock;
   private volatile QueueObservation last;
@@ -101,23 +103,24 @@ public final class Broker implements PilotService, PilotTokens {
   /** A broker that fetches outputs over mutual TLS ({@code tls}): it shows its identity and accepts an output only from its executor's. */
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
       DaemonTls tls, Clock clock) {
-    this(settings, coordination, handler, home, outputs, PilotJournal.NONE, ParkJournal.inMemory(), tls, clock);
+    this(settings, coordination, handler, home, outputs, PilotJournal.NONE, ParkJournal.inMemory(), OperatorSettings.inMemory(), tls, clock);
   }
 
   /**
    * A broker that keeps its pilots in {@code journal} and its parks in {@code parks}, so that
    * after a restart it takes the pilots back and their runs go on
-   * (docs/decisions/0011-durable-work.md), and tells its parks from administrators' holds.
+   * (docs/decisions/0011-durable-work.md), tells its parks from administrators' holds, and keeps
+   * what an operator set at runtime in {@code operator} (its participation level).
    */
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
-      PilotJournal journal, ParkJournal parks, DaemonTls tls, Clock clock) {
+      PilotJournal journal, ParkJournal parks, OperatorSettings operator, DaemonTls tls, Clock clock) {
     this.settings = settings;
     this.tls = tls;
     this.coordination = coordination;
     this.handler = handler;
     this.outputs = outputs;
     this.decisions = new Decisions(settings.site());
-    this.participation = settings.participation();
+    this.operator = operator;
     this.budget = new PeriodBudget(settings.site());
     this.metrics = new BrokerMetrics(settings.site());
     this.batch = new BatchHealth(settings.site(), clock);
@@ -194,19 +197,25 @@ public final class Broker implements PilotService, PilotTokens {
     return Optional.ofNullable(last);
   }
 
+  /** The declared participation level: the one an operator set at runtime, else the site file's. */
   public double participation() {
-    return participation;
+    return operator.participation().map(OperatorSettings.Participation::level).orElse(settings.participation());
   }
 
-  /** Changes the declared participation level; it is announced with the next status. */
+  /** When an operator set the participation level in effect, if one did (else it is the site file's). */
+  public Optional<Instant> participationSetAt() {
+    return operator.participation().map(OperatorSettings.Participation::setAt);
+  }
+
+  /** Changes the declared participation level, kept in the spool first (a restart keeps it); announced with the next status. */
   public void setParticipation(double level) {
     if (!(level >= 0 && level <= SiteStatus.MAX_PARTICIPATION)) {
       throw new IllegalArgumentException("participation level must be in [0, " + Numbers.format(SiteStatus.MAX_PARTICIPATION) + "], was "
           + level);
     }
-    decisions.record("participation", "site=" + settings.site(), "operator", "level " + Numbers.format(participation) + " -> "
-        + Numbers.format(level));
-    participation = level;
+    String change = "level " + Numbers.format(participation()) + " -> " + Numbers.format(level);
+    operator.participation(Optional.of(new OperatorSettings.Participation(level, clock.instant(), settings.participation())));
+    decisions.record("participation", "site=" + settings.site(), "operator", change);
   }
 
   /** Pilots by state: pending (not asked yet), running (holding a claim), done. */
@@ -385,6 +394,6 @@ public final class Broker implements PilotService, PilotTokens {
     // pending pilots wait in the local queue too; they are not this site's load
     double queue = Math.max(0, obs.pendingCoreSeconds() - Pilots.coreSeconds(executorSide.pilots().waiting()));
     int queued = executorSide.pilots().localJobsWaiting(obs);
-    return new SiteStatus(settings.site(), obs.totalCores(), queue, queued, obs.reservationRatio(), participation);
+    return new SiteStatus(settings.site(), obs.totalCores(), queue, queued, obs.reservationRatio(), participation());
   }
 }

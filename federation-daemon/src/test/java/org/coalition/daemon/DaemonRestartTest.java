@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.daemon.executor.PilotJournal;
 import org.coalition.daemon.home.ParkJournal;
 import org.coalition.daemon.outputs.RunOutputs;
@@ -65,7 +66,7 @@ class DaemonRestartTest {
   private Broker execDaemon() {
     return new Broker(BrokerTest.settings("exec", "local:exec"), fed.connect("exec"), execBatch, Optional.empty(),
         new RunOutputs(tmp.resolve("exec")), new PilotJournal(tmp.resolve("journal")),
-        ParkJournal.in(tmp.resolve("parks")), DaemonTls.NONE, clock);
+        ParkJournal.in(tmp.resolve("parks")), OperatorSettings.inMemory(), DaemonTls.NONE, clock);
   }
 
   /** kill -9 and start again: the old session ends (nothing is cancelled, nothing released), a new daemon starts. */

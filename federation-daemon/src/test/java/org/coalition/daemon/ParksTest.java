@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.daemon.executor.PilotJournal;
 import org.coalition.daemon.home.ParkJournal;
 import org.coalition.daemon.outputs.RunOutputs;
@@ -53,7 +54,7 @@ class ParksTest {
   /** The home's daemon as it starts: a new session, the same batch system and the same spool. */
   private Broker startHome() {
     Broker b = new Broker(BrokerTest.settings("home", "local:home"), fed.connect("home"), batch, Optional.of(batch),
-        new RunOutputs(tmp.resolve("outputs")), PilotJournal.NONE, ParkJournal.in(tmp.resolve("parks")), DaemonTls.NONE, clock);
+        new RunOutputs(tmp.resolve("outputs")), PilotJournal.NONE, ParkJournal.in(tmp.resolve("parks")), OperatorSettings.inMemory(), DaemonTls.NONE, clock);
     b.start();
     return b;
   }

@@ -2,10 +2,12 @@ package org.coalition.daemon.base;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -34,6 +36,25 @@ public final class OwnerOnlyFolder {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot make the " + what + " " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Writes {@code bytes} to {@code name} in {@code dir} (mode 0600) whole or not at all: to a
+   * hidden file first, forced to disk, then renamed over the old one, and the folder forced.
+   */
+  public static void writeAtomically(Path dir, String name, byte[] bytes) throws IOException {
+    Path temp = dir.resolve("." + name + ".tmp");
+    Files.deleteIfExists(temp);
+    try (FileChannel out = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        out.write(buffer);
+      }
+      out.force(true);
+    }
+    Files.move(temp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    force(dir);
   }
 
   /** Forces {@code dir}'s entries to disk (a file made, renamed or deleted in it). */

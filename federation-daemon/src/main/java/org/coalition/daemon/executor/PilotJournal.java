@@ -5,14 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -85,20 +82,8 @@ public final class PilotJournal {
       return;
     }
     Path file = file(e.id());
-    Path temp = dir.resolve("." + e.id() + ".tmp");
     try {
-      byte[] bytes = JSON.writeValueAsBytes(e);
-      Files.deleteIfExists(temp);
-      try (FileChannel out = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
-          PosixFilePermissions.asFileAttribute(OWNER_ONLY))) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-          out.write(buffer);
-        }
-        out.force(true);
-      }
-      Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      OwnerOnlyFolder.force(dir);
+      OwnerOnlyFolder.writeAtomically(dir, file.getFileName().toString(), JSON.writeValueAsBytes(e));
     } catch (IOException x) {
       throw new UncheckedIOException("cannot record pilot " + e.id() + " in " + dir + ": " + x.getMessage(), x);
     }
