@@ -74,6 +74,35 @@ final class DaemonCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    // the stop's hook before anything else: Ctrl-C or SIGTERM at any moment of the start is a stop, never an error
+    SystemdNotify systemd = SystemdNotify.fromEnvironment(System.getenv());
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = onShutdown(systemd, stopped);
+    try {
+      Runtime.getRuntime().addShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      return ExitCodes.OK; // stopped (Ctrl-C, SIGTERM) before it began: nothing was started
+    }
+    try {
+      return run(systemd);
+    } catch (Exception e) {
+      if (stop.getCount() == 0) {
+        say("stopped while starting");
+        return ExitCodes.OK;
+      }
+      throw e;
+    } finally {
+      systemd.stopWatchdog();
+      stopped.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // the JVM is shutting down (SIGTERM): the hook runs, and returns now
+      }
+    }
+  }
+
+  private int run(SystemdNotify systemd) throws Exception {
     SiteConfig c;
     try {
       c = SiteConfigReader.read(config);
@@ -133,11 +162,7 @@ final class DaemonCommand implements Callable<Integer> {
       connected.close();
       return ExitCodes.OK; // stopped while waiting for ZooKeeper
     }
-    SystemdNotify systemd = SystemdNotify.fromEnvironment(System.getenv());
     Optional<String> refused = Optional.empty();
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook = onShutdown(systemd, stopped);
-    Runtime.getRuntime().addShutdownHook(hook);
     try (ZkCoordination coordination = joined.get();
         ResourceHandler handler = connected) {
       clock.joined(coordination::now);
@@ -180,14 +205,6 @@ final class DaemonCommand implements Callable<Integer> {
         }
         say("site " + c.site() + " stopping: pilots still queued are cancelled; running ones go on, and a restart within "
             + Durations.format(c.federation().restartGrace()) + " takes them back");
-      }
-    } finally {
-      systemd.stopWatchdog();
-      stopped.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // the JVM is shutting down (SIGTERM): the hook runs, and returns now
       }
     }
     say("site " + c.site() + " stopped");
@@ -296,6 +313,9 @@ final class DaemonCommand implements Callable<Integer> {
     ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), ZkFederation.Options.CONNECT_TIMEOUT,
         ZkFederation.Options.CLAIM_LEASE, ZkFederation.Options.MAX_CLAIMS_PER_MEMBER, c.federation().restartGrace());
     for (int attempt = 1; ; attempt++) {
+      if (stop.getCount() == 0) {
+        return Optional.empty();
+      }
       try {
         return Optional.of(ZkFederation.connect(c.federation().zookeeper(), tls, Clock.systemUTC(), options));
       } catch (CoordinationException e) {

@@ -1,12 +1,15 @@
 package org.coalition.cli;
 
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import org.coalition.api.DaemonApi;
+import org.coalition.api.DaemonHealth;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
 import org.coalition.coordination.SiteLedger;
@@ -69,6 +74,14 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(names = "--log", paramLabel = "FILE", description = "Write the sites' decision log here (default: a file in the demo's temporary folder).")
   Path log;
+
+  @Option(names = "--serve", description = {"Keep the federation running after the first jobs, with each site's dashboard on this machine",
+      "and a steady trickle of work, until Ctrl-C."})
+  boolean serve;
+
+  @Option(names = "--port", defaultValue = "8443", paramLabel = "PORT",
+      description = "With --serve: north's dashboard port (a daemon's default); south and west serve the next two (default ${DEFAULT-VALUE}).")
+  int port;
 
   @Option(names = "--json", description = "Print the result as JSON on stdout (for scripts).")
   boolean json;
@@ -139,59 +152,133 @@ final class DemoCommand implements Callable<Integer> {
     if (timeout.isZero()) {
       throw new IllegalArgumentException("--timeout must be longer than 0s");
     }
-    Path dir = Files.createTempDirectory("coalition-demo-");
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
-    Path logFile = log != null ? log.toAbsolutePath() : dir.resolve("decisions.log");
-    Logging.toFile(logFile);
+    if (serve) {
+      for (int i = 0; i < SITES.size(); i++) {
+        int p = port + i;
+        if (p < 1 || p > 65_535) {
+          throw new IllegalArgumentException("--port must leave room for " + SITES.size() + " ports up to 65535, was " + port);
+        }
+        Optional<String> taken = SiteChecks.portTaken("127.0.0.1", p);
+        if (taken.isPresent()) {
+          throw new IllegalArgumentException("--port: " + taken.get().replace("choose another http.port", "choose another --port"));
+        }
+      }
+    }
+    // registered before anything is made: Ctrl-C at any moment leaves no key, process or folder behind (but the log)
+    try (ExitTidy tidy = ExitTidy.register("demo")) {
+      Path dir = Files.createTempDirectory("coalition-demo-");
+      Path logFile = log != null ? log.toAbsolutePath() : dir.resolve("decisions.log");
+      tidy.removeFolder(dir, Optional.of(logFile));
+      Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+      Logging.toFile(logFile);
+      try {
+        return run(tidy, dir, logFile);
+      } catch (Exception e) {
+        if (tidy.closing()) {
+          return ExitCodes.OK; // stopped (Ctrl-C, SIGTERM) while starting or running: its parts were closed under it, which is no error
+        }
+        throw e;
+      }
+    }
+  }
+
+  private int run(ExitTidy tidy, Path dir, Path logFile) throws Exception {
     var err = spec.commandLine().getErr();
     var out = spec.commandLine().getOut();
     if (!noProgress) {
       err.println("coalition demo: an embedded ZooKeeper and 3 sites (" + SITES.stream().map(s -> s.name + " " + s.cores + " cores")
-          .reduce((a, b) -> a + ", " + b).orElse("") + "); " + jobs + " jobs; decisions logged to " + logFile);
+          .reduce((a, b) -> a + ", " + b).orElse("") + "); " + jobs + " jobs" + (serve ? " first, then more until Ctrl-C" : "")
+          + "; decisions logged to " + logFile);
       err.flush();
     }
     Map<String, LocalSite> sites = new LinkedHashMap<>();
     Map<String, SiteDaemon> daemons = new LinkedHashMap<>();
-    List<ZkCoordination> handles = new ArrayList<>();
     Clock clock = Clock.systemUTC();
     ScriptRunner runner = new ScriptRunner(dir.resolve("scratch"));
     Files.createDirectories(dir.resolve("scratch"));
     Files.setPosixFilePermissions(dir.resolve("scratch"), PosixFilePermissions.fromString("rwx--x--x"));
     String account = ScriptRunner.unprivilegedAccount();
-    EmbeddedZooKeeper zk = EmbeddedZooKeeper.start();
+    EmbeddedZooKeeper zk = tidy.add(EmbeddedZooKeeper.start(Files.createDirectory(dir.resolve("zookeeper"))));
+    ZkFederation.bootstrap(zk.connectString(), zk.identity(Identity.operator("demo")), SITES.stream().map(s -> s.name).toList(), clock);
+    byte[] token = HexFormat.of().formatHex(new SecureRandom().generateSeed(16)).getBytes(StandardCharsets.US_ASCII); // never written
+    List<String> pages = new ArrayList<>();
+    for (int i = 0; i < SITES.size(); i++) {
+      SiteShape s = SITES.get(i);
+      ZkCoordination c = tidy.add(ZkFederation.connect(zk.connectString(), zk.identity(new Identity("demo", s.name)), clock,
+          ZkFederation.Options.DEFAULT));
+      LocalSite site = tidy.add(new LocalSite(s.name, s.cores, runner, c::now));
+      SiteConfig file = SiteConfigReader.parse("the demo's site file of " + s.name, siteFile(s, zk.connectString(), dir, account));
+      BrokerSettings settings = SiteSettings.of(file, "local:" + s.name, LocalSite.PILOT_COMMAND);
+      Broker broker = new Broker(settings, c, site, Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
+      site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, settings.heartbeat().toMillis(), c::now).run());
+      sites.put(s.name, site);
+      daemons.put(s.name, tidy.add(SiteDaemon.start(broker, Duration.ofMillis(250), file.sharing().balancingPeriod())));
+      if (serve) {
+        DaemonApi api = tidy.add(DaemonApi.start(broker, "127.0.0.1", port + i, Optional.empty(), token, health(c, site)));
+        pages.add(s.name + " " + api.uri());
+      }
+    }
+    if (serve) {
+      err.println("coalition demo: the sites' dashboards: " + String.join(", ", pages) + " (open one in a browser; Ctrl-C stops the demo"
+          + " and removes all it made but the decision log)");
+      err.flush();
+    }
+    Random random = new Random(seed);
+    submitAndWait(tidy, sites, account, random, err);
+    Thread.sleep(2500); // one more balancing period: every site folds its runs into its ledger
+    Result result = result(sites, daemons, logFile);
+    if (json) {
+      Output.json(out, result);
+    } else {
+      print(out, result);
+    }
+    if (serve) {
+      trickle(tidy, sites, account, random, err);
+    }
+    return ExitCodes.OK;
+  }
+
+  /** What a demo site's dashboard says of its ZooKeeper and batch system. */
+  private static DaemonHealth health(ZkCoordination c, LocalSite site) {
+    return new DaemonHealth() {
+      @Override
+      public boolean zookeeperConnected() {
+        return c.connected();
+      }
+
+      @Override
+      public String handler() {
+        return site.describe();
+      }
+    };
+  }
+
+  /**
+   * With {@code --serve}, after the first jobs: a job every quarter of {@code --seconds} on
+   * average, at the sites in the same shares, until Ctrl-C; north stays over its cores, so its
+   * jobs keep moving to the others, on the dashboards. Returns quietly when the demo is stopped.
+   */
+  private void trickle(ExitTidy tidy, Map<String, LocalSite> sites, String account, Random random, PrintWriter err) {
+    err.println("coalition demo: serving; a job every " + Output.number(seconds / 4, 2) + " s on average until Ctrl-C");
+    err.flush();
     try {
-      ZkFederation.bootstrap(zk.connectString(), zk.identity(Identity.operator("demo")), SITES.stream().map(s -> s.name).toList(), clock);
-      for (SiteShape s : SITES) {
-        ZkCoordination c = ZkFederation.connect(zk.connectString(), zk.identity(new Identity("demo", s.name)), clock, ZkFederation.Options.DEFAULT);
-        handles.add(c);
-        LocalSite site = new LocalSite(s.name, s.cores, runner, c::now);
-        SiteConfig file = SiteConfigReader.parse("the demo's site file of " + s.name, siteFile(s, zk.connectString(), dir, account));
-        BrokerSettings settings = SiteSettings.of(file, "local:" + s.name, LocalSite.PILOT_COMMAND);
-        Broker broker = new Broker(settings, c, site, Optional.of(site), new RunOutputs(dir.resolve("spool-" + s.name)));
-        site.pilots(p -> PilotAgent.of(broker, p.environment(), runner, settings.heartbeat().toMillis(), c::now).run());
-        sites.put(s.name, site);
-        daemons.put(s.name, SiteDaemon.start(broker, Duration.ofMillis(250), file.sharing().balancingPeriod()));
+      for (int n = jobs; !tidy.closing(); n++) {
+        submit(sites, account, random, n);
+        Thread.sleep((long) (1000 * seconds / 2 * random.nextDouble()));
       }
-      submitAndWait(sites, account, err);
-      Thread.sleep(2500); // one more balancing period: every site folds its runs into its ledger
-      Result result = result(sites, daemons, logFile);
-      if (json) {
-        Output.json(out, result);
-      } else {
-        print(out, result);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      if (!tidy.closing()) {
+        throw e;
       }
-      return ExitCodes.OK;
-    } finally {
-      daemons.values().forEach(SiteDaemon::close);
-      sites.values().forEach(LocalSite::close);
-      handles.forEach(ZkCoordination::close);
-      zk.close(); // last: the sites leave while their server still answers
+      // stopped while submitting: the sites are closing
     }
   }
 
   /** Submits the workload over the first seconds (most of it at north), then waits for every job to end. */
-  private void submitAndWait(Map<String, LocalSite> sites, String account, PrintWriter err) throws InterruptedException {
-    Random random = new Random(seed);
+  private void submitAndWait(ExitTidy tidy, Map<String, LocalSite> sites, String account, Random random, PrintWriter err)
+      throws InterruptedException {
     ProgressBar progress = new ProgressBar(err, "jobs done", !noProgress);
     long deadline = System.nanoTime() + timeout.toNanos();
     int submitted = 0;
@@ -200,17 +287,12 @@ final class DemoCommand implements Callable<Integer> {
     while (true) {
       double elapsed = (System.nanoTime() - began) / 1e9;
       while (submitted < jobs && submitted * spread / jobs <= elapsed) {
-        SiteShape home = pick(random);
-        int cores = 1 + random.nextInt(2);
-        double run = seconds * (0.5 + random.nextDouble());
-        long limit = Math.max(60, (long) Math.ceil(run * 3));
-        sites.get(home.name).submit(account, cores, limit, String.format(Locale.ROOT,
-            "#!/bin/sh%nsleep %.2f%necho \"job %d of %s ran on $(hostname) as $(id -un)\"%n", run, submitted, home.name));
+        submit(sites, account, random, submitted);
         submitted++;
       }
       long done = sites.values().stream().flatMap(s -> s.jobs().stream()).filter(LocalSite.Job::done).count();
       progress.accept((double) done / jobs);
-      if (done == jobs) {
+      if (done == jobs || tidy.closing()) {
         return;
       }
       if (System.nanoTime() > deadline) {
@@ -218,6 +300,16 @@ final class DemoCommand implements Callable<Integer> {
       }
       Thread.sleep(200);
     }
+  }
+
+  /** Job {@code n}: at a site picked by the shares, 1 or 2 cores, about {@code --seconds} long. */
+  private void submit(Map<String, LocalSite> sites, String account, Random random, int n) {
+    SiteShape home = pick(random);
+    int cores = 1 + random.nextInt(2);
+    double run = seconds * (0.5 + random.nextDouble());
+    long limit = Math.max(60, (long) Math.ceil(run * 3));
+    sites.get(home.name).submit(account, cores, limit, String.format(Locale.ROOT,
+        "#!/bin/sh%nsleep %.2f%necho \"job %d of %s ran on $(hostname) as $(id -un)\"%n", run, n, home.name));
   }
 
   private static SiteShape pick(Random random) {

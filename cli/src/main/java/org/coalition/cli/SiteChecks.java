@@ -127,7 +127,7 @@ final class SiteChecks {
    * What holds the API's port, if it cannot be bound now: found before the site joins its
    * federation (a daemon that joined and then could not serve would leave its claims to lapse).
    */
-  private static Optional<String> portTaken(String bind, int port) {
+  static Optional<String> portTaken(String bind, int port) {
     try (ServerSocket probe = new ServerSocket()) {
       probe.setReuseAddress(true);
       probe.bind(new InetSocketAddress(bind, port));

@@ -12,14 +12,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.coalition.config.SiteConfig;
 import org.coalition.config.SiteConfigReader;
 import org.coalition.coordination.zookeeper.EmbeddedZooKeeper;
@@ -37,7 +35,7 @@ import picocli.CommandLine.Parameters;
  * federation to join yet: an embedded ZooKeeper (TLS, its own CA), the federation the file names
  * created there with the site and the homes its accounts name, credentials for the site, and the
  * site's daemon ({@code coalition daemon}, unchanged) on a copy of the file that points at them.
- * Everything it makes is in one temporary folder, removed when the daemon stops.
+ * Everything it makes is in one temporary folder, removed when the daemon stops ({@link ExitTidy}).
  */
 @Command(name = "trial", mixinStandardHelpOptions = true,
     header = "Try a site file on this machine: an embedded ZooKeeper, its federation and the site's daemon.",
@@ -65,41 +63,44 @@ final class TrialCommand implements Callable<Integer> {
     }
     SiteConfig config = SiteConfigReader.read(file); // its problems, with their lines, before anything starts
     PrintWriter err = spec.commandLine().getErr();
-    Path dir = Files.createTempDirectory("coalition-trial-");
-    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
     CountDownLatch ended = new CountDownLatch(1);
-    EmbeddedZooKeeper zk = EmbeddedZooKeeper.start();
-    // the daemon closes in order on SIGTERM (its own hook); then this folder and the server go
-    Thread tidy = new Thread(() -> {
+    // registered before anything is made: a stop at any moment leaves no key, token or server behind
+    try (ExitTidy tidy = ExitTidy.register("trial")) {
+      tidy.after(ended); // on SIGTERM or Ctrl-C, the daemon closes in order (its own hook) before its ZooKeeper goes
       try {
-        ended.await(30, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        return run(config, tidy, ended, err);
+      } catch (Exception e) {
+        if (tidy.closing()) {
+          return ExitCodes.OK; // stopped while starting: its parts were closed under it, which is no error
+        }
+        throw e;
       }
-      close(zk, dir);
-    }, "trial-tidy");
-    Runtime.getRuntime().addShutdownHook(tidy);
+    }
+  }
+
+  private int run(SiteConfig config, ExitTidy tidy, CountDownLatch ended, PrintWriter err) throws Exception {
+    Path dir = Files.createTempDirectory("coalition-trial-");
+    tidy.removeFolder(dir, Optional.empty());
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+    EmbeddedZooKeeper zk = tidy.add(EmbeddedZooKeeper.start(Files.createDirectory(dir.resolve("zookeeper"))));
+    String federation = config.federation().name();
+    List<String> members = members(config);
+    ZkFederation.bootstrap(zk.connectString(), zk.identity(Identity.operator(federation)), members, Clock.systemUTC());
+    Path siteFile = trialFile(config, zk, dir);
+    err.println("coalition trial: federation " + federation + " (sites " + String.join(", ", members) + ") in an embedded ZooKeeper at "
+        + zk.connectString() + "; site " + config.site() + "'s daemon runs on " + siteFile + " (the operator token is in "
+        + dir.resolve("operator.token") + "); everything here is removed when it stops");
+    err.flush();
+    CommandLine daemon = CoalitionCommand.commandLine();
+    daemon.setOut(spec.commandLine().getOut());
+    daemon.setErr(err);
+    if (tidy.closing()) {
+      return ExitCodes.OK; // stopped before the daemon started
+    }
     try {
-      String federation = config.federation().name();
-      List<String> members = members(config);
-      ZkFederation.bootstrap(zk.connectString(), zk.identity(Identity.operator(federation)), members, Clock.systemUTC());
-      Path siteFile = trialFile(config, zk, dir);
-      err.println("coalition trial: federation " + federation + " (sites " + String.join(", ", members) + ") in an embedded ZooKeeper at "
-          + zk.connectString() + "; site " + config.site() + "'s daemon runs on " + siteFile + " (the operator token is in "
-          + dir.resolve("operator.token") + "); everything here is removed when it stops");
-      err.flush();
-      CommandLine daemon = CoalitionCommand.commandLine();
-      daemon.setOut(spec.commandLine().getOut());
-      daemon.setErr(err);
       return daemon.execute("daemon", "--config", siteFile.toString(), "--tick", Durations.format(tick));
     } finally {
       ended.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(tidy);
-        close(zk, dir);
-      } catch (IllegalStateException e) {
-        // the JVM is stopping: the hook closes the server and removes the folder
-      }
     }
   }
 
@@ -130,19 +131,6 @@ final class TrialCommand implements Callable<Integer> {
 
   private static ObjectNode section(ObjectNode tree, String key) {
     return tree.get(key) instanceof ObjectNode o ? o : tree.putObject(key);
-  }
-
-  private static void close(EmbeddedZooKeeper zk, Path dir) {
-    try {
-      zk.close();
-    } catch (IOException e) {
-      // the server's own folder is gone with dir below
-    }
-    try (Stream<Path> files = Files.walk(dir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      // already gone
-    }
   }
 
   /** The federation's members in a trial of {@code config}: the site and the homes its accounts name. */

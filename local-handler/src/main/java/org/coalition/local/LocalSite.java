@@ -335,10 +335,11 @@ public final class LocalSite implements ResourceHandler, HomeQueue, InProcessPil
         ScriptRunner.Run run = runner.start(name + "-" + e.id, e.user, e.script);
         try {
           if (!run.process().waitFor(e.walltime, TimeUnit.SECONDS)) {
-            run.process().destroyForcibly().waitFor();
+            run.kill(); // the job and what it started (the launcher puts it in a process group of its own)
+            run.process().waitFor();
           }
         } catch (InterruptedException cancelled) {
-          run.process().destroyForcibly();
+          run.kill();
           run.clean();
           throw cancelled;
         }

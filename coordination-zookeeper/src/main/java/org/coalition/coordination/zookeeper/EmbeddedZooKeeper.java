@@ -37,7 +37,14 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   /** Starts the server (one per process: ZooKeeper keeps its TLS settings in system properties) and waits until it serves clients. */
   public static EmbeddedZooKeeper start() throws Exception {
-    Path dir = Files.createTempDirectory("coalition-zookeeper-");
+    return start(Files.createTempDirectory("coalition-zookeeper-"));
+  }
+
+  /**
+   * As {@link #start()}, with its CA, keys and data in {@code dir} (an empty folder the caller
+   * removes when it must be gone even if this process is stopped before {@link #close}).
+   */
+  public static EmbeddedZooKeeper start(Path dir) throws Exception {
     FederationCa ca = FederationCa.create(dir.resolve("ca"), "embedded");
     Path key = ca.issueServer("localhost", List.of("127.0.0.1"), dir.resolve("server.p12"));
     int port;
