@@ -176,17 +176,8 @@ final class DaemonCommand implements Callable<Integer> {
         in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
       }
       try (SiteDaemon daemon = SiteDaemon.start(broker, tickEvery, c.sharing().balancingPeriod());
-          DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator, new DaemonHealth() {
-            @Override
-            public boolean zookeeperConnected() {
-              return coordination.connected();
-            }
-
-            @Override
-            public String handler() {
-              return handler.describe();
-            }
-          }, c.http().unmunge().map(MungeUsers::new))) {
+          DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator,
+              DaemonHealth.of(coordination::connected, handler::describe), c.http().unmunge().map(MungeUsers::new))) {
         systemd.startWatchdog(broker::alive);
         String hello = "site " + daemon.broker().settings().site() + " joined federation " + c.federation().name() + "; API at " + api.uri();
         say(hello + "; stop with SIGTERM");

@@ -214,7 +214,7 @@ final class DemoCommand implements Callable<Integer> {
       sites.put(s.name, site);
       daemons.put(s.name, tidy.add(SiteDaemon.start(broker, Duration.ofMillis(250), file.sharing().balancingPeriod())));
       if (serve) {
-        DaemonApi api = tidy.add(DaemonApi.start(broker, "127.0.0.1", port + i, Optional.empty(), token, health(c, site)));
+        DaemonApi api = tidy.add(DaemonApi.start(broker, "127.0.0.1", port + i, Optional.empty(), token, DaemonHealth.of(c::connected, site::describe)));
         pages.add(s.name + " " + api.uri());
       }
     }
@@ -236,21 +236,6 @@ final class DemoCommand implements Callable<Integer> {
       trickle(tidy, sites, account, random, err);
     }
     return ExitCodes.OK;
-  }
-
-  /** What a demo site's dashboard says of its ZooKeeper and batch system. */
-  private static DaemonHealth health(ZkCoordination c, LocalSite site) {
-    return new DaemonHealth() {
-      @Override
-      public boolean zookeeperConnected() {
-        return c.connected();
-      }
-
-      @Override
-      public String handler() {
-        return site.describe();
-      }
-    };
   }
 
   /**
