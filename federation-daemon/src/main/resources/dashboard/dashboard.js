@@ -56,7 +56,7 @@
 
   function showSites(f) {
     fill('sites', f.sites.map(function (s) {
-      return [s.site, [s.live ? 'live' : 'gone', s.live ? 'live' : 'gone'], num(s.cores, 0), pct(s.reservationRatio), num(s.queuedJobs, 0),
+      return [s.site, [s.state, s.live ? 'live' : 'gone'], num(s.cores, 0), pct(s.reservationRatio), num(s.queuedJobs, 0),
         num(s.queueCoreSeconds / 3600, 1), num(s.participation, 0), num(s.sendAllowance, 0), num(s.receiveAllowance, 0)];
     }));
     return f;

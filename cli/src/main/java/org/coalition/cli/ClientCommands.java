@@ -18,6 +18,7 @@ import org.coalition.api.model.ParticipationChange;
 import org.coalition.api.model.SiteView;
 import org.coalition.api.model.Status;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.policy.fairness.Utility;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -83,7 +84,7 @@ final class ClientCommands {
       rows.add(List.of("site", s.site() + (s.leader() ? " (federation leader)" : "")));
       rows.add(List.of("batch system", s.handler()));
       rows.add(List.of("zookeeper", s.zookeeperConnected() ? "connected" : "DISCONNECTED"));
-      rows.add(List.of("queue", s.pendingJobs() + " jobs, " + Output.number(s.pendingCoreSeconds(), 0) + " core-seconds"));
+      rows.add(List.of("queue", s.pendingJobs() + " jobs, " + Output.number(s.pendingCoreSeconds() / 3600, 1) + " core-hours"));
       rows.add(List.of("reserved", s.allocatedCores() + " of " + s.totalCores() + " cores (" + Output.number(100 * s.reservationRatio(), 0)
           + "%; foreign work taken under " + Output.number(100 * s.exposureThreshold(), 0) + "%)"));
       rows.add(List.of("participation", Output.number(s.participation(), 0) + " core-seconds per period"));
@@ -117,13 +118,14 @@ final class ClientCommands {
       List<List<String>> rows = new ArrayList<>();
       for (SiteView s : f.sites()) {
         boolean live = s.live();
-        rows.add(List.of(s.site() + (s.site().equals(f.leader()) ? "*" : ""), live ? "live" : "gone", Integer.toString(s.cores()),
-            live ? Integer.toString(s.queuedJobs()) : "-", live ? Output.number(s.queueCoreSeconds(), 0) : "-",
+        rows.add(List.of(s.site() + (s.site().equals(f.leader()) ? "*" : ""), s.state(), Integer.toString(s.cores()),
+            live ? Integer.toString(s.queuedJobs()) : "-", live ? Output.number(s.queueCoreSeconds() / 3600, 1) : "-",
             live ? Output.number(100 * s.reservationRatio(), 0) + "%" : "-", live ? Output.number(s.participation(), 0) : "-",
             Output.number(s.sendAllowance(), 0), Output.number(s.receiveAllowance(), 0)));
       }
-      Output.table(out, List.of("site", "state", "cores", "queued", "queue core-s", "reserved", "level l", "may send", "may take"), rows);
-      out.println("* leads the federation; allowances from its BILB period " + f.period());
+      Output.table(out, List.of("site", "state", "cores", "queued", "queue core-h", "reserved", "level l", "may send", "may take"), rows);
+      out.println("* leads the federation; allowances from its BILB period " + f.period() + "; the level and allowances are core-seconds"
+          + " per period, as the site file's sharing.participation");
     }
   }
 
@@ -146,7 +148,8 @@ final class ClientCommands {
             Long.toString(s.jobsExecuted()), Long.toString(s.jobsSubmitted())));
       }
       Output.table(out, List.of("site", "contribution", "utility", "priority", "ran", "sent"), rows);
-      out.println("utility " + l.utility() + "; priority = contribution - utility; the highest is served first");
+      out.println("utility " + l.utility() + " in " + Utility.valueOf(l.utility()).unit() + "; priority = contribution - utility; the highest"
+          + " is served first");
     }
   }
 

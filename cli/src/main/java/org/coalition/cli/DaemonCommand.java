@@ -64,6 +64,9 @@ final class DaemonCommand implements Callable<Integer> {
       description = "How often the broker looks at the batch system (default ${DEFAULT-VALUE}).")
   Duration tick;
 
+  /** A configuration to run instead of reading {@link #config} ({@code trial}'s, its problems placed in the user's file). */
+  SiteConfig given;
+
   /** The spool's folder of what an operator set at runtime ({@link OperatorSettings}). */
   static final String OPERATOR_SETTINGS = "operator";
   /** How often the daemon asks whether its federation still takes it (a removal, a revoked key): one read. */
@@ -105,7 +108,7 @@ final class DaemonCommand implements Callable<Integer> {
   private int run(SystemdNotify systemd) throws Exception {
     SiteConfig c;
     try {
-      c = SiteConfigReader.read(config);
+      c = given != null ? given : SiteConfigReader.read(config);
     } catch (ConfigException e) {
       e.problems().forEach(spec.commandLine().getErr()::println);
       spec.commandLine().getErr().flush();

@@ -66,7 +66,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--seed", defaultValue = "1", description = "Random seed of the workload (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--utility", defaultValue = "SIMPL", description = "DirectContr utility: ORIG, REL or SIMPL (default ${DEFAULT-VALUE}).")
+  @Option(names = "--utility", description = "DirectContr utility: ORIG, REL or SIMPL (default: a site file's, ORIG).")
   Utility utility;
 
   @Option(names = "--timeout", defaultValue = "10m", paramLabel = "DURATION", description = "Give up after this long (default ${DEFAULT-VALUE}).")
@@ -128,7 +128,7 @@ final class DemoCommand implements Callable<Integer> {
         "  '*': " + account,
         "sharing:",
         "  participation: 100000",
-        "  utility: " + utility,
+        utility == null ? "" : "  utility: " + utility,
         "  publish-after: 500ms",
         "  balancing-period: 2s",
         "pilots:",
@@ -323,6 +323,7 @@ final class DemoCommand implements Callable<Integer> {
       }
     }
     Map<String, SiteLedger> ledgers = daemons.values().iterator().next().broker().coordination().ledgers();
+    Utility u = daemons.values().iterator().next().broker().settings().utility(); // --utility, or the site file's default
     double now = daemons.values().iterator().next().broker().coordination().now();
     List<SiteRow> siteRows = new ArrayList<>();
     for (String site : sites.keySet()) {
@@ -332,9 +333,9 @@ final class DemoCommand implements Callable<Integer> {
           (int) mine.stream().filter(r -> r.ranAt().equals(site)).count(),
           (int) rows.stream().filter(r -> r.ranAt().equals(site) && !r.home().equals(site)).count(),
           mine.stream().mapToDouble(JobRow::waitSeconds).average().orElse(0),
-          l.contribution().get(utility).at(now), l.utility().get(utility).at(now), l.priority(utility, now)));
+          l.contribution().get(u).at(now), l.utility().get(u).at(now), l.priority(u, now)));
     }
-    return new Result(utility.name(), siteRows, rows, logFile.toString());
+    return new Result(u.name(), siteRows, rows, logFile.toString());
   }
 
   private static void print(PrintWriter out, Result r) {
@@ -358,7 +359,8 @@ final class DemoCommand implements Callable<Integer> {
     }
     Output.table(out, header, table);
     out.println();
-    out.println("Ledger (DirectContr, utility " + r.utility() + "; priority = contribution - utility; the highest is served first):");
+    out.println("Ledger (DirectContr, utility " + r.utility() + " in " + Utility.valueOf(r.utility()).unit()
+        + "; priority = contribution - utility; the highest is served first):");
     List<List<String>> ledger = new ArrayList<>();
     for (SiteRow s : r.sites()) {
       ledger.add(List.of(s.site(), Integer.toString(s.cores()), Integer.toString(s.ranForOthers()), Output.number(s.contribution(), 1),

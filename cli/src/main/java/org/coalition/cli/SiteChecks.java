@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLContext;
@@ -49,7 +50,53 @@ final class SiteChecks {
 
   /** Every problem the daemon would stop on, as {@code FILE:LINE: KEY: what is wrong}; empty when it would start. */
   static List<String> problems(SiteConfig c) {
+    return problems(c, Set.of());
+  }
+
+  /**
+   * The same checks, but those of the keys in {@code replaced} ({@code federation},
+   * {@code http.operator-token-file}, {@code http.tls}, {@code http.port}, {@code spool}): what
+   * {@code trial} replaces in its copy of a site file, whose other problems it reports with the
+   * user's file and lines before it starts anything.
+   */
+  static List<String> problems(SiteConfig c, Set<String> replaced) {
     List<String> out = new ArrayList<>();
+    if (!replaced.contains("federation")) {
+      federation(c, out);
+    }
+    if (!replaced.contains("http.operator-token-file")) {
+      try {
+        secret(c.http().operatorTokenFile(), "the operator token");
+      } catch (IOException e) {
+        out.add(c.where("http.operator-token-file") + ": " + e.getMessage());
+      }
+    }
+    if (c.http().tls().isPresent() && !replaced.contains("http.tls") && !replaced.contains("federation")) {
+      try {
+        apiTls(c);
+        DaemonTlsContexts.between(c.federation().identity(), c.federation().trust(), c.federation().name());
+      } catch (IOException | GeneralSecurityException | RuntimeException e) {
+        out.add(c.where("http.tls") + ": " + e.getMessage());
+      }
+    }
+    if (!replaced.contains("http.port")) {
+      portTaken(c.http().bind(), c.http().port()).ifPresent(p -> out.add(c.where("http.port") + ": " + p));
+    }
+    if (!replaced.contains("spool")) {
+      spool(c.spool()).ifPresent(p -> out.add(c.where("spool") + ": " + p));
+      try {
+        runtimeParticipation(c);
+      } catch (UncheckedIOException e) {
+        out.add(c.where("spool") + ": " + e.getMessage());
+      }
+    }
+    hostProblems(c, out);
+    out.sort(Comparator.comparingInt(SiteChecks::line));
+    return out;
+  }
+
+  /** The federation's trust store, then the site's identity, which must be this site's. */
+  private static void federation(SiteConfig c, List<String> out) {
     try {
       if (!Files.exists(c.federation().trust())) {
         throw new TrustException(c.federation().trust() + ": the federation's trust store is missing");
@@ -63,26 +110,10 @@ final class SiteChecks {
     } catch (TrustException e) {
       out.add(c.where("federation.trust") + ": " + e.getMessage() + " (the federation's trust.p12, from its operator)");
     }
-    try {
-      secret(c.http().operatorTokenFile(), "the operator token");
-    } catch (IOException e) {
-      out.add(c.where("http.operator-token-file") + ": " + e.getMessage());
-    }
-    if (c.http().tls().isPresent()) {
-      try {
-        apiTls(c);
-        DaemonTlsContexts.between(c.federation().identity(), c.federation().trust(), c.federation().name());
-      } catch (IOException | GeneralSecurityException | RuntimeException e) {
-        out.add(c.where("http.tls") + ": " + e.getMessage());
-      }
-    }
-    portTaken(c.http().bind(), c.http().port()).ifPresent(p -> out.add(c.where("http.port") + ": " + p));
-    spool(c.spool()).ifPresent(p -> out.add(c.where("spool") + ": " + p));
-    try {
-      runtimeParticipation(c);
-    } catch (UncheckedIOException e) {
-      out.add(c.where("spool") + ": " + e.getMessage());
-    }
+  }
+
+  /** What each batch system's entry names on this host, and the accounts of one that runs jobs here. */
+  private static void hostProblems(SiteConfig c, List<String> out) {
     HandlerFactories factories = HandlerFactories.installed();
     for (int i = 0; i < c.handlers().size(); i++) {
       HandlerSettings h = c.handlers().get(i);
@@ -100,8 +131,6 @@ final class SiteChecks {
         }
       });
     }
-    out.sort(Comparator.comparingInt(SiteChecks::line));
-    return out;
   }
 
   /** The line a problem names ({@code FILE:LINE: ...}), for listing them in the file's order; 0 for one that names none. */

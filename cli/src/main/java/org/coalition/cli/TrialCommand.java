@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +26,7 @@ import org.coalition.coordination.zookeeper.EmbeddedZooKeeper;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.handler.config.Durations;
 import org.coalition.handler.config.TextFile;
+import org.coalition.trust.StoreFiles;
 import org.coalition.zookeeper.policy.Identity;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -63,6 +66,17 @@ final class TrialCommand implements Callable<Integer> {
     }
     SiteConfig config = SiteConfigReader.read(file); // its problems, with their lines, before anything starts
     PrintWriter err = spec.commandLine().getErr();
+    // what the trial does not replace is checked as the daemon would, naming this file and its lines
+    Set<String> replaced = port != null ? Set.of("federation", "http.operator-token-file", "http.tls", "spool", "http.port")
+        : Set.of("federation", "http.operator-token-file", "http.tls", "spool");
+    List<String> problems = SiteChecks.problems(config, replaced);
+    if (!problems.isEmpty()) {
+      problems.forEach(p -> err.println("coalition trial: " + p));
+      err.println("coalition trial: " + problems.size() + " problem" + (problems.size() == 1 ? "" : "s") + " in " + file + " that a trial"
+          + " does not replace (it brings its own federation keys, operator token, API key and spool); the keys are in docs/site-file.md");
+      err.flush();
+      return ExitCodes.BAD_INPUT;
+    }
     CountDownLatch ended = new CountDownLatch(1);
     // registered before anything is made: a stop at any moment leaves no key, token or server behind
     try (ExitTidy tidy = ExitTidy.register("trial")) {
@@ -94,6 +108,9 @@ final class TrialCommand implements Callable<Integer> {
     CommandLine daemon = CoalitionCommand.commandLine();
     daemon.setOut(spec.commandLine().getOut());
     daemon.setErr(err);
+    // the copy's values, its problems named at the user's file and lines (the trial's own are in order)
+    DaemonCommand run = daemon.getSubcommands().get("daemon").getCommand();
+    run.given = SiteConfigReader.read(siteFile).placedAs(config);
     if (tidy.closing()) {
       return ExitCodes.OK; // stopped before the daemon started
     }
@@ -119,6 +136,14 @@ final class TrialCommand implements Callable<Integer> {
     fed.put("trust", zk.trustStore().toString());
     ObjectNode http = section(tree, "http");
     http.put("operator-token-file", token.toString());
+    if (config.http().tls().isPresent()) {
+      // the API's key: the site's own identity from the trial's CA, for the names its address gives
+      Path key = zk.issue(new Identity(config.federation().name(), config.site()), apiNames(config));
+      ObjectNode tls = section(http, "tls");
+      tls.put("keystore", key.toString());
+      tls.put("password-file", StoreFiles.passwordFile(key).toString());
+      fed.put("identity", key.toString());
+    }
     if (port != null) {
       http.put("port", port);
     }
@@ -127,6 +152,16 @@ final class TrialCommand implements Callable<Integer> {
     Files.writeString(out, "# " + file.toAbsolutePath() + " for coalition trial: its federation keys, operator token and spool are the"
         + " trial's\n" + yaml.writeValueAsString(tree));
     return out;
+  }
+
+  /** The names the API serves under: its address's host (http.url), and this machine's loopback. */
+  private static List<String> apiNames(SiteConfig config) {
+    TreeSet<String> names = new TreeSet<>(List.of("localhost", "127.0.0.1"));
+    String host = URI.create(config.http().url()).getHost();
+    if (host != null) {
+      names.add(host);
+    }
+    return List.copyOf(names);
   }
 
   private static ObjectNode section(ObjectNode tree, String key) {

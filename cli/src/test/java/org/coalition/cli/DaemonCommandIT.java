@@ -194,9 +194,12 @@ class DaemonCommandIT {
     zk = Ensemble.start(1);
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
     secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
-    bootstrap("alpha");
+    bootstrap("alpha", "beta");
     Path alpha = startDaemon("alpha");
     waitFor("alpha answers", () -> run("participation", "get", "--config", alpha.toString()).exit() == ExitCodes.OK);
+    // #51, problem 9: a member whose daemon never came was shown as "gone"
+    CliRun sites = run("sites", "--config", alpha.toString());
+    assertTrue(sites.out().lines().anyMatch(l -> l.matches("beta +never joined .*")), sites.out());
     CliRun set = run("participation", "set", "3600", "--config", alpha.toString());
     assertEquals(ExitCodes.OK, set.exit(), set.err());
     restart(0);

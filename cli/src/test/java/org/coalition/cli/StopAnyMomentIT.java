@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,6 +38,14 @@ class StopAnyMomentIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path tmp;
+  private final List<Process> started = new ArrayList<>();
+
+  /** A run that failed before its Ctrl-C leaves no demo behind for the next test. */
+  @AfterEach
+  void stopWhatIsLeft() {
+    started.forEach(p -> p.descendants().forEach(ProcessHandle::destroyForcibly));
+    started.forEach(Process::destroyForcibly);
+  }
 
   private Process start(Path log, String... args) throws IOException {
     List<String> argv = new ArrayList<>(List.of("perl", "-e", "$SIG{INT}='DEFAULT'; exec @ARGV",
@@ -46,7 +55,9 @@ class StopAnyMomentIT {
     // the demo's jobs run as nobody when the test runs as root: they must be let through to the demo's folder
     Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwx--x--x"));
     Files.setPosixFilePermissions(Files.createDirectories(tmp.resolve("t")), PosixFilePermissions.fromString("rwx--x--x"));
-    return new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    started.add(p);
+    return p;
   }
 
   /** Sends Ctrl-C's signal, waits for the exit, and checks what is left: nothing but {@code kept}, no error, no process. */

@@ -128,4 +128,37 @@ class TrialIT {
     assertTrue(made.find(), out);
     assertFalse(Files.exists(Path.of(made.group(1))), "the trial's folder is removed: " + made.group(1));
   }
+
+  /**
+   * #51, problem 7: {@code trial} of the shipped Slurm example failed on the API key it could have
+   * made, and its errors named a line of its own deleted copy. Now it brings the API's key too,
+   * and what is left to put right is named in the user's file, before anything starts.
+   */
+  @Test
+  void theShippedSlurmExampleGetsItsProblemsNamedInItsOwnFile() throws Exception {
+    Path example = Path.of("..", "docs", "examples", "site-slurm.yaml");
+    CliRun r = CliRun.of("trial", example.toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exit(), r.err());
+    List<String> lines = r.err().lines().toList();
+    assertEquals(List.of("coalition trial: " + example + ":17: handlers[0].jwt-key: /etc/slurm/jwt_hs256.key: Slurm's JWT key (the file"
+        + " AuthAltParameters=jwt_key names in slurm.conf) is missing",
+        "coalition trial: " + example + ":18: handlers[0].results: /var/spool/coalition/results: the results folder (make it, owned by the"
+        + " daemon's user, mode 0755; docs/jobs.md) is missing"), lines.subList(0, 2));
+    assertEquals(3, lines.size(), r.err());
+
+    // with the cluster's files in place, the trial makes the rest (the API's TLS key among them) and reaches for slurmrestd
+    Path key = Files.write(tmp.resolve("jwt.key"), new byte[32]);
+    Path results = Files.createDirectory(tmp.resolve("results"));
+    Path site = Files.writeString(tmp.resolve("site-slurm.yaml"), Files.readString(example).replace("/etc/slurm/jwt_hs256.key", key.toString())
+        .replace("/var/spool/coalition/results", results.toString()).replace("http://slurmctl.north:6820", "http://127.0.0.1:9"));
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    CliRun reached = CliRun.of("trial", site.toString(), "--port", Integer.toString(port));
+    assertEquals(ExitCodes.UNAVAILABLE, reached.exit(), reached.err());
+    assertTrue(reached.err().contains("coalition daemon: " + site + ":13: handlers: ping: cannot reach slurmrestd at http://127.0.0.1:9"),
+        reached.err());
+    assertFalse(Pattern.compile("coalition-trial-[0-9]+/[a-z]+\\.yaml:[0-9]+").matcher(reached.err()).find(),
+        "no line of the trial's copy: " + reached.err());
+  }
 }

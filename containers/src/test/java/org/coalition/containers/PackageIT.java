@@ -329,8 +329,8 @@ class PackageIT {
   void theTrialRunsOnTheInstalledExample() {
     ok("(coalition trial /usr/share/doc/coalition/examples/site-local.yaml > /root/trial.log 2>&1 & echo $! > /root/trial.pid)");
     Eventually.waitFor(() -> "the trial's daemon to be ready (/root/trial.log, ending: " + run("tail -n 5 /root/trial.log").getStdout() + ")",
-        Duration.ofMinutes(2), EVERY, () -> run("curl -fsS http://127.0.0.1:8080/v1/health/ready").getExitCode() == 0);
-    assertTrue(ok("curl -fsS http://127.0.0.1:8080/").contains("<title>Coalition</title>"));
+        Duration.ofMinutes(2), EVERY, () -> run("curl -fsS http://127.0.0.1:8443/v1/health/ready").getExitCode() == 0);
+    assertTrue(ok("curl -fsS http://127.0.0.1:8443/").contains("<title>Coalition</title>"));
     ok("kill -TERM $(cat /root/trial.pid)");
     Eventually.waitFor(() -> "the trial to stop", Duration.ofSeconds(60), EVERY, () -> run("kill -0 $(cat /root/trial.pid)").getExitCode() != 0);
     assertEquals("", ok("ls -d /tmp/coalition-trial* 2>/dev/null || true").strip(), "the trial removed its folder");

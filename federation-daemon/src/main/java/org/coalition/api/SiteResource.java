@@ -141,9 +141,11 @@ public final class SiteResource {
       SiteStatus s = live.get(site);
       SiteInfo info = known.get(site);
       Allowances.Allowance al = a.of(site);
+      // a member's node is made with the federation; its daemon fills in its address and cores when it first joins
+      String absent = info.endpoint() == null || info.endpoint().isEmpty() ? SiteView.NEVER_JOINED : SiteView.GONE;
       out.add(s == null
-          ? new SiteView(site, false, info.endpoint(), info.cores(), 0, 0, 0, 0, 0, 0)
-          : new SiteView(site, true, info.endpoint(), s.cores(), s.queueCoreSeconds(), s.queuedJobs(), s.reservationRatio(),
+          ? new SiteView(site, absent, false, info.endpoint(), info.cores(), 0, 0, 0, 0, 0, 0)
+          : new SiteView(site, SiteView.LIVE, true, info.endpoint(), s.cores(), s.queueCoreSeconds(), s.queuedJobs(), s.reservationRatio(),
               s.participation(), al.send(), al.receive()));
     }
     return new Federation(a.leader(), a.period(), out);

@@ -46,6 +46,15 @@ public record SiteConfig(
     return places.getOrDefault(key, key);
   }
 
+  /**
+   * This configuration, its problems reported where {@code original}'s file writes each key: a
+   * trial's copy of a site file, whose other values are the user's, names the user's file.
+   */
+  public SiteConfig placedAs(SiteConfig original) {
+    return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging, spool, identityDomains, logging,
+        original.places);
+  }
+
   /** The daemon's log ({@code logging}): Coalition's own loggers at {@code level}, each event a line of text or a JSON object. */
   public record LogSettings(Level level, Format format) {
     public static final LogSettings DEFAULT = new LogSettings(Level.INFO, Format.TEXT);

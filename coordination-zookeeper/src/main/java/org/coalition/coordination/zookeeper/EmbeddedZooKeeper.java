@@ -74,7 +74,12 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
 
   /** {@code who}'s key store (its password beside it, owner-only), issued by the server's own CA. */
   public Path issue(Identity who) {
-    return ca.issue(who, List.of(), dir.resolve("identities").resolve(who.federation() + "-" + who.name() + ".p12"));
+    return issue(who, List.of());
+  }
+
+  /** As {@link #issue(Identity)}, its certificate also naming {@code hosts} (a daemon's API serves TLS under them). */
+  public Path issue(Identity who, List<String> hosts) {
+    return ca.issue(who, hosts, dir.resolve("identities").resolve(who.federation() + "-" + who.name() + ".p12"));
   }
 
   /** The trust store of the server's CA (its password beside it). */

@@ -18,6 +18,11 @@ public enum Utility {
   REL,
   SIMPL;
 
+  /** The unit of this utility's sums, for people: SIMPL is work; ORIG and REL weigh work by how long ago it ran. */
+  public String unit() {
+    return this == SIMPL ? "core-seconds" : "core-seconds x seconds";
+  }
+
   /**
    * The utility of one job at time {@code now}.
    *
