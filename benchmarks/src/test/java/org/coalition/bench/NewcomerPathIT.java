@@ -109,11 +109,12 @@ class NewcomerPathIT {
     assertTrue(trial.waitFor(60, TimeUnit.SECONDS), "the trial stops on SIGTERM");
 
     long slurmBegan = System.nanoTime();
-    Command.Result slurm = Command.of(clone.resolve("bin/coalition"), "trial", "docs/examples/site-slurm.yaml").timeout(Duration.ofMinutes(2))
-        .run();
+    Path slurmLog = tmp.resolve("trial-slurm.log");
+    Process slurm = coalition(clone, slurmLog, "trial", "docs/examples/site-slurm.yaml");
+    assertTrue(slurm.waitFor(2, TimeUnit.MINUTES), "the Slurm example's trial answers");
     double slurmAnswered = seconds(slurmBegan);
-    assertEquals(4, slurm.exitCode(), slurm.describe());
-    assertTrue(slurm.stderr().startsWith("coalition trial: docs/examples/site-slurm.yaml:17: handlers[0].jwt-key: "), slurm.stderr());
+    assertEquals(4, slurm.exitValue(), read(slurmLog));
+    assertTrue(read(slurmLog).startsWith("coalition trial: docs/examples/site-slurm.yaml:17: handlers[0].jwt-key: "), read(slurmLog));
 
     System.out.printf(Locale.ROOT, "[bench] newcomer: git clone %.1f s; bin/coalition demo --serve: built and started %.1f s, dashboards"
         + " served %.1f s, a job of north's run elsewhere %.1f s, shown in Chromium with its flows %.1f s (screenshot %s)%n", cloned, built,

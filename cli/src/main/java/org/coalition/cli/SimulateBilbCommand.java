@@ -89,13 +89,24 @@ final class SimulateBilbCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     BilbResult result = new BilbModel(config).run(new ProgressBar(spec.commandLine().getErr(), "rounds simulated", !common.noProgress));
+    if (result.perSite().stream().allMatch(s -> s.rounds() == 0 || (s.score() == 0 && s.std() == 0))) {
+      // #51: a saturated model scored every site 0 without a word
+      spec.commandLine().getErr().println("coalition simulate bilb: warning: every score is 0: no site's jobs finished sooner or later than"
+          + " alone in any round, so no work moved; the model is saturated (jobs arrive faster than the sites serve them: lower --lambda"
+          + " or raise --period), or the levels are 0, or it is too short (raise --rounds)");
+      spec.commandLine().getErr().flush();
+    }
     if (common.json) {
       Output.json(out, result); // Jackson writes the result record as it is
     } else {
       print(out, result);
     }
     if (common.plot != null) {
-      BarChart chart = new BarChart("BILB: mean score per site, l = " + participation + ", " + sites + " sites", "score S");
+      String levels = "levels l = " + Output.number(participation, 0) + (overloaded == null ? ""
+          : " (overloaded site 0: " + Output.number(overloaded.participation(), 0) + ")");
+      BarChart chart = new BarChart("BILB: mean score per site, " + sites + " sites, " + levels, "site", "score S (flow time gain: > 0 faster"
+          + " than alone)", "S = F_alone / F - 1 when a site's jobs finish sooner than alone, 1 - F / F_alone otherwise (F: its jobs' total"
+          + " flow time in a round); bars: the mean over " + rounds + " rounds, error bars one standard deviation; balancer " + balancer);
       result.perSite().forEach(s -> chart.bar("site " + s.site(), s.score(), s.std())); // error bars: one standard deviation over rounds
       chart.write(common.plot);
       spec.commandLine().getErr().println("plot written to " + common.plot);

@@ -85,7 +85,10 @@ final class SimulateTracesCommand implements Callable<Integer> {
     }
     if (common.plot != null) {
       TracesReport.ScenarioReport first = report.scenarios().get(0);
-      BarChart chart = new BarChart("Fairness scores, scenario " + first.scenario() + " (" + first.cases() + " cases)", "points");
+      BarChart chart = new BarChart("Fairness scores, scenario " + first.scenario() + " (" + first.cases() + " cases)", "algorithm",
+          "points", "Each coalition of two or more sites is scheduled by every algorithm and judged against its own Shapley values; an"
+          + " algorithm scores a point for each other algorithm it is strictly fairer than in a coalition (CloudShare's experiment, "
+          + first.judged() + " coalitions judged)");
       first.scores().forEach((name, points) -> chart.bar(name, points));
       chart.write(common.plot);
       spec.commandLine().getErr().println("plot of scenario " + first.scenario() + " written to " + common.plot);

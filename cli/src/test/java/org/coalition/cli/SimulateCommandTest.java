@@ -114,6 +114,33 @@ class SimulateCommandTest {
         .asDouble());
   }
 
+  /** #51, problem 10: the question a site asks, "what would joining do for my site?", as a table, JSON and a captioned plot. */
+  @Test
+  void replayPerSiteComparesEachSiteAloneAndFederated() throws Exception {
+    Path plot = dir.resolve("per-site.svg");
+    assertEquals(ExitCodes.OK, run("simulate", "replay", "--trace", trace.toString(), "--sites", "4", "--per-site", "--no-progress",
+        "--plot", plot.toString()), err::toString);
+    assertTrue(out.toString().contains("site  cores  jobs  wait alone (h)  wait federated (h)  flow alone (h)  flow federated (h)  its work run"
+        + " elsewhere  ran for others"), out::toString);
+    String svg = Files.readString(plot);
+    assertTrue(svg.contains("alone and federated") && svg.contains(">hours<") && svg.contains("The mean flow time (wait and run)"), svg);
+    out.getBuffer().setLength(0);
+    assertEquals(ExitCodes.OK, run("simulate", "replay", "--trace", trace.toString(), "--sites", "4", "--per-site", "--json", "--no-progress"));
+    JsonNode j = new ObjectMapper().readTree(out.toString());
+    assertEquals(4, j.get("perSite").size());
+    JsonNode first = j.get("perSite").get(0);
+    assertTrue(first.get("alone").has("meanFlow") && first.get("federated").has("meanWait") && first.has("workElsewhere"), first::toString);
+  }
+
+  /** #51, problem 10: a saturated BILB model scored every site 0 without a word. */
+  @Test
+  void aSaturatedBilbModelSaysSo() {
+    assertEquals(ExitCodes.OK, run("simulate", "bilb", "--sites", "3", "--participation", "100", "--lambda", "50", "--rounds", "3",
+        "--no-progress"), err::toString);
+    assertTrue(err.toString().contains("warning: every score is 0: no site's jobs finished sooner or later than alone in any round"),
+        err::toString);
+  }
+
   @Test
   void badArgumentsAndFilesGiveOneLineAndAnExitCode() throws Exception {
     Path broken = dir.resolve("broken.swf");

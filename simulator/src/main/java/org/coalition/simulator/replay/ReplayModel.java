@@ -22,13 +22,17 @@ import org.coalition.simulator.swf.SwfTrace;
  * sites from a random one. Whenever a site has free cores it asks the policy, among the waiting
  * jobs that fit them, which to start (DESIGN.md's late binding); every policy picks a home site
  * and then that site's longest-waiting fitting job, so each site's first fitting job is offered.
- * Jobs keep their processors (clipped to the widest site) and run time.
+ * Jobs keep their processors (clipped to the widest site) and run time. {@link #alone} replays
+ * the same log with the same users at the same sites, each site running its own users' jobs only:
+ * what each site would see without the federation.
  */
 public final class ReplayModel {
   private final SwfTrace trace;
   private final PolicyName policyName;
   private final int[] cores;
   private final long seed;
+  /** Whether sites run each other's jobs; without, each site runs its own users' jobs alone. */
+  private final boolean federated;
 
   private Engine engine;
   private JobSelectionPolicy policy;
@@ -39,10 +43,17 @@ public final class ReplayModel {
   private long[] jobs;
   private long[] remote;
   private long[] forOthers;
+  private double[] flowSum;
+  private double[] work;
+  private double[] workElsewhere;
   private String[] names;
   private Variates random;
 
   public ReplayModel(SwfTrace trace, int sites, int totalCores, PolicyName policy, long seed) {
+    this(trace, sites, totalCores, policy, seed, true);
+  }
+
+  private ReplayModel(SwfTrace trace, int sites, int totalCores, PolicyName policy, long seed, boolean federated) {
     if (sites < 1 || sites > 1000) {
       throw new IllegalArgumentException("--sites must be between 1 and 1000, was " + sites);
     }
@@ -56,6 +67,16 @@ public final class ReplayModel {
       cores[i] = totalCores / sites + (i < totalCores % sites ? 1 : 0);
     }
     this.seed = seed;
+    this.federated = federated;
+  }
+
+  /** The same replay (log, sites, users' homes, seed), each site running only its own users' jobs. */
+  public ReplayModel alone() {
+    int total = 0;
+    for (int c : cores) {
+      total += c;
+    }
+    return new ReplayModel(trace, cores.length, total, policyName, seed, false);
   }
 
   public ReplayResult run() {
@@ -79,6 +100,9 @@ public final class ReplayModel {
     jobs = new long[n];
     remote = new long[n];
     forOthers = new long[n];
+    flowSum = new double[n];
+    work = new double[n];
+    workElsewhere = new double[n];
     int widest = 0;
     for (int c : cores) {
       widest = Math.max(widest, c);
@@ -107,7 +131,7 @@ public final class ReplayModel {
     List<ReplayResult.SiteReport> reports = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       reports.add(new ReplayResult.SiteReport(i, cores[i], jobs[i], jobs[i] == 0 ? 0 : waitSum[i] / jobs[i], waitMax[i],
-          remote[i], forOthers[i]));
+          remote[i], forOthers[i], jobs[i] == 0 ? 0 : flowSum[i] / jobs[i], work[i] == 0 ? 0 : workElsewhere[i] / work[i]));
     }
     String name = trace.file() == null ? "trace" : trace.file().getFileName().toString();
     return new ReplayResult(name, policyName.name(), reports, count, clipped, engine.fired(), seconds);
@@ -118,6 +142,9 @@ public final class ReplayModel {
     own.addLast(job);
     if (free[job.home] > 0) {
       dispatch(job.home);
+    }
+    if (!federated) {
+      return;
     }
     // Another site may have room for it now: visit them from a random one.
     int n = cores.length;
@@ -135,7 +162,7 @@ public final class ReplayModel {
     while (free[site] > 0) {
       List<QueuedJob> offered = new ArrayList<>();
       Map<String, Job> byId = new HashMap<>();
-      for (int s = 0; s < cores.length; s++) {
+      for (int s = federated ? 0 : site; s < (federated ? cores.length : site + 1); s++) {
         for (Job j : waiting.get(s)) {
           if (j.cores <= free[site]) {
             offered.add(new QueuedJob(j.id, names[j.home], j.release, j.cores));
@@ -172,9 +199,12 @@ public final class ReplayModel {
     waitSum[job.home] += wait;
     waitMax[job.home] = Math.max(waitMax[job.home], wait);
     jobs[job.home]++;
+    flowSum[job.home] += wait + job.runTime;
+    work[job.home] += job.cores * job.runTime;
     if (site != job.home) {
       remote[job.home]++;
       forOthers[site]++;
+      workElsewhere[job.home] += job.cores * job.runTime;
     }
     policy.started(new QueuedJob(job.id, names[job.home], job.release, job.cores), names[site], now);
     engine.schedule(now + job.runTime, e -> end(job, site));

@@ -26,7 +26,9 @@ public record ReplayResult(
    * @param meanWait mean wait (seconds) of its users' jobs
    * @param ranRemotely its users' jobs that ran at another site
    * @param ranForOthers other sites' jobs it ran
+   * @param meanFlow mean flow time (seconds: wait and run) of its users' jobs
+   * @param workElsewhere the share (0 to 1) of its users' work (core-seconds) that ran at other sites
    */
   public record SiteReport(int site, int cores, long jobs, double meanWait, double maxWait, long ranRemotely,
-      long ranForOthers) {}
+      long ranForOthers, double meanFlow, double workElsewhere) {}
 }

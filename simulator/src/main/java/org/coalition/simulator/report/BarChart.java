@@ -5,6 +5,7 @@ import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
 import de.erichseifert.vectorgraphics2d.util.PageSize;
 import java.awt.Color;
+import java.awt.Font;
 import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,11 +22,13 @@ import org.jfree.chart.labels.CategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.category.CategoryDataset;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 
 /**
- * A bar chart with a title, one labelled bar per value (negative values go below the axis), a value
+ * A bar chart with a title, a caption under it, named axes with the values' unit, one labelled bar per value (negative values go below the axis), a value
  * axis with ticks, an error bar where a standard deviation is known, and the value at each bar
  * (past a dozen bars they lie horizontally, so that every label stays readable);
  * written as SVG (text stays text) or PNG by the file's extension. Drawn by JFreeChart, the SVG
@@ -41,14 +44,26 @@ public final class BarChart {
   private static final int VERTICAL_BARS = 12;
 
   private final String title;
+  private final String categories;
   private final String unit;
+  private final String caption;
   private final List<String> labels = new ArrayList<>();
   private final List<Double> values = new ArrayList<>();
   private final List<Double> deviations = new ArrayList<>();
 
-  public BarChart(String title, String unit) {
+  /**
+   * A chart titled {@code title}, its bars named along an axis of {@code categories} ("site"), their
+   * values along an axis of {@code unit} ("hours"), and under it {@code caption}: what is measured
+   * and how, for a reader who has only the picture.
+   */
+  public BarChart(String title, String categories, String unit, String caption) {
+    if (unit.isBlank() || caption.isBlank()) {
+      throw new IllegalArgumentException("a chart needs the unit of its values and a caption");
+    }
     this.title = title;
+    this.categories = categories;
     this.unit = unit;
+    this.caption = caption;
   }
 
   /** A bar of {@code value}, without an error bar. */
@@ -103,19 +118,24 @@ public final class BarChart {
     for (int i = 0; i < values.size(); i++) {
       data.add(values.get(i), deviations.get(i), "values", labels.get(i));
     }
-    CategoryAxis categories = new CategoryAxis();
+    CategoryAxis names = new CategoryAxis(categories);
+    names.setMaximumCategoryLabelLines(2); // "site 3 federated" wraps rather than ends in "..."
     NumberAxis axis = new NumberAxis(unit);
     StatisticalBarRenderer bars = new StatisticalBarRenderer();
     bars.setSeriesPaint(0, new Color(0x44, 0x77, 0xaa));
     bars.setErrorIndicatorPaint(Color.BLACK);
     bars.setDefaultItemLabelGenerator(new ValueLabels());
     bars.setDefaultItemLabelsVisible(true);
-    CategoryPlot plot = new CategoryPlot(data, categories, axis, bars);
+    CategoryPlot plot = new CategoryPlot(data, names, axis, bars);
     plot.setOrientation(labels.size() > VERTICAL_BARS ? PlotOrientation.HORIZONTAL : PlotOrientation.VERTICAL);
     plot.setBackgroundPaint(Color.WHITE);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
     JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, false);
     chart.setBackgroundPaint(Color.WHITE);
+    TextTitle under = new TextTitle(caption, new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+    under.setPosition(RectangleEdge.BOTTOM);
+    under.setMaximumLinesToDisplay(3);
+    chart.addSubtitle(under);
     return chart;
   }
 

@@ -64,4 +64,33 @@ class ReplayModelTest {
         () -> new ReplayModel(randomTrace(1, 1), 5, 4, PolicyName.FAIRSHARE, 1));
     assertTrue(e.getMessage().contains("4 cores cannot give 5 sites"), e.getMessage());
   }
+
+  /**
+   * #51, problem 10: what joining does for a site. Alone, every site runs exactly its own users'
+   * jobs (the same users at the same sites as federated); with one site's users submitting
+   * everything, that site's jobs wait less federated, and the work that ran elsewhere is counted.
+   */
+  @Test
+  void eachSiteAloneRunsItsOwnJobsAndAnOverloadedSiteGainsFromJoining() {
+    SwfTrace trace = randomTrace(3, 4_000);
+    ReplayModel model = new ReplayModel(trace, 4, 32, PolicyName.SIMPL_DIRECT, 1);
+    ReplayResult federated = model.run();
+    ReplayResult alone = model.alone().run();
+    for (int i = 0; i < 4; i++) {
+      ReplayResult.SiteReport a = alone.sites().get(i);
+      ReplayResult.SiteReport f = federated.sites().get(i);
+      assertEquals(f.jobs(), a.jobs(), "the same users at the same site: the same jobs");
+      assertEquals(0, a.ranRemotely() + a.ranForOthers());
+      assertEquals(0.0, a.workElsewhere());
+      assertTrue(a.meanFlow() >= a.meanWait() && f.meanFlow() >= f.meanWait(), f + " / " + a);
+    }
+    double alonePooled = 0;
+    double federatedPooled = 0;
+    for (int i = 0; i < 4; i++) {
+      alonePooled += alone.sites().get(i).meanWait() * alone.sites().get(i).jobs();
+      federatedPooled += federated.sites().get(i).meanWait() * federated.sites().get(i).jobs();
+    }
+    assertTrue(federatedPooled < alonePooled, "pooling the cores shortens the waits over all: " + federatedPooled + " < " + alonePooled);
+    assertTrue(federated.sites().stream().anyMatch(s -> s.workElsewhere() > 0), "some work ran elsewhere: " + federated.sites());
+  }
 }

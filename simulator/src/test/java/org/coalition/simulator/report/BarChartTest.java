@@ -21,12 +21,14 @@ class BarChartTest {
   @Test
   void writesSvgAndPngByExtension() throws Exception {
     System.setProperty("java.awt.headless", "true");
-    BarChart chart = new BarChart("Scores <test>", "points").bar("A&B", 3).bar("C", -1.5);
+    BarChart chart = new BarChart("Scores <test>", "case", "points", "Points per case <caption>").bar("A&B", 3).bar("C", -1.5);
     Path svg = dir.resolve("c.svg");
     chart.write(svg);
     String text = Files.readString(svg);
     assertTrue(text.contains("<svg"), text);
     assertTrue(text.contains("Scores &lt;test&gt;") && text.contains("A&amp;B") && text.contains("-1.50"), text);
+    assertTrue(text.contains("Points per case &lt;caption&gt;") && text.contains(">points<") && text.contains(">case<"),
+        "the caption and both axes' names are in the picture, as text: " + text);
     Path png = dir.resolve("c.PNG");
     chart.write(png);
     BufferedImage image = ImageIO.read(png.toFile());
@@ -35,7 +37,7 @@ class BarChartTest {
 
   @Test
   void theSvgHasAxisTicksAndPastADozenBarsEveryLabelOnALineOfItsOwn() throws Exception {
-    BarChart chart = new BarChart("Many sites", "score S");
+    BarChart chart = new BarChart("Many sites", "site", "score S", "Mean score per site over the rounds");
     for (int i = 1; i <= 13; i++) {
       chart.bar("site " + i, i / 10.0, 0.05);
     }
@@ -55,6 +57,7 @@ class BarChartTest {
     }
     assertEquals(13, found, "13 labels as text");
     assertEquals(13, heights.size(), "13 labels on 13 lines");
-    assertThrows(IllegalArgumentException.class, () -> new BarChart("t", "u").bar("x", 1, -1));
+    assertThrows(IllegalArgumentException.class, () -> new BarChart("t", "c", "u", "a caption").bar("x", 1, -1));
+    assertThrows(IllegalArgumentException.class, () -> new BarChart("t", "c", "u", " "), "#51, problem 10: no chart without a caption");
   }
 }
