@@ -104,9 +104,9 @@ final class SimulateBilbCommand implements Callable<Integer> {
     if (common.plot != null) {
       String levels = "levels l = " + Output.number(participation, 0) + (overloaded == null ? ""
           : " (overloaded site 0: " + Output.number(overloaded.participation(), 0) + ")");
-      BarChart chart = new BarChart("BILB: mean score per site, " + sites + " sites, " + levels, "site", "score S (flow time gain: > 0 faster"
-          + " than alone)", "S = F_alone / F - 1 when a site's jobs finish sooner than alone, 1 - F / F_alone otherwise (F: its jobs' total"
-          + " flow time in a round); bars: the mean over " + rounds + " rounds, error bars one standard deviation; balancer " + balancer);
+      BarChart chart = new BarChart("BILB: mean score per site, " + sites + " sites, " + levels, "site", "score S",
+          "S = F_alone / F - 1 when a site's jobs finish sooner than alone, 1 - F / F_alone otherwise (F: its jobs' total flow time in a"
+          + " round); bars: the mean over " + rounds + " rounds, error bars one standard deviation; balancer " + balancer);
       result.perSite().forEach(s -> chart.bar("site " + s.site(), s.score(), s.std())); // error bars: one standard deviation over rounds
       chart.write(common.plot);
       spec.commandLine().getErr().println("plot written to " + common.plot);

@@ -128,6 +128,9 @@ public final class BarChart {
     bars.setDefaultItemLabelsVisible(true);
     CategoryPlot plot = new CategoryPlot(data, names, axis, bars);
     plot.setOrientation(labels.size() > VERTICAL_BARS ? PlotOrientation.HORIZONTAL : PlotOrientation.VERTICAL);
+    if (plot.getOrientation() == PlotOrientation.VERTICAL) {
+      axis.setLabelAngle(Math.PI / 2); // the unit upright beside the axis: rotated text would be drawn as outlines, not text, in SVG
+    }
     plot.setBackgroundPaint(Color.WHITE);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
     JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, false);
