@@ -8,7 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.coalition.api.model.Federation;
 import org.coalition.api.model.JobView;
 import org.coalition.api.model.Ledger;
@@ -88,7 +90,9 @@ final class ClientCommands {
       rows.add(List.of("reserved", s.allocatedCores() + " of " + s.totalCores() + " cores (" + Output.number(100 * s.reservationRatio(), 0)
           + "%; foreign work taken under " + Output.number(100 * s.exposureThreshold(), 0) + "%)"));
       rows.add(List.of("participation", Output.number(s.participation(), 0) + " core-seconds per period"));
-      rows.add(List.of("pilots", Output.jsonLine(s.pilots())));
+      // #51: a person's table says it in words, not as the API's JSON
+      rows.add(List.of("pilots", s.pilots().isEmpty() ? "none" : new TreeMap<>(s.pilots()).entrySet().stream()
+          .map(e -> e.getValue() + " " + e.getKey()).collect(Collectors.joining(", "))));
       rows.add(List.of("jobs in federation", Integer.toString(s.jobsInFederation())));
       Output.table(out, List.of("", ""), rows);
       out.println();
@@ -97,7 +101,11 @@ final class ClientCommands {
         String[] kr = e.getKey().split(" ", 2);
         decisions.add(List.of(kr[0], kr.length > 1 ? kr[1] : "", Long.toString(e.getValue())));
       }
-      Output.table(out, List.of("decision", "reason", "count"), decisions);
+      if (decisions.isEmpty()) {
+        out.println("no decision taken yet");
+      } else {
+        Output.table(out, List.of("decision", "reason", "count"), decisions);
+      }
     }
   }
 

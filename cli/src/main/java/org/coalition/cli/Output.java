@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +25,6 @@ public final class Output {
    * Values as a site file writes them: a duration as {@code 30s}, a path as its text, an empty
    * {@code Optional} as null.
    */
-  private static final ObjectMapper LINE = new ObjectMapper();
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
       .registerModule(new SimpleModule("coalition-output")
           .addSerializer(Duration.class, new StdSerializer<>(Duration.class) {
@@ -68,15 +66,6 @@ public final class Output {
         }
       }
     };
-  }
-
-  /** {@code value} as one line of JSON. */
-  public static String jsonLine(Object value) {
-    try {
-      return LINE.writeValueAsString(value);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   /** A duration in the site file's form: the largest of d, h, m, s, ms that writes it whole. */

@@ -103,7 +103,8 @@ final class TrialCommand implements Callable<Integer> {
     Path siteFile = trialFile(config, zk, dir);
     err.println("coalition trial: federation " + federation + " (sites " + String.join(", ", members) + ") in an embedded ZooKeeper at "
         + zk.connectString() + "; site " + config.site() + "'s daemon runs on " + siteFile + " (the operator token is in "
-        + dir.resolve("operator.token") + "); everything here is removed when it stops");
+        + dir.resolve("operator.token") + "); everything here is removed when it stops; no other site runs here, so no foreign work"
+        + " arrives: to watch work move between sites, coalition demo --serve");
     err.flush();
     CommandLine daemon = CoalitionCommand.commandLine();
     daemon.setOut(spec.commandLine().getOut());
