@@ -145,12 +145,16 @@ final class DaemonCommand implements Callable<Integer> {
     FederationClock clock = new FederationClock();
     ResourceHandler connected;
     try {
-      connected = connect(c, new HandlerContext(c.site(), runner, clock));
+      Optional<ResourceHandler> handler = connectPatiently(c, new HandlerContext(c.site(), runner, clock));
+      if (handler.isEmpty()) {
+        return ExitCodes.OK; // stopped while waiting for the batch system
+      }
+      connected = handler.get();
     } catch (HandlerException e) {
       spec.commandLine().getErr().println("coalition daemon: " + c.where("handlers") + ": " + e.getMessage() + "; the site did not join"
-          + " its federation" + (e.category().retryable() ? " (config check --online FILE asks the batch system as the daemon does)" : ""));
+          + " its federation");
       spec.commandLine().getErr().flush();
-      return e.category().retryable() ? ExitCodes.UNAVAILABLE : ExitCodes.BAD_INPUT;
+      return ExitCodes.BAD_INPUT;
     }
     Optional<ZkCoordination> joined;
     try {
@@ -293,6 +297,33 @@ final class DaemonCommand implements Callable<Integer> {
     Broker b = running;
     if (b != null) {
       b.stopHandingOutWork();
+    }
+  }
+
+  /**
+   * Connects to the batch system, waiting for it as long as it takes, before the site joins its
+   * federation: a daemon may start before its slurmrestd or qmaster (a host's boot, a cluster's
+   * containers). Each attempt that finds it not answering is one line, retried after 5 s; one that
+   * refuses the daemon (its credentials, its version) ends the daemon with the handler's exception.
+   * Empty if it was stopped meanwhile.
+   */
+  private Optional<ResourceHandler> connectPatiently(SiteConfig c, HandlerContext context) throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      if (stop.getCount() == 0) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.of(connect(c, context));
+      } catch (HandlerException e) {
+        if (!e.category().retryable()) {
+          throw e;
+        }
+        say(c.where("handlers") + ": " + e.getMessage() + "; the site has not joined its federation; trying again in 5 s (attempt "
+            + attempt + "; config check --online FILE asks the batch system as the daemon does)");
+        if (stop.await(5, TimeUnit.SECONDS)) {
+          return Optional.empty();
+        }
+      }
     }
   }
 

@@ -1,18 +1,28 @@
 package org.coalition.cli;
 
+import static org.coalition.testbed.Eventually.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * {@code config check} runs the daemon's own checks of what a site file names (one code path,
@@ -138,19 +148,34 @@ class ConfigCheckTest {
 
   /**
    * #51, problem 1: a batch system that does not answer was an internal error after the site had
-   * joined. Now it is one line and exit 3 (the unit restarts the daemon later), before ZooKeeper.
+   * joined. Now the daemon waits for it before it joins, one line per attempt (as for ZooKeeper),
+   * and stops cleanly when asked; this file's ZooKeeper does not answer, so a daemon that had
+   * reached for it would say so.
    */
   @Test
   @Timeout(60)
-  void aBatchSystemThatDoesNotAnswerStopsTheDaemonBeforeItJoins() throws Exception {
+  void aBatchSystemThatDoesNotAnswerIsWaitedForBeforeTheSiteJoins() throws Exception {
     Path key = Files.write(tmp.resolve("jwt.key"), new byte[32]);
     slurmSite("jwt-key: " + key);
     assertEquals(ExitCodes.OK, CliRun.of("config", "check", site.toString()).exit(), "the files it names are in order");
-    CliRun daemon = CliRun.of("daemon", "--config", site.toString());
-    assertEquals(ExitCodes.UNAVAILABLE, daemon.exit(), daemon.err());
-    assertTrue(daemon.err().startsWith("coalition daemon: " + site + ":7: handlers: "), daemon.err());
-    assertTrue(daemon.err().contains("127.0.0.1:9") && daemon.err().contains("the site did not join its federation"), daemon.err());
-    assertEquals(1, daemon.err().lines().count(), () -> "one line, no stack trace: " + daemon.err());
+    StringWriter err = new StringWriter();
+    CommandLine cli = CoalitionCommand.commandLine();
+    cli.setErr(new PrintWriter(err, true));
+    DaemonCommand daemon = cli.getSubcommands().get("daemon").getCommand();
+    ExecutorService thread = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> exit = thread.submit(() -> cli.execute("daemon", "--config", site.toString()));
+      waitFor("two attempts at slurmrestd", Duration.ofSeconds(30), () -> err.toString().contains("(attempt 2;"));
+      daemon.stop();
+      assertEquals(ExitCodes.OK, exit.get(20, TimeUnit.SECONDS), err.toString());
+    } finally {
+      thread.shutdownNow();
+    }
+    List<String> lines = err.toString().lines().filter(l -> l.contains("attempt")).toList();
+    assertTrue(lines.get(0).startsWith("coalition daemon: " + site + ":7: handlers: ping: cannot reach slurmrestd at http://127.0.0.1:9"),
+        lines.get(0));
+    assertTrue(lines.get(0).contains("the site has not joined its federation; trying again in 5 s (attempt 1;"), lines.get(0));
+    assertFalse(err.toString().contains("ZooKeeper") || err.toString().contains("\tat "), "no ZooKeeper reached, no stack trace: " + err);
   }
 
   /** #51, problem 2: a missing trust store was reported under federation.identity's key and line. */

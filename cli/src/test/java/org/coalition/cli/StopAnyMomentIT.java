@@ -72,10 +72,10 @@ class StopAnyMomentIT {
           .filter(n -> kept.isEmpty() || !n.matches(kept)).toList();
       assertEquals(List.of(), names, "left behind; the output:\n" + output);
     }
-    Process ps = new ProcessBuilder("pgrep", "-f", tmp.resolve("t").toString()).start();
-    String running = new String(ps.getInputStream().readAllBytes());
-    ps.waitFor();
-    assertEquals("", running.strip(), "no process of it is left (jobs, pilots)");
+    String folder = tmp.resolve("t").toString();
+    List<String> running = ProcessHandle.allProcesses().filter(h -> h.info().commandLine().map(c -> c.contains(folder)).orElse(false))
+        .map(h -> h.pid() + " " + h.info().commandLine().orElse("")).toList();
+    assertEquals(List.of(), running, "no process of it is left (jobs, pilots)");
   }
 
   @ParameterizedTest(name = "Ctrl-C {0} ms after demo --serve starts")

@@ -151,14 +151,25 @@ class TrialIT {
     Path results = Files.createDirectory(tmp.resolve("results"));
     Path site = Files.writeString(tmp.resolve("site-slurm.yaml"), Files.readString(example).replace("/etc/slurm/jwt_hs256.key", key.toString())
         .replace("/var/spool/coalition/results", results.toString()).replace("http://slurmctl.north:6820", "http://127.0.0.1:9"));
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
+    Path log = tmp.resolve("trial-slurm.log");
+    Process trial = trial(site, log);
+    try {
+      waitFor("the trial's daemon to reach for slurmrestd (its log: " + log + ")", Duration.ofSeconds(90),
+          () -> read(log).contains("(attempt 1;"));
+    } finally {
+      trial.destroy(); // SIGTERM
     }
-    CliRun reached = CliRun.of("trial", site.toString(), "--port", Integer.toString(port));
-    assertEquals(ExitCodes.UNAVAILABLE, reached.exit(), reached.err());
-    assertTrue(reached.err().contains("coalition daemon: " + site + ":13: handlers: ping: cannot reach slurmrestd at http://127.0.0.1:9"),
-        reached.err());
-    assertFalse(Pattern.compile("coalition-trial-[0-9]+/[a-z]+\\.yaml:[0-9]+").matcher(reached.err()).find(),
-        "no line of the trial's copy: " + reached.err());
+    assertTrue(trial.waitFor(60, TimeUnit.SECONDS), "the trial stopped on SIGTERM");
+    String out = read(log);
+    assertTrue(out.contains("coalition daemon: " + site + ":13: handlers: ping: cannot reach slurmrestd at http://127.0.0.1:9"), out);
+    assertFalse(Pattern.compile("coalition-trial-[0-9]+/[a-z]+\\.yaml:[0-9]+").matcher(out).find(), "no line of the trial's copy: " + out);
+  }
+
+  private static String read(Path log) {
+    try {
+      return Files.readString(log);
+    } catch (IOException e) {
+      return "";
+    }
   }
 }
