@@ -163,10 +163,20 @@ final class Federation implements AutoCloseable {
     daemons.put(site, commands.get(site).start());
   }
 
-  /** Waits until each of {@code sites}' daemons answers with every member live. */
+  /**
+   * How long daemons just started may take to answer with every site live: 90 s. In .ci/run's step 3,
+   * beside the container tier (load average about 20 on two cores), a daemon's JVM was seen to take
+   * 39 s to its first line and 63 s to serve (2026-12-01, docs/testbed.md); 60 s was too short there.
+   */
+  static final Duration START = Duration.ofSeconds(90);
+
+  /**
+   * Waits until each of {@code sites}' daemons answers with every member live: up to {@link #START}
+   * for the first, as long again for each further one.
+   */
   void awaitLive(List<String> sites) {
     for (String site : sites) {
-      Eventually.waitFor(site + "'s daemon answers with all " + members.size() + " sites live", Duration.ofSeconds(60),
+      Eventually.waitFor(site + "'s daemon answers with all " + members.size() + " sites live", START,
           () -> liveSites(site) == members.size());
     }
   }

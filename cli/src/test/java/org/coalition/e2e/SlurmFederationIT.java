@@ -713,7 +713,7 @@ class SlurmFederationIT {
       startDaemon(site, jar);
     }
     for (String site : names) {
-      Eventually.waitFor(site + "'s daemon answers with every site live", Duration.ofSeconds(60), () -> fed.liveSites(site) == names.size());
+      Eventually.waitFor(site + "'s daemon answers with every site live", Federation.START, () -> fed.liveSites(site) == names.size());
     }
     return clusters.get("north");
   }

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import org.coalition.zookeeper.policy.ServerTls;
@@ -23,8 +26,15 @@ import org.coalition.zookeeper.policy.ServerTls;
  * trust, once a connection has failed.
  */
 final class TlsProbe {
-  /** How long each server gets to connect, finish the handshake, and then refuse the certificate. */
+  /** How long each server gets to take the connection and to finish the handshake. */
   private static final int TIMEOUT_MILLIS = 3_000;
+  /**
+   * How long a server that finished the handshake gets to refuse the certificate after it: TLS
+   * 1.3 sends the refusal at once, and a server that takes the certificate says nothing (it waits
+   * for ZooKeeper's protocol); the servers are probed at once, so a failed connection costs this
+   * much more, not this much per server.
+   */
+  private static final int REFUSAL_MILLIS = 1_500;
 
   private final ZkTls tls;
 
@@ -34,14 +44,27 @@ final class TlsProbe {
 
   /** What went wrong with each server of {@code connectString}, or empty when each took a TLS connection. */
   Optional<String> why(String connectString) {
-    List<String> found = new ArrayList<>();
-    for (String server : connectString.replaceFirst("/.*$", "").split(",")) {
-      int colon = server.lastIndexOf(':');
-      String host = colon < 0 ? server : server.substring(0, colon);
-      int port = colon < 0 ? 2281 : parsePort(server.substring(colon + 1));
-      probe(host.strip(), port).ifPresent(p -> found.add(server.strip() + ": " + p));
+    String[] servers = connectString.replaceFirst("/.*$", "").split(",");
+    // a thread per server (the common pool has one thread on two cores): all are probed at once
+    ExecutorService threads = Executors.newFixedThreadPool(servers.length, r -> {
+      Thread t = new Thread(r, "zookeeper-tls-probe");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<CompletableFuture<Optional<String>>> probes = new ArrayList<>();
+      for (String server : servers) {
+        int colon = server.lastIndexOf(':');
+        String host = colon < 0 ? server : server.substring(0, colon);
+        int port = colon < 0 ? 2281 : parsePort(server.substring(colon + 1));
+        probes.add(CompletableFuture.supplyAsync(() -> probe(host.strip(), port).map(p -> server.strip() + ": " + p), threads));
+      }
+      List<String> found = new ArrayList<>();
+      probes.forEach(p -> p.join().ifPresent(found::add));
+      return found.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", found));
+    } finally {
+      threads.shutdownNow();
     }
-    return found.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", found));
   }
 
   private static int parsePort(String text) {
@@ -67,6 +90,7 @@ final class TlsProbe {
       s.setEnabledProtocols(new String[] {ServerTls.PROTOCOL});
       s.setSoTimeout(TIMEOUT_MILLIS);
       s.startHandshake();
+      s.setSoTimeout(REFUSAL_MILLIS);
       try {
         // TLS 1.3: a server that refuses the client's certificate says so after its own part of the handshake
         s.getInputStream().read();
