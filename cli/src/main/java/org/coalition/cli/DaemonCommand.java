@@ -13,6 +13,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 import org.coalition.api.DaemonApi;
 import org.coalition.api.DaemonHealth;
@@ -308,24 +310,11 @@ final class DaemonCommand implements Callable<Integer> {
    * Empty if it was stopped meanwhile.
    */
   private Optional<ResourceHandler> connectPatiently(SiteConfig c, HandlerContext context) throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      if (stop.getCount() == 0) {
-        return Optional.empty();
-      }
-      try {
-        return Optional.of(connect(c, context));
-      } catch (HandlerException e) {
-        if (!e.category().retryable()) {
-          throw e;
-        }
-        say(c.where("handlers") + ": " + e.getMessage() + "; the site has not joined its federation; trying again in 5 s (attempt "
-            + attempt + "; config check --online FILE asks the batch system as the daemon does)");
-        if (stop.await(5, TimeUnit.SECONDS)) {
-          return Optional.empty();
-        }
-      }
-    }
+    return patiently(() -> connect(c, context), e -> e instanceof HandlerException h && h.category().retryable()
+        ? Optional.of(c.where("handlers") + ": " + e.getMessage() + "; the site has not joined its federation") : Optional.empty(),
+        "config check --online FILE asks the batch system as the daemon does");
   }
+
 
   /**
    * Connects to the federation, waiting for ZooKeeper as long as it takes: a daemon may start
@@ -337,22 +326,35 @@ final class DaemonCommand implements Callable<Integer> {
   private Optional<ZkCoordination> joinPatiently(SiteConfig c, ZkTls tls) throws InterruptedException {
     ZkFederation.Options options = new ZkFederation.Options(c.federation().sessionTimeout(), ZkFederation.Options.CONNECT_TIMEOUT,
         ZkFederation.Options.CLAIM_LEASE, ZkFederation.Options.MAX_CLAIMS_PER_MEMBER, c.federation().restartGrace());
-    for (int attempt = 1; ; attempt++) {
+    return patiently(() -> ZkFederation.connect(c.federation().zookeeper(), tls, Clock.systemUTC(), options),
+        e -> e instanceof CoordinationException z && z.kind() == CoordinationException.Kind.UNAVAILABLE ? Optional.of(e.getMessage())
+            : Optional.empty(), "");
+  }
+
+  /**
+   * What {@code attempt} gives, tried again every 5 s while it fails in a way {@code notYet} says
+   * is a server not answering yet (one line each time: what {@code notYet} says, the attempt, and
+   * {@code hint}); any other failure is thrown. Empty if the daemon is stopped meanwhile.
+   */
+  private <T> Optional<T> patiently(Supplier<T> attempt, Function<RuntimeException, Optional<String>> notYet, String hint)
+      throws InterruptedException {
+    for (int n = 1; ; n++) {
       if (stop.getCount() == 0) {
         return Optional.empty();
       }
       try {
-        return Optional.of(ZkFederation.connect(c.federation().zookeeper(), tls, Clock.systemUTC(), options));
-      } catch (CoordinationException e) {
-        if (e.kind() != CoordinationException.Kind.UNAVAILABLE) {
+        return Optional.of(attempt.get());
+      } catch (RuntimeException e) {
+        Optional<String> waiting = notYet.apply(e);
+        if (waiting.isEmpty()) {
           throw e;
         }
-        spec.commandLine().getErr().println("coalition daemon: " + e.getMessage() + "; trying again in 5 s (attempt " + attempt + ")");
-        spec.commandLine().getErr().flush();
+        say(waiting.get() + "; trying again in 5 s (attempt " + n + (hint.isEmpty() ? "" : "; " + hint) + ")");
         if (stop.await(5, TimeUnit.SECONDS)) {
           return Optional.empty();
         }
       }
     }
   }
+
 }

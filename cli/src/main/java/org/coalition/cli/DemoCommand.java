@@ -158,9 +158,9 @@ final class DemoCommand implements Callable<Integer> {
         if (p < 1 || p > 65_535) {
           throw new IllegalArgumentException("--port must leave room for " + SITES.size() + " ports up to 65535, was " + port);
         }
-        Optional<String> taken = SiteChecks.portTaken("127.0.0.1", p);
+        Optional<String> taken = SiteChecks.portTaken("127.0.0.1", p, "--port");
         if (taken.isPresent()) {
-          throw new IllegalArgumentException("--port: " + taken.get().replace("choose another http.port", "choose another --port"));
+          throw new IllegalArgumentException("--port: " + taken.get());
         }
       }
     }

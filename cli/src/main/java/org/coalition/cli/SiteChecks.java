@@ -80,7 +80,7 @@ final class SiteChecks {
       }
     }
     if (!replaced.contains("http.port")) {
-      portTaken(c.http().bind(), c.http().port()).ifPresent(p -> out.add(c.where("http.port") + ": " + p));
+      portTaken(c.http().bind(), c.http().port(), "http.port").ifPresent(p -> out.add(c.where("http.port") + ": " + p));
     }
     if (!replaced.contains("spool")) {
       spool(c.spool()).ifPresent(p -> out.add(c.where("spool") + ": " + p));
@@ -154,16 +154,17 @@ final class SiteChecks {
 
   /**
    * What holds the API's port, if it cannot be bound now: found before the site joins its
-   * federation (a daemon that joined and then could not serve would leave its claims to lapse).
+   * federation (a daemon that joined and then could not serve would leave its claims to lapse);
+   * {@code choice} names what chooses another port (the site file's key, a command's option).
    */
-  static Optional<String> portTaken(String bind, int port) {
+  static Optional<String> portTaken(String bind, int port, String choice) {
     try (ServerSocket probe = new ServerSocket()) {
       probe.setReuseAddress(true);
       probe.bind(new InetSocketAddress(bind, port));
       return Optional.empty();
     } catch (IOException e) {
       return Optional.of(bind + ":" + port + " cannot be served: " + e.getMessage() + "; another process holds it (ss -ltnp 'sport = :"
-          + port + "' names it: a daemon of this site still running, or another service), or choose another http.port");
+          + port + "' names it: a daemon of this site still running, or another service), or choose another " + choice);
     }
   }
 

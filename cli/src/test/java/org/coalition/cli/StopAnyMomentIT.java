@@ -153,8 +153,8 @@ class StopAnyMomentIT {
       try (ServerSocket s = new ServerSocket(0)) {
         first = s.getLocalPort();
       }
-      if (first + 2 <= 65_535 && SiteChecks.portTaken("127.0.0.1", first + 1).isEmpty()
-          && SiteChecks.portTaken("127.0.0.1", first + 2).isEmpty()) {
+      if (first + 2 <= 65_535 && SiteChecks.portTaken("127.0.0.1", first + 1, "--port").isEmpty()
+          && SiteChecks.portTaken("127.0.0.1", first + 2, "--port").isEmpty()) {
         return first;
       }
     }
