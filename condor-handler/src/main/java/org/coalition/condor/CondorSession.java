@@ -10,8 +10,10 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 import org.coalition.drmaa.ControlCall;
-import org.coalition.drmaa.SessionTemplate;
+import org.coalition.drmaa.JobIds;
+import org.coalition.drmaa.SessionTemplates;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.LocalUsers;
 import org.coalition.handler.Tool;
@@ -41,6 +43,12 @@ import org.ggf.drmaa.Version;
 public final class CondorSession implements Session {
   private static final AtomicBoolean ACTIVE = new AtomicBoolean();
   private static final Duration POLL = Duration.ofMillis(500);
+  /**
+   * A job id HTCondor's tools take: CLUSTER.PROC, or a CLUSTER for all of its jobs (as Grid Engine
+   * takes JOB.TASK or a JOB); anything else is not a job id at all (JobIds).
+   */
+  private static final Pattern WELL_FORMED = Pattern.compile("\\d{1,10}(?:\\.\\d{1,9})?");
+  private static final String ID_EXAMPLE = "1234.0";
 
   private final CondorTools tools;
   private final Optional<String> user;
@@ -50,6 +58,7 @@ public final class CondorSession implements Session {
   private volatile String home;
   /** The session's jobs not yet reaped or disposed of. */
   private final Set<String> open = ConcurrentHashMap.newKeySet();
+  private final SessionTemplates templates = new SessionTemplates(this);
 
   /**
    * A session that submits as {@code user}.
@@ -84,6 +93,7 @@ public final class CondorSession implements Session {
     active("drmaa_exit");
     id = null;
     open.clear();
+    templates.deleteAll();
     ACTIVE.set(false);
   }
 
@@ -96,12 +106,12 @@ public final class CondorSession implements Session {
   @Override
   public JobTemplate createJobTemplate() throws DrmaaException {
     active("drmaa_allocate_job_template");
-    return new SessionTemplate(this, CondorSubmission.OPTIONAL);
+    return templates.create(CondorSubmission.OPTIONAL);
   }
 
   @Override
   public void deleteJobTemplate(JobTemplate jt) throws DrmaaException {
-    SessionTemplate.check(jt, this, "drmaa_delete_job_template").delete();
+    templates.delete(jt);
   }
 
   @Override
@@ -125,7 +135,7 @@ public final class CondorSession implements Session {
   /** Submits one job per index ({@code -1}: no index); returns their ids. */
   private List<String> submit(String call, JobTemplate template, List<Integer> indices) throws DrmaaException {
     active(call);
-    String text = CondorSubmission.describe(call, SessionTemplate.check(template, this, call), id, home, indices);
+    String text = CondorSubmission.describe(call, templates.check(template, call), id, home, indices);
     Tool.Result r;
     try {
       r = tools.runAs(user, "condor_submit", List.of("-terse"), text);
@@ -150,6 +160,7 @@ public final class CondorSession implements Session {
   public void control(String jobId, int action) throws DrmaaException {
     String[] commands = {"condor_suspend", "condor_continue", "condor_hold", "condor_release", "condor_rm"};
     String call = ControlCall.describe(jobId, action);
+    JobIds.inForm(call, jobId, WELL_FORMED, ID_EXAMPLE, JOB_IDS_SESSION_ALL);
     active(call);
     String tool = commands[action];
     List<String> args;
@@ -158,10 +169,8 @@ public final class CondorSession implements Session {
         return;
       }
       args = List.of("-constraint", "CoalitionDrmaaSession == \"" + id + "\"");
-    } else if (CondorJobs.ID.matcher(jobId).matches()) {
-      args = List.of(jobId);
     } else {
-      throw new InvalidJobException(call + ": '" + jobId + "' is not an HTCondor job id (CLUSTER.PROC)");
+      args = List.of(jobId);
     }
     Tool.Result r = run(call, tool, args);
     if (CondorTools.saysNotFound(r)) {
@@ -197,18 +206,18 @@ public final class CondorSession implements Session {
   @Override
   public void synchronize(List<String> jobIds, long timeout, boolean dispose) throws DrmaaException {
     String call = "drmaa_synchronize";
+    JobIds.notNull(call, jobIds).forEach(i -> JobIds.inForm(call, i, WELL_FORMED, ID_EXAMPLE, JOB_IDS_SESSION_ALL));
     active(call);
     List<String> ids = jobIds.contains(JOB_IDS_SESSION_ALL) ? List.copyOf(open) : List.copyOf(jobIds);
-    long deadline = deadline(timeout);
+    long deadline = deadline(JobIds.timeout(call, timeout));
     while (true) {
       Map<String, JsonNode> ads = ads(call, ids);
       boolean all = true;
       for (String id : ids) {
         JsonNode ad = ads.get(id);
-        if (ad == null && !open.contains(id)) {
-          throw new InvalidJobException(call + ": job " + id + " is not a job of this session");
-        }
-        all &= ad != null && CondorJobs.finished(ad);
+        // a job HTCondor does not know and the session did not submit has nothing to wait for:
+        // Grid Engine's binding returns for it too
+        all &= ad == null && !open.contains(id) || ad != null && CondorJobs.finished(ad);
       }
       if (all) {
         if (dispose) {
@@ -223,6 +232,8 @@ public final class CondorSession implements Session {
   @Override
   public JobInfo wait(String jobId, long timeout) throws DrmaaException {
     String call = "drmaa_wait(" + jobId + ")";
+    JobIds.inForm(call, jobId, WELL_FORMED, ID_EXAMPLE, JOB_IDS_SESSION_ANY);
+    JobIds.timeout(call, timeout);
     active(call);
     boolean any = JOB_IDS_SESSION_ANY.equals(jobId);
     if (!any && !open.contains(jobId)) {
@@ -270,8 +281,9 @@ public final class CondorSession implements Session {
   @Override
   public int getJobProgramStatus(String jobId) throws DrmaaException {
     String call = "drmaa_job_ps(" + jobId + ")";
+    JobIds.inForm(call, jobId, WELL_FORMED, ID_EXAMPLE, null);
     active(call);
-    JsonNode ad = CondorJobs.ID.matcher(jobId).matches() ? ads(call, List.of(jobId)).get(jobId) : null;
+    JsonNode ad = ads(call, List.of(jobId)).get(jobId);
     if (ad == null) {
       throw new InvalidJobException(call + ": HTCondor knows no job " + jobId);
     }

@@ -168,6 +168,10 @@ public class PartialTimestamp extends Calendar {
       for (int i = 0; i < ORDER.length; i++) {
         myInternalSet(ORDER[i], values[i]);
       }
+      // the offset in force then, daylight saving included: the fields and it name this instant,
+      // and the DRMAA form writes it (Grid Engine's binding writes the zone's raw offset, an hour
+      // off in summer)
+      myInternalSet(ZONE_OFFSET, at.getOffset().getTotalSeconds() * 1000);
       Arrays.fill(modifiers, 0);
       areFieldsSet = true;
     }

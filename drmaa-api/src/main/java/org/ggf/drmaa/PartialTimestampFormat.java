@@ -17,8 +17,11 @@ import java.util.regex.Pattern;
  *
  * <p>A date part is written only whole to the right: a year needs the month and the day, a month
  * the day; hour and minute are always there. A timestamp this form cannot hold (a year without a
- * day, a modifier, no hour) is refused with an {@link IllegalArgumentException} saying which
- * field is in the way.
+ * day, no hour) is refused with an {@link IllegalArgumentException} saying which field is in the
+ * way. Modifiers are not written: the form has no place for them, and the standard's reference
+ * binding (Grid Engine's) writes the fields and leaves them out too. A back end that passes a
+ * timestamp with modifiers on resolves it first ({@link PartialTimestamp#getTimeInMillis()}), so
+ * "the day after" is not lost.
  */
 public class PartialTimestampFormat extends Format {
   private static final long serialVersionUID = 1L;
@@ -44,7 +47,7 @@ public class PartialTimestampFormat extends Format {
    * @param toAppendTo where to write it
    * @param pos ignored
    * @return {@code toAppendTo}
-   * @throws IllegalArgumentException when {@code obj} is not a {@code PartialTimestamp}, or the form cannot hold it
+   * @throws IllegalArgumentException when {@code obj} is not a {@code PartialTimestamp}, or the form cannot hold its fields
    */
   @Override
   public StringBuffer format(Object obj, StringBuffer toAppendTo, FieldPosition pos) {
@@ -64,11 +67,6 @@ public class PartialTimestampFormat extends Format {
    * @throws IllegalArgumentException when the form cannot hold it
    */
   public StringBuffer format(PartialTimestamp obj, StringBuffer toAppendTo, FieldPosition pos) {
-    for (int i = 0; i < FIELDS.length; i++) {
-      if (obj.getModifier(FIELDS[i]) != 0) {
-        throw new IllegalArgumentException("a DRMAA timestamp cannot hold a modifier (" + NAMES[i] + " " + obj.getModifier(FIELDS[i]) + ")");
-      }
-    }
     for (int i = 0; i < 3; i++) {
       if (obj.isSet(FIELDS[i]) && !obj.isSet(FIELDS[i + 1])) {
         throw new IllegalArgumentException("a DRMAA timestamp cannot hold a " + NAMES[i] + " without a " + NAMES[i + 1]);

@@ -1,5 +1,6 @@
 package org.coalition.drmaa;
 
+import java.util.Calendar;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -140,10 +141,27 @@ public record CAttributes(Map<String, String> scalars, Map<String, List<String>>
       return null;
     }
     try {
-      return new PartialTimestampFormat().format(time);
+      return new PartialTimestampFormat().format(modified(time) ? resolved(time) : time);
     } catch (IllegalArgumentException e) {
       throw new InvalidAttributeValueException(name + ": " + e.getMessage());
     }
+  }
+
+  /** Whether a field of {@code time} has a modifier, which the DRMAA form cannot carry. */
+  private static boolean modified(PartialTimestamp time) {
+    for (int field = 0; field < Calendar.FIELD_COUNT; field++) {
+      if (time.getModifier(field) != 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code time} resolved now, modifiers added: every field set, and the zone's offset then. */
+  private static PartialTimestamp resolved(PartialTimestamp time) {
+    PartialTimestamp at = new PartialTimestamp(time.getTimeZone());
+    at.setTimeInMillis(time.getTimeInMillis());
+    return at;
   }
 
   private static void put(Map<String, String> scalars, String name, String value) {

@@ -4,26 +4,24 @@ import java.util.Set;
 import org.ggf.drmaa.DrmaaException;
 import org.ggf.drmaa.FileTransferMode;
 import org.ggf.drmaa.InvalidAttributeValueException;
-import org.ggf.drmaa.InvalidJobTemplateException;
 import org.ggf.drmaa.JobTemplate;
 import org.ggf.drmaa.PartialTimestamp;
 import org.ggf.drmaa.SimpleJobTemplate;
 import org.ggf.drmaa.UnsupportedAttributeException;
 
 /**
- * The job template both back ends hand out: the standard's {@link SimpleJobTemplate}, plus the
- * optional attributes its back end supports (named at creation, by property name), and the
- * session it belongs to, so that a template deleted or made by another session is refused
- * ({@link #check}).
+ * The job template both back ends hand out: the standard's {@link SimpleJobTemplate}, refusing use
+ * once deleted ({@link LiveTemplate}), plus the optional attributes its back end supports (named
+ * at creation, by property name), and the session it belongs to. Sessions make, check and delete
+ * them through {@link SessionTemplates}.
  */
-public final class SessionTemplate extends SimpleJobTemplate {
+public final class SessionTemplate extends LiveTemplate {
   /** The optional attributes' property names, as {@link JobTemplate#getAttributeNames()} lists them. */
   public static final Set<String> OPTIONAL = CAttributes.OPTIONAL.keySet();
   private static final long serialVersionUID = 1L;
 
   private final transient Object session;
   private final Set<String> supported;
-  private volatile boolean deleted;
   private FileTransferMode transferFiles;
   private PartialTimestamp deadlineTime;
   private long hardWallclockTimeLimit;
@@ -37,7 +35,7 @@ public final class SessionTemplate extends SimpleJobTemplate {
    * @param session the session that made it
    * @param supported the optional attributes its back end supports, of {@link #OPTIONAL}
    */
-  public SessionTemplate(Object session, Set<String> supported) {
+  SessionTemplate(Object session, Set<String> supported) {
     if (!OPTIONAL.containsAll(supported)) {
       throw new IllegalArgumentException("not optional attributes of DRMAA 1.0: " + supported);
     }
@@ -45,28 +43,9 @@ public final class SessionTemplate extends SimpleJobTemplate {
     this.supported = Set.copyOf(supported);
   }
 
-  /**
-   * The template as {@code session} may use it.
-   *
-   * @param template what the program passed
-   * @param session the session it passed it to
-   * @param call the call, for the message
-   * @return the template
-   * @throws InvalidJobTemplateException when it is not the session's, or was deleted
-   */
-  public static SessionTemplate check(JobTemplate template, Object session, String call) throws InvalidJobTemplateException {
-    if (!(template instanceof SessionTemplate t) || t.session != session) {
-      throw new InvalidJobTemplateException(call + ": the job template was not made by this session's createJobTemplate");
-    }
-    if (t.deleted) {
-      throw new InvalidJobTemplateException(call + ": the job template was deleted");
-    }
-    return t;
-  }
-
-  /** Marks the template deleted: no session takes it any more. */
-  public void delete() {
-    deleted = true;
+  /** Whether {@code session} made it. */
+  boolean madeBy(Object session) {
+    return this.session == session;
   }
 
   @Override
@@ -74,7 +53,8 @@ public final class SessionTemplate extends SimpleJobTemplate {
     return supported;
   }
 
-  private void supports(String name) throws UnsupportedAttributeException {
+  private void supports(String name) throws DrmaaException {
+    live(name);
     if (!supported.contains(name)) {
       throw new UnsupportedAttributeException(name + " is not supported by this DRMAA implementation (it supports " + getOptionalAttributeNames()
           + " of the optional attributes)");

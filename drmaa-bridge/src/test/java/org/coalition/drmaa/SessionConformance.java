@@ -38,10 +38,10 @@ import org.junit.jupiter.api.TestInstance;
  * what any {@link Session} must do against a real batch system. One subclass per back end
  * supplies a session and a folder its jobs can write to; the tests are the same for all. Shipped
  * in drmaa-bridge's test jar so that other modules' back ends run it too (condor-handler's
- * session over HTCondor's tools).
+ * session over HTCondor's tools). The standard's misuse cases are {@link SessionMisuse}'s.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class SessionConformance {
+public abstract class SessionConformance implements SessionMisuse {
   /** Longest a test waits for one job, in seconds (the testbed's systems start a job within seconds). */
   protected static final long JOB_WAIT = 120;
   private Session session;
@@ -93,11 +93,13 @@ public abstract class SessionConformance {
     }
   }
 
-  protected Session session() {
+  @Override
+  public Session session() {
     return session;
   }
 
-  protected Path dir() {
+  @Override
+  public Path dir() {
     return dir;
   }
 
@@ -109,7 +111,8 @@ public abstract class SessionConformance {
    * @return the template
    * @throws DrmaaException when the session refuses it
    */
-  protected JobTemplate shell(String script, Path out) throws DrmaaException {
+  @Override
+  public JobTemplate shell(String script, Path out) throws DrmaaException {
     JobTemplate t = session.createJobTemplate();
     t.setRemoteCommand("/bin/sh");
     t.setArgs(List.of("-c", script));

@@ -20,7 +20,9 @@ import org.coalition.drmaa.CAttributes;
 import org.coalition.drmaa.ControlCall;
 import org.coalition.drmaa.ErrorCodes;
 import org.coalition.drmaa.JobEnd;
+import org.coalition.drmaa.JobIds;
 import org.coalition.drmaa.SessionTemplate;
+import org.coalition.drmaa.SessionTemplates;
 import org.ggf.drmaa.DrmaaException;
 import org.ggf.drmaa.InternalException;
 import org.ggf.drmaa.JobInfo;
@@ -49,6 +51,7 @@ public final class NativeSession implements Session {
   private final Path library;
   private volatile boolean active;
   private volatile Set<String> optional = Set.of();
+  private final SessionTemplates templates = new SessionTemplates(this);
 
   private NativeSession(LibDrmaa lib, Path library) {
     this.lib = lib;
@@ -104,6 +107,7 @@ public final class NativeSession implements Session {
     byte[] err = buffer();
     check("drmaa_exit", lib.drmaa_exit(err, BUFFER_LEN), err);
     active = false;
+    templates.deleteAll();
   }
 
   @Override
@@ -111,17 +115,17 @@ public final class NativeSession implements Session {
     if (!active) {
       throw new NoActiveSessionException("drmaa_allocate_job_template: no active session (call init first)");
     }
-    return new SessionTemplate(this, optional);
+    return templates.create(optional);
   }
 
   @Override
   public void deleteJobTemplate(JobTemplate jt) throws DrmaaException {
-    SessionTemplate.check(jt, this, "drmaa_delete_job_template").delete();
+    templates.delete(jt);
   }
 
   @Override
   public String runJob(JobTemplate template) throws DrmaaException {
-    Pointer jt = allocate(SessionTemplate.check(template, this, "drmaa_run_job"));
+    Pointer jt = allocate(templates.check(template, "drmaa_run_job"));
     try {
       byte[] id = buffer();
       byte[] err = buffer();
@@ -137,7 +141,7 @@ public final class NativeSession implements Session {
     if (start < 1 || end < start || incr < 1) {
       throw new IllegalArgumentException("drmaa_run_bulk_jobs: need 1 <= start <= end and incr >= 1, were " + start + ", " + end + ", " + incr);
     }
-    Pointer jt = allocate(SessionTemplate.check(template, this, "drmaa_run_bulk_jobs"));
+    Pointer jt = allocate(templates.check(template, "drmaa_run_bulk_jobs"));
     try {
       PointerByReference ids = new PointerByReference();
       byte[] err = buffer();
@@ -160,12 +164,14 @@ public final class NativeSession implements Session {
   @Override
   public void control(String jobId, int action) throws DrmaaException {
     String call = ControlCall.describe(jobId, action);
+    JobIds.notNull(call, jobId); // the library dereferences it: a null would crash the JVM
     byte[] err = buffer();
     check(call, lib.drmaa_control(jobId, action, err, BUFFER_LEN), err);
   }
 
   @Override
   public void synchronize(List<String> jobIds, long timeout, boolean dispose) throws DrmaaException {
+    JobIds.notNull("drmaa_synchronize", jobIds);
     byte[] err = buffer();
     // StringArray ends the array with NULL, as drmaa_synchronize expects.
     check("drmaa_synchronize", lib.drmaa_synchronize(new StringArray(jobIds.toArray(String[]::new)), new NativeLong(timeout), dispose ? 1 : 0,
@@ -174,6 +180,7 @@ public final class NativeSession implements Session {
 
   @Override
   public JobInfo wait(String jobId, long timeout) throws DrmaaException {
+    JobIds.notNull("drmaa_wait", jobId);
     byte[] idOut = buffer();
     IntByReference stat = new IntByReference();
     PointerByReference rusage = new PointerByReference();
@@ -218,6 +225,7 @@ public final class NativeSession implements Session {
 
   @Override
   public int getJobProgramStatus(String jobId) throws DrmaaException {
+    JobIds.notNull("drmaa_job_ps", jobId);
     // The C binding's DRMAA_PS_* values are the Java binding's state constants.
     return value("drmaa_job_ps(" + jobId + ")", (v, e) -> lib.drmaa_job_ps(jobId, v, e, BUFFER_LEN));
   }
