@@ -1,6 +1,7 @@
 package org.coalition.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -71,6 +72,10 @@ final class SimulateBilbCommand implements Callable<Integer> {
       description = "Learn levels each round with coefficient SIGMA in (0, 1] (the paper's Section 6.3); 0 keeps them fixed (default).")
   double learning;
 
+  @Option(names = "--plot-levels", paramLabel = "FILE.png|FILE.svg",
+      description = "With --learning: also draw each site's declared level round by round (the paper's Figures 4-5).")
+  Path plotLevels;
+
   @Override
   public Integer call() throws Exception {
     BilbConfig.Overloaded overloaded = null;
@@ -86,6 +91,12 @@ final class SimulateBilbCommand implements Callable<Integer> {
         common.seed, 0.2, 0.8, quantum, learning);
     if (common.plot != null) {
       BarChart.checkTarget(common.plot);
+    }
+    if (plotLevels != null) {
+      if (learning == 0) {
+        throw new IllegalArgumentException("--plot-levels draws how learning moved the levels: give --learning SIGMA too");
+      }
+      BarChart.checkTarget(plotLevels);
     }
     PrintWriter out = spec.commandLine().getOut();
     BilbResult result = new BilbModel(config).run(new ProgressBar(spec.commandLine().getErr(), "rounds simulated", !common.noProgress));
@@ -111,6 +122,10 @@ final class SimulateBilbCommand implements Callable<Integer> {
       chart.write(common.plot);
       spec.commandLine().getErr().println("plot written to " + common.plot);
     }
+    if (plotLevels != null) {
+      LevelsReport.plot(result, learning, plotLevels);
+      spec.commandLine().getErr().println("levels plot written to " + plotLevels);
+    }
     return ExitCodes.OK;
   }
 
@@ -128,6 +143,9 @@ final class SimulateBilbCommand implements Callable<Integer> {
     }
     if (r.overloaded() != null) {
       out.printf("overloaded site 0: score %.3f, std %.3f%n", r.overloaded().score(), r.overloaded().std());
+    }
+    if (r.levels() != null) {
+      LevelsReport.print(out, r);
     }
     out.flush();
   }

@@ -132,6 +132,31 @@ class SimulateCommandTest {
     assertTrue(first.get("alone").has("meanFlow") && first.get("federated").has("meanWait") && first.has("workElsewhere"), first::toString);
   }
 
+  /** #52: learning gave the scores of fixed levels, without a word of where the levels went. */
+  @Test
+  void bilbLearningPrintsAndPlotsEachSitesLevelRoundByRound() throws Exception {
+    Path plot = dir.resolve("levels.svg");
+    assertEquals(ExitCodes.OK, run("simulate", "bilb", "--sites", "2", "--participation", "2", "--rounds", "60", "--learning", "0.5",
+        "--no-progress", "--plot-levels", plot.toString()), err::toString);
+    String text = out.toString();
+    assertTrue(text.contains("declared levels as learning moved them (bounded to 1..1000), at the end of round:"), text);
+    assertTrue(text.lines().anyMatch(l -> l.matches("0\\s+2\\.00\\s+2\\.00")), () -> "round 0 starts at the given level: " + text);
+    assertTrue(text.contains("site 0: from 2.00, first at the bound 1000 after round "), () -> "alike sites climb to the bound: " + text);
+    String svg = Files.readString(plot);
+    assertTrue(svg.contains("declared participation level per site") && svg.contains("level l (work units)") && svg.contains("round")
+        && svg.contains("R = F / F_alone bounded to [1/2, 2]"), "title, axes with units and caption as text");
+    out.getBuffer().setLength(0);
+    assertEquals(ExitCodes.OK, run("simulate", "bilb", "--sites", "2", "--participation", "2", "--rounds", "30", "--learning", "0.5",
+        "--json", "--no-progress"), err::toString);
+    JsonNode levels = json().get("levels");
+    assertEquals(1, levels.get("step").asInt());
+    assertEquals(30, levels.get("perSite").get(1).size(), "the start and after each round but the last");
+    assertEquals(2.0, levels.get("perSite").get(1).get(0).asDouble());
+    out.getBuffer().setLength(0);
+    assertEquals(ExitCodes.USAGE, run("simulate", "bilb", "--sites", "2", "--participation", "2", "--plot-levels", plot.toString()));
+    assertTrue(err.toString().contains("--plot-levels draws how learning moved the levels: give --learning SIGMA too"), err::toString);
+  }
+
   /** #51, problem 10: a saturated BILB model scored every site 0 without a word. */
   @Test
   void aSaturatedBilbModelSaysSo() {

@@ -59,6 +59,43 @@ class BilbTest {
   }
 
   @Test
+  void withBoundsOffEverySiteSendsAtLeastWhatAveragingSendsAndKeepsOnlyTheMeanOfTheLighterOnes() {
+    // Section 6.2 on n sites, L_1 <= ... <= L_n: iterative balancing sends Psi_k = L_k - mean_k
+    // (mean_k: the mean of the k least loaded), at least averaging's s_k = max(0, L_k - L) and the
+    // same for the most loaded; so site k keeps mean_k <= L of its own known work (its jobs known
+    // at balancing finish by mean_k, where averaging finishes them by L)
+    Random random = new Random(62);
+    AveragingBalancer averaging = new AveragingBalancer();
+    for (int round = 0; round < 500; round++) {
+      int n = 2 + random.nextInt(29);
+      List<SiteLoad> sites = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        sites.add(new SiteLoad("s" + i, random.nextInt(5) == 0 ? 0 : random.nextDouble() * 100, 1e9));
+      }
+      BalancingPlan iterative = bilb.balance(sites);
+      BalancingPlan averaged = averaging.balance(sites);
+      List<SiteLoad> sorted = Bilb.sortedByLoad(sites);
+      double sum = 0;
+      for (int k = 0; k < n; k++) {
+        SiteLoad s = sorted.get(k);
+        sum += s.load();
+        double meanK = sum / (k + 1);
+        double psi = iterative.outcome(s.site()).sent();
+        double averagingSends = averaged.outcome(s.site()).sent();
+        assertEquals(s.load() - meanK, psi, 1e-6, () -> s + ": Psi_k = L_k - mean_k");
+        assertTrue(psi >= averagingSends - 1e-6, () -> s + " sends " + psi + " iteratively, " + averagingSends + " by averaging");
+        if (k == n - 1) {
+          assertEquals(averagingSends, psi, 1e-6, "the most loaded site sends the same by either");
+        }
+      }
+      double mean = sum / n;
+      for (SiteLoad s : sites) {
+        assertEquals(mean, iterative.outcome(s.site()).finalLoad(), 1e-6, "with bounds off every queue ends at the mean, as averaging's");
+      }
+    }
+  }
+
+  @Test
   void aThousandSitesTakeAtMostNSquaredOverTwoReceiverUpdates() {
     Random random = new Random(5);
     List<SiteLoad> sites = new ArrayList<>();

@@ -34,12 +34,17 @@ public final class BilbModel {
   /** Bounds of a learnt level: the paper's figures show levels between 1 and 1000. */
   static final double MIN_LEVEL = 1;
   static final double MAX_LEVEL = 1000;
+  /** The most levels a run records, over all sites: a trajectory of a million points is more than a plot shows. */
+  private static final long MAX_LEVEL_POINTS = 1_000_000;
 
   private final BilbConfig config;
   private final Site[] sites;
   private final double[][] flow;
   private final double[][] alone;
   private final ParticipationLearning learning;
+  /** Each site's level at the start and after each recorded round (learning only), and how many rounds apart they are. */
+  private final List<List<Double>> levels = new ArrayList<>();
+  private final int levelStep;
   private final Trace trace;
   private long jobs;
   private long iterations;
@@ -64,6 +69,12 @@ public final class BilbModel {
     this.flow = new double[sites.length][config.rounds()];
     this.alone = new double[sites.length][config.rounds()];
     this.learning = config.learning() > 0 ? new ParticipationLearning(config.learning()) : null;
+    this.levelStep = (int) Math.max(1, (long) config.rounds() * sites.length / MAX_LEVEL_POINTS + 1);
+    if (learning != null) {
+      for (Site s : sites) {
+        levels.add(new ArrayList<>(List.of(s.level)));
+      }
+    }
   }
 
   /**
@@ -75,6 +86,9 @@ public final class BilbModel {
     for (Site s : sites) {
       double next = learning.next(s.level, flow[s.index][round], alone[s.index][round]).level();
       s.level = Math.max(MIN_LEVEL, Math.min(MAX_LEVEL, next));
+      if ((round + 1) % levelStep == 0) {
+        levels.get(s.index).add(s.level);
+      }
     }
   }
 
@@ -282,7 +296,8 @@ public final class BilbModel {
     }
     BilbResult.Score typical = typicalSites == 0 ? null
         : new BilbResult.Score(typicalScore / typicalSites, typicalStd / typicalSites);
-    return new BilbResult(config.balancer().name(), sites.length, config.rounds(), typical, overloaded, perSite, jobs, iterations);
+    BilbResult.Levels path = learning == null ? null : new BilbResult.Levels(levelStep, MIN_LEVEL, MAX_LEVEL, levels);
+    return new BilbResult(config.balancer().name(), sites.length, config.rounds(), typical, overloaded, perSite, jobs, iterations, path);
   }
 
   /** What happens inside a run, for tests that check the model's rules from outside. */

@@ -1,20 +1,11 @@
 package org.coalition.simulator.report;
 
-import de.erichseifert.vectorgraphics2d.Document;
-import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
-import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
-import de.erichseifert.vectorgraphics2d.util.PageSize;
 import java.awt.Color;
-import java.awt.Font;
-import java.awt.geom.Rectangle2D;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
@@ -22,8 +13,6 @@ import org.jfree.chart.labels.CategoryItemLabelGenerator;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
-import org.jfree.chart.title.TextTitle;
-import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.category.CategoryDataset;
 import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 
@@ -35,8 +24,6 @@ import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
  * through VectorGraphics2D (docs/decisions/0007-charts.md says why these two).
  */
 public final class BarChart {
-  private static final int WIDTH = 800;
-  private static final int HEIGHT = 480;
   /**
    * More bars than this and the bars lie horizontally, one label per line, so that every label
    * stays readable (JFreeChart draws slanted labels as outlines, which SVG readers cannot search).
@@ -87,30 +74,12 @@ public final class BarChart {
 
   /** Checks that {@code file} names a picture this class can write, before a long run starts. */
   public static void checkTarget(Path file) {
-    String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-    if (!name.endsWith(".svg") && !name.endsWith(".png")) {
-      throw new IllegalArgumentException("--plot " + file + ": the file name must end in .svg or .png");
-    }
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null && !Files.isDirectory(parent)) {
-      throw new IllegalArgumentException("--plot " + file + ": folder " + parent + " does not exist");
-    }
+    ChartFile.checkTarget(file);
   }
 
   /** Writes the chart; the format follows the extension (.svg or .png). */
   public void write(Path file) throws IOException {
-    checkTarget(file);
-    JFreeChart chart = chart();
-    if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".svg")) {
-      VectorGraphics2D g = new VectorGraphics2D();
-      chart.draw(g, new Rectangle2D.Double(0, 0, WIDTH, HEIGHT));
-      Document svg = new SVGProcessor().getDocument(g.getCommands(), new PageSize(0, 0, WIDTH, HEIGHT));
-      try (OutputStream out = Files.newOutputStream(file)) {
-        svg.writeTo(out);
-      }
-    } else {
-      ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
-    }
+    ChartFile.write(chart(), file);
   }
 
   private JFreeChart chart() {
@@ -133,13 +102,7 @@ public final class BarChart {
     }
     plot.setBackgroundPaint(Color.WHITE);
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
-    JFreeChart chart = new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, false);
-    chart.setBackgroundPaint(Color.WHITE);
-    TextTitle under = new TextTitle(caption, new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-    under.setPosition(RectangleEdge.BOTTOM);
-    under.setMaximumLinesToDisplay(3);
-    chart.addSubtitle(under);
-    return chart;
+    return ChartFile.titled(new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, false), caption);
   }
 
   /** The value above each bar: whole units from 100 up, three significant digits below. */

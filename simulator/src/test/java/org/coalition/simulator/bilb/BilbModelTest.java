@@ -152,7 +152,14 @@ class BilbModelTest {
     assertTrue(normal < 5, "the normal site beside an overloaded one ends at level " + normal);
     assertTrue(normal >= BilbModel.MIN_LEVEL);
     assertTrue(overloaded.perSite().get(0).level() <= BilbModel.MAX_LEVEL);
-    // Fixed levels stay where they were set.
-    assertEquals(5, run(config(2, 5, new Bilb(), 3)).perSite().get(0).level());
+    // The trajectory: the start, then each round's decision, ending where the site ended.
+    List<Double> path = homogeneous.levels().perSite().get(0);
+    assertEquals(60, path.size());
+    assertEquals(5, path.get(0));
+    assertEquals(homogeneous.perSite().get(0).level(), path.get(path.size() - 1));
+    // Fixed levels stay where they were set, and no trajectory is kept.
+    BilbResult fixed = run(config(2, 5, new Bilb(), 3));
+    assertEquals(5, fixed.perSite().get(0).level());
+    assertNull(fixed.levels());
   }
 }
