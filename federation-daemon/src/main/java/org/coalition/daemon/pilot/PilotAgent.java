@@ -223,8 +223,16 @@ public final class PilotAgent {
         Thread.currentThread().interrupt();
       }
     }, "pilot-stopping");
-    Runtime.getRuntime().addShutdownHook(stopping);
     try {
+      try {
+        Runtime.getRuntime().addShutdownHook(stopping);
+      } catch (IllegalStateException jvmStopping) {
+        // the JVM began to stop while the job started: no hook of this run will kill it, so the
+        // finally below does (a served demo stopped by Ctrl-C left such a job running, seen in CI)
+        stopped = true;
+        LOG.warn("pilot {}: stopped as job {} started; the run is not reported", pilotId, a.job());
+        return 1;
+      }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(a.walltimeSeconds());
       // the first heartbeat goes at once: it tells the daemon this pilot got its job (an answer lost on the way is told apart)
       boolean first = true;
