@@ -22,8 +22,8 @@ public abstract class LiveTemplate extends SimpleJobTemplate {
 
   private volatile boolean deleted;
 
-  /** Marks the template deleted: every later use is refused. */
-  public void delete() {
+  /** Marks the template deleted: every later use is refused ({@link SessionTemplates} does). */
+  void delete() {
     deleted = true;
   }
 
@@ -32,7 +32,7 @@ public abstract class LiveTemplate extends SimpleJobTemplate {
    *
    * @return true once {@link #delete} was called
    */
-  public boolean deleted() {
+  boolean deleted() {
     return deleted;
   }
 

@@ -32,13 +32,8 @@ public record BilbResult(
      * @return that round, or -1 when it never got there
      */
     public int firstAtBound(int site) {
-      List<Double> path = perSite.get(site);
-      for (int k = 0; k < path.size(); k++) {
-        if (path.get(k) >= max) {
-          return k * step;
-        }
-      }
-      return -1;
+      int k = firstPointAtBound(site);
+      return k < 0 ? -1 : k * step;
     }
 
     /**
@@ -48,12 +43,23 @@ public record BilbResult(
      * @return that share in [0, 1], or 0 when it never got there
      */
     public double shareAtBound(int site) {
-      int first = firstAtBound(site);
+      int first = firstPointAtBound(site);
       if (first < 0) {
         return 0;
       }
-      List<Double> after = perSite.get(site).subList(first / step, perSite.get(site).size());
+      List<Double> after = perSite.get(site).subList(first, perSite.get(site).size());
       return after.stream().filter(l -> l >= max).count() / (double) after.size();
+    }
+
+    /** The index of a site's first recorded level at the bound, or -1. */
+    private int firstPointAtBound(int site) {
+      List<Double> path = perSite.get(site);
+      for (int k = 0; k < path.size(); k++) {
+        if (path.get(k) >= max) {
+          return k;
+        }
+      }
+      return -1;
     }
   }
 
