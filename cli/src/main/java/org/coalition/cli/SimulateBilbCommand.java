@@ -27,6 +27,9 @@ import picocli.CommandLine.Option;
       "averaged over rounds, and the typical site's mean as the paper reports it."
     })
 final class SimulateBilbCommand implements Callable<Integer> {
+  /** A score that prints as 0.000. */
+  private static final double PRINTED_ZERO = 5e-4;
+
   enum Balancer { bilb, averaging }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -100,10 +103,10 @@ final class SimulateBilbCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     BilbResult result = new BilbModel(config).run(new ProgressBar(spec.commandLine().getErr(), "rounds simulated", !common.noProgress));
-    if (result.perSite().stream().allMatch(s -> s.rounds() == 0 || (s.score() == 0 && s.std() == 0))) {
+    if (result.perSite().stream().allMatch(s -> s.rounds() == 0 || (Math.abs(s.score()) < PRINTED_ZERO && s.std() < PRINTED_ZERO))) {
       // #51: a saturated model scored every site 0 without a word
-      spec.commandLine().getErr().println("coalition simulate bilb: warning: every score is 0: no site's jobs finished sooner or later than"
-          + " alone in any round, so no work moved; the model is saturated (jobs arrive faster than the sites serve them: lower --lambda"
+      spec.commandLine().getErr().println("coalition simulate bilb: warning: every score is 0 to three decimals: balancing changed next to"
+          + " nothing for any site in any round; the model is saturated (jobs arrive faster than the sites serve them: lower --lambda"
           + " or raise --period), or the levels are 0, or it is too short (raise --rounds)");
       spec.commandLine().getErr().flush();
     }

@@ -13,8 +13,8 @@ import org.coalition.policy.balancing.LoadBalancer;
  * @param windowStart first fraction of a round whose releases count for the score (paper: 0.2)
  * @param windowEnd end of that window (paper: 0.8)
  * @param quantum the unit of work and time, as in the paper's discrete simulator: job sizes are
- *     rounded to it (at least one unit), releases and balancing iterations fall on its grid, and
- *     transfers are whole units; 0 for continuous time and perfectly divisible load
+ *     rounded to it (at least one unit) and releases and balancing iterations fall on its grid
+ *     (transfers are fragments of any size); 0 for continuous time
  * @param learning the learning coefficient sigma of participation learning (Section 6.3), applied
  *     at the end of every round; 0 keeps every level fixed
  */

@@ -23,7 +23,8 @@ import org.coalition.simulator.random.Variates;
  *
  * <p>With a quantum q (the paper's "discrete simulator"), sizes are rounded to whole units of q
  * (at least one), releases and iterations fall on the grid of multiples of q (the next point at
- * or after their continuous time), and each sender's transfers are rounded down to whole units.
+ * or after their continuous time). Transfers are not rounded: the paper moves "jobs or their fragments"
+ * (simulator/README.md: rounding them to whole units hides what iterative balancing gains).
  *
  * <p>Score of a site in a round, over its jobs released in the round's scoring window, with F the
  * sum of flow times and F~ the counterfactual: {@code F~/F - 1} if {@code F < F~}, else
@@ -177,23 +178,10 @@ public final class BilbModel {
       total += Math.max(0, s.load);
     }
     BalancingPlan plan = config.balancer().balance(loads);
-    double q = config.quantum();
-    // With a quantum, each sender's running total is rounded down to whole units, so that many
-    // small shares still move whole units (to the first receivers) rather than all rounding to 0.
-    double[] planned = new double[sites.length];
-    double[] rounded = new double[sites.length];
     for (Transfer t : plan.transfers()) {
-      int from = Integer.parseInt(t.from());
-      double amount = t.amount();
-      if (q > 0) {
-        planned[from] += amount;
-        double units = Math.floor(planned[from] / q + EPS) * q;
-        amount = units - rounded[from];
-        rounded[from] = units;
-      }
-      if (amount > EPS) {
-        trace.moved(now, amount);
-        move(sites[from], sites[Integer.parseInt(t.to())], amount);
+      if (t.amount() > EPS) {
+        trace.moved(now, t.amount());
+        move(sites[Integer.parseInt(t.from())], sites[Integer.parseInt(t.to())], t.amount());
       }
     }
     return total / sites.length;
