@@ -133,12 +133,12 @@ sge_up() {
   # ldd: 35 processes, 0.3 s a call, 0.8 s on a loaded host) on every call, even with SGE_ARCH set; the binaries take 0.02 s.
   local t arch
   arch=$(/usr/share/gridengine/util/arch)
-  for t in qsub qstat qdel qhold qrls qalter qmod qacct qconf qhost; do
+  for t in qsub qstat qdel qhold qrls qalter qmod qacct qconf qhost qrsub qrstat qrdel; do
     write_wrapper "$dir/bin/$t" no SGE_ROOT="$SGE_ROOT" SGE_CELL="$SGE_CELL" SGE_ARCH="$arch" -- "/usr/lib/gridengine/$t"
   done
   write_properties "$dir/testbed.properties" \
     "kind=sge" "sge.root=$SGE_ROOT" "sge.cell=$SGE_CELL" "bin=$dir/bin" "jobs.dir=$dir/jobs" \
-    "drmaa.library=$SGE_DRMAA_LIB" "slots=$SGE_SLOTS" "queue=all.q" "pe=smp" "user=$TB_USER" \
+    "drmaa.library=$SGE_DRMAA_LIB" "slots=$SGE_SLOTS" "queue=all.q" "pe=smp" "user=$TB_USER" "pool=$TB_POOL_USER" \
     "log.qmaster=$spool/messages" "log.execd=$espool/messages" "results.dir=$results" "spool=$spool"
   say "sge is up: Grid Engine qmaster and execd on $host, queue all.q with $SGE_SLOTS slots, DRMAA $SGE_DRMAA_LIB, tools in $dir/bin, logs $spool/messages"
 }
