@@ -58,11 +58,13 @@ CONF
     || fail_with_logs "HTCondor: no slot advertised itself" "$dir/condor_master.out" "$logs/MasterLog" "$logs/StartLog" "$logs/CollectorLog"
   local t
   for t in "${CONDOR_TOOLS[@]}"; do write_wrapper "$dir/bin/$t" yes -- "/usr/bin/$t"; done
+  # condor_reconfig makes the daemons reread config.d, where contracts' reservations are (CondorReservationsIT).
+  write_wrapper "$dir/bin/condor_reconfig" yes -- /usr/sbin/condor_reconfig
   local version
   version=$(chroot "$TB_CHROOT" condor_version | sed -n 's/^\$CondorVersion: \([0-9.]*\).*/\1/p')
   write_properties "$dir/testbed.properties" \
-    "kind=condor" "condor.version=$version" "bin=$dir/bin" "user=$TB_USER" \
-    "jobs.dir=$dir/jobs" "cpus=$CONDOR_CPUS" "log.dir=$logs"
+    "kind=condor" "condor.version=$version" "bin=$dir/bin" "user=$TB_USER" "pool=$TB_POOL_USER" \
+    "jobs.dir=$dir/jobs" "cpus=$CONDOR_CPUS" "log.dir=$logs" "config.dir=$TB_CHROOT/etc/condor/config.d"
   say "condor is up: HTCondor $version personal pool on 127.0.0.1, $CONDOR_CPUS slots, tools in $dir/bin (run them with COALITION_TESTBED_USER=$TB_USER to submit as a user), logs in $logs"
 }
 
