@@ -1,14 +1,9 @@
 package org.coalition.policy.contracts;
 
-import java.util.Comparator;
 import java.util.Objects;
 
 /** One sealed bid for one block of capacity: to buy at most, or to sell at least, {@code price}. */
 public record Bid(String bidder, double price) {
-  static final Comparator<Bid> HIGHEST_FIRST =
-      Comparator.comparingDouble(Bid::price).reversed().thenComparing(Bid::bidder);
-  static final Comparator<Bid> LOWEST_FIRST =
-      Comparator.comparingDouble(Bid::price).thenComparing(Bid::bidder);
 
   public Bid {
     Objects.requireNonNull(bidder, "bidder");

@@ -24,11 +24,13 @@ public final class Commitment {
   /** The commitment, 64 lower-case hex digits, of {@code bid} with {@code nonce} (64 hex digits). */
   public static String of(SealedBid bid, String nonce) {
     requireHex64(nonce, "nonce of " + bid.site() + "'s bid");
+    return sha256(bid.canonical() + nonce);
+  }
+
+  /** SHA-256 of {@code text} (UTF-8), as 64 lower-case hex digits. */
+  static String sha256(String text) {
     try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(bid.canonical().getBytes(StandardCharsets.UTF_8));
-      sha.update(nonce.getBytes(StandardCharsets.US_ASCII));
-      return HEX.formatHex(sha.digest());
+      return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("this JVM has no SHA-256, which every Java SE has", e);
     }

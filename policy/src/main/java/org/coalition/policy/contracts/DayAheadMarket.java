@@ -17,8 +17,10 @@ import org.coalition.policy.contracts.SealedBid.Side;
  *
  * <p>A bid counts when its site committed before the gate, revealed a bid of this auction that
  * matches the commitment, and bid on one side only. The counted bids go to {@link McAfeeAuction};
- * winners are paired rank by rank, the highest winning buyer with the lowest winning seller
- * (ties by site id, as McAfee's sort breaks them).
+ * winners are paired rank by rank, the highest winning buyer with the lowest winning seller.
+ * Equal prices are ordered by SHA-256 of (slot, block type, site): fixed within an auction and
+ * computed alike by every member, but different from slot to slot, so no site is served first
+ * every hour for its name.
  */
 public final class DayAheadMarket {
   private DayAheadMarket() {}
@@ -77,7 +79,7 @@ public final class DayAheadMarket {
       SealedBid bid = e.getValue().get(0).bid();
       (bid.side() == Side.BUY ? buys : sells).add(bid.asBid());
     }
-    Clearing clearing = McAfeeAuction.clear(buys, sells);
+    Clearing clearing = McAfeeAuction.clear(buys, sells, ties(slotStart, blockType));
     List<ContractTerms> contracts = new ArrayList<>();
     for (int i = 0; i < clearing.trades(); i++) {
       contracts.add(new ContractTerms(clearing.buyers().get(i), clearing.sellers().get(i), slotStart, blockType,
@@ -85,6 +87,13 @@ public final class DayAheadMarket {
     }
     refused.sort(Comparator.comparing(Refusal::site));
     return new Outcome(slotStart, blockType, contracts, refused, clearing.reason());
+  }
+
+  /** Equal prices in the order of SHA-256 of (slot, type, site), then site id. */
+  static Comparator<String> ties(long slotStart, String blockType) {
+    Map<String, String> keys = new HashMap<>();
+    return Comparator.comparing((String site) -> keys.computeIfAbsent(site, s -> Commitment.sha256(slotStart + "\n" + blockType + "\n" + s)))
+        .thenComparing(Comparator.naturalOrder());
   }
 
   private static Fault fault(long slotStart, String blockType, String commitment, List<Reveal> reveals) {

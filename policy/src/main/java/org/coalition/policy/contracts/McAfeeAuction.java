@@ -22,8 +22,17 @@ public final class McAfeeAuction {
   private McAfeeAuction() {}
 
   public static Clearing clear(List<Bid> buyBids, List<Bid> sellBids) {
-    List<Bid> buys = sorted(buyBids, Bid.HIGHEST_FIRST, "buy");
-    List<Bid> sells = sorted(sellBids, Bid.LOWEST_FIRST, "sell");
+    return clear(buyBids, sellBids, Comparator.naturalOrder());
+  }
+
+  /**
+   * As {@link #clear(List, List)}, with equal prices ordered by {@code ties} over bidder ids
+   * instead of the ids' own order (a market that ran every hour with ties by id would always
+   * serve the same bidder first).
+   */
+  public static Clearing clear(List<Bid> buyBids, List<Bid> sellBids, Comparator<String> ties) {
+    List<Bid> buys = sorted(buyBids, Comparator.comparingDouble(Bid::price).reversed().thenComparing(Bid::bidder, ties), "buy");
+    List<Bid> sells = sorted(sellBids, Comparator.comparingDouble(Bid::price).thenComparing(Bid::bidder, ties), "sell");
     int k = 0;
     while (k < buys.size() && k < sells.size() && buys.get(k).price() >= sells.get(k).price()) {
       k++;

@@ -15,7 +15,7 @@ public record SealedBid(String site, long slotStart, String blockType, Side side
   /** A block type: partition and flavour, as the seller's site file names it. */
   static final Pattern BLOCK_TYPE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
   /** The most a bid may ask or offer: a week of a 100,000-core block, far above any real block. */
-  static final long MAX_PRICE = 100_000L * 7 * 24 * 3600;
+  public static final long MAX_PRICE = 100_000L * 7 * 24 * 3600;
 
   /** Buy or sell. */
   public enum Side { BUY, SELL }

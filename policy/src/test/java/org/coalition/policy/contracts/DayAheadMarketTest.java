@@ -12,6 +12,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import org.coalition.policy.balancing.ExpectedDelay;
 import org.coalition.policy.contracts.Commitment.Reveal;
 import org.coalition.policy.contracts.DayAheadMarket.Fault;
@@ -129,6 +131,28 @@ class DayAheadMarketTest {
     assertEquals(List.of(new Refusal("both", Fault.BOTH_SIDES), new Refusal("late", Fault.NOT_COMMITTED),
         new Refusal("other", Fault.OTHER_AUCTION), new Refusal("quiet", Fault.NEVER_REVEALED)), outcome.refused());
     assertEquals(List.of(), outcome.contracts(), "one buyer and one seller: McAfee drops the only pair");
+  }
+
+  @Test
+  void equalPricesAreNotWonByTheSameSiteEverySlot() {
+    // Three buyers at one price, three sellers: McAfee trades two pairs; which buyer is left out
+    // must change from slot to slot (with ties by id, "a" would win every hour).
+    Set<String> leftOut = new TreeSet<>();
+    for (int hour = 0; hour < 24; hour++) {
+      long slot = SLOT + hour * 3600L;
+      Map<String, String> sealed = new HashMap<>();
+      List<Reveal> open = new ArrayList<>();
+      for (String site : List.of("a", "b", "c", "x", "y", "z")) {
+        SealedBid bid = new SealedBid(site, slot, TYPE, site.compareTo("x") < 0 ? Side.BUY : Side.SELL, site.compareTo("x") < 0 ? 5000 : 1000);
+        String nonce = nonce();
+        sealed.put(site, Commitment.of(bid, nonce));
+        open.add(new Reveal(bid, nonce));
+      }
+      List<String> buyers = DayAheadMarket.clear(slot, TYPE, sealed, open).contracts().stream().map(ContractTerms::buyer).toList();
+      assertEquals(2, buyers.size());
+      leftOut.addAll(List.of("a", "b", "c").stream().filter(b -> !buyers.contains(b)).toList());
+    }
+    assertEquals(Set.of("a", "b", "c"), leftOut, "every buyer is left out in some hour");
   }
 
   @Test
