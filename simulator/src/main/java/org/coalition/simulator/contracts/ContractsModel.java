@@ -21,10 +21,11 @@ import org.coalition.simulator.swf.SwfTrace;
  * The contracts what-if (docs/decisions/0020): N sites replay one SWF log, site i shifted by
  * i x 24 h / N; each site schedules its jobs on its cores in submit order with conservative
  * backfilling ({@link #schedule}). Three runs: every site alone; one global pool of
- * every core (the contracts paper's RT); and day-ahead contracts, where for each hour of day d a
- * site bids from what its own schedule did in the same hour of day d - 1 ({@link #auction}); the market's own
- * rules ({@link DayAheadMarket}, McAfee) clear each hour, a won block moves from seller to buyer
- * for the hour, and the holding fee is paid as {@link ContractLifecycle} says. Contracts are
+ * every core (the contracts paper's RT); and day-ahead contracts, where for each slot of day d
+ * (an hour by default) a site bids from what its own schedule did in the same slot of day d - 1
+ * ({@link #auction}); the market's own rules ({@link DayAheadMarket}, McAfee) clear each slot, a
+ * won block moves from seller to buyer for the slot, and the holding fee is paid as
+ * {@link ContractLifecycle} says. Contracts are
  * honoured (the model has no failing seller).
  */
 public final class ContractsModel {
