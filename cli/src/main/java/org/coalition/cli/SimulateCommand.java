@@ -9,14 +9,14 @@ import picocli.CommandLine.Command;
     name = "simulate",
     mixinStandardHelpOptions = true,
     description = "Ask \"what if\" of the simulator: the BILB model, the CloudShare fairness experiment on logs, "
-        + "or one federation replaying a whole log. Each runs the daemon's own policy code.",
-    subcommands = {SimulateBilbCommand.class, SimulateTracesCommand.class, SimulateReplayCommand.class})
+        + "one federation replaying a whole log, or capacity contracts on a log. Each runs the daemon's own policy code.",
+    subcommands = {SimulateBilbCommand.class, SimulateTracesCommand.class, SimulateReplayCommand.class, SimulateContractsCommand.class})
 final class SimulateCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name what to simulate: bilb, traces or replay");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name what to simulate: bilb, traces, replay or contracts");
   }
 
   /** Options every simulate subcommand has. */

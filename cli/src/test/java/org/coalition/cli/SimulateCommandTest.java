@@ -157,6 +157,29 @@ class SimulateCommandTest {
     assertTrue(err.toString().contains("--plot-levels draws how learning moved the levels: give --learning SIGMA too"), err::toString);
   }
 
+  @Test
+  void contractsPrintsEachSitesWaitsTheirJsonAndAPlot() throws Exception {
+    Path plot = dir.resolve("contracts.png");
+    assertEquals(ExitCodes.OK, run("simulate", "contracts", "--trace", trace.toString(), "--sites", "4", "--days", "2", "--cores", "16",
+        "--no-progress", "--plot", plot.toString()), err::toString);
+    assertTrue(out.toString().startsWith("small.swf: 4 sites, 2 days, 16 cores each, blocks of 2 cores, 1 h slots: "), out::toString);
+    assertTrue(out.toString().contains("wait contracts (h)"), out::toString);
+    assertTrue(out.toString().contains("worse off than alone (mean wait over 1.01 x alone + 1 s): "), out::toString);
+    assertTrue(Files.size(plot) > 1000, "the plot was written");
+    out.getBuffer().setLength(0);
+    assertEquals(ExitCodes.OK, run("simulate", "contracts", "--trace", trace.toString(), "--sites", "4", "--days", "2", "--json"),
+        err::toString);
+    JsonNode j = json();
+    assertEquals(4, j.get("result").get("perSite").size());
+    assertEquals(64, j.get("config").get("cores").asInt(), "the log's MaxProcs");
+    assertEquals(8, j.get("config").get("blockCores").asInt());
+    assertTrue(j.get("result").get("perSite").get(0).has("waitContracts"));
+    assertTrue(j.has("worseOffContracts"));
+    err.getBuffer().setLength(0);
+    assertEquals(ExitCodes.USAGE, run("simulate", "contracts", "--trace", trace.toString(), "--slot-hours", "5"));
+    assertTrue(err.toString().contains("--slot-hours must divide 24 (1, 2, 3, 4, 6, 8, 12 or 24), was 5"), err::toString);
+  }
+
   /** #51, problem 10: a saturated BILB model scored every site 0 without a word. */
   @Test
   void aSaturatedBilbModelSaysSo() {
