@@ -20,17 +20,20 @@ final class SimulateCommand implements Runnable {
   }
 
   /** Options every simulate subcommand has. */
-  static final class Common {
+  static class Reporting {
     @CommandLine.Option(names = "--json", description = "Print the result as JSON on stdout (for scripts).")
     boolean json;
-
-    @CommandLine.Option(names = "--seed", defaultValue = "1", description = "Random seed; the same seed gives the same result (default ${DEFAULT-VALUE}).")
-    long seed;
 
     @CommandLine.Option(names = "--plot", paramLabel = "FILE.png|FILE.svg", description = "Also draw the result as a bar chart.")
     Path plot;
 
     @CommandLine.Option(names = "--no-progress", description = "Do not show the progress bar on stderr.")
     boolean noProgress;
+  }
+
+  /** The options of the subcommands whose models draw random numbers: {@link Reporting}'s and a seed. */
+  static final class Common extends Reporting {
+    @CommandLine.Option(names = "--seed", defaultValue = "1", description = "Random seed; the same seed gives the same result (default ${DEFAULT-VALUE}).")
+    long seed;
   }
 }

@@ -29,6 +29,7 @@ import picocli.CommandLine.Option;
     })
 final class SimulateContractsCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  @CommandLine.Mixin SimulateCommand.Reporting common = new SimulateCommand.Reporting();
 
   @Option(names = "--trace", required = true, paramLabel = "FILE", description = "An SWF log (plain or gzip).")
   Path trace;
@@ -52,25 +53,16 @@ final class SimulateContractsCommand implements Callable<Integer> {
       description = "Factor site 0 applies to its bids, to see what misreporting gains (default ${DEFAULT-VALUE}: truthful).")
   double misreport;
 
-  @Option(names = "--json", description = "Print the result as JSON on stdout (for scripts).")
-  boolean json;
-
-  @Option(names = "--plot", paramLabel = "FILE.png|FILE.svg", description = "Also draw each site's wait with contracts against alone as a bar chart.")
-  Path plot;
-
-  @Option(names = "--no-progress", description = "Do not show the progress bar on stderr.")
-  boolean noProgress;
-
   /** What {@code --json} prints: the settings and the result. */
   record Report(String trace, ContractsConfig config, ContractsResult result, long worseOffGlobal, long worseOffContracts) {}
 
   @Override
   public Integer call() throws Exception {
-    if (plot != null) {
-      BarChart.checkTarget(plot);
+    if (common.plot != null) {
+      BarChart.checkTarget(common.plot);
     }
     PrintWriter err = spec.commandLine().getErr();
-    ProgressBar progress = new ProgressBar(err, "reading " + trace.getFileName(), !noProgress);
+    ProgressBar progress = new ProgressBar(err, "reading " + trace.getFileName(), !common.noProgress);
     progress.accept(0);
     SwfTrace log = SwfReader.read(trace);
     progress.accept(1);
@@ -84,7 +76,7 @@ final class SimulateContractsCommand implements Callable<Integer> {
     ContractsResult result = new ContractsModel(config, log).run();
     String name = trace.getFileName().toString();
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (common.json) {
       Output.json(out, new Report(name, config, result, result.worseOffGlobal(), result.worseOffContracts()));
     } else {
       out.printf("%s: %d sites, %d days, %d cores each, blocks of %d cores, %d h slots: %,d contracts%n", name, sites, days, each,
@@ -101,15 +93,15 @@ final class SimulateContractsCommand implements Callable<Integer> {
           result.worseOffGlobal(), sites, result.worseOffContracts());
       out.flush();
     }
-    if (plot != null) {
+    if (common.plot != null) {
       BarChart chart = new BarChart("Wait with contracts against alone, " + name, "site", "% of the wait alone",
           "Each site's mean wait (submission to start) when trading " + config.blockCores() + "-core blocks in " + slotHours
           + " h slots a day ahead, as a percentage of its wait alone (100: the same; a site that never waited alone shows 100); " + sites
           + " sites replaying " + name + " shifted by time zone, " + each + " cores each, " + days + " days. In one pool of every core "
           + result.worseOffGlobal() + " of them wait longer than alone");
       result.perSite().forEach(s -> chart.bar("site " + s.site(), s.waitAlone() > 0 ? 100 * s.waitContracts() / s.waitAlone() : 100));
-      chart.write(plot);
-      err.println("plot written to " + plot);
+      chart.write(common.plot);
+      err.println("plot written to " + common.plot);
     }
     return ExitCodes.OK;
   }

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.coalition.handler.HandlerException;
@@ -90,11 +91,12 @@ class SlurmReservationsIT {
 
   /** A one-minute job of all the node's cores, as {@code user}, in {@code reservation} if not null; its id. */
   private static String submit(Instance slurm, String user, String partition, String reservation) {
-    Command c = reservation == null
-        ? Command.of(slurm.tool("sbatch"), "--parsable", "-p", partition, "-t", "1", "-n", slurm.get("cpus"), "-D", "/tmp", "--wrap", "sleep 3")
-        : Command.of(slurm.tool("sbatch"), "--parsable", "-p", partition, "-t", "1", "-n", slurm.get("cpus"), "-D", "/tmp",
-            "--reservation=" + reservation, "--wrap", "sleep 3");
-    return c.asUser(user).run().requireSuccess().stdout().strip().split(";")[0];
+    List<String> args = new ArrayList<>(List.of("--parsable", "-p", partition, "-t", "1", "-n", slurm.get("cpus"), "-D", "/tmp"));
+    if (reservation != null) {
+      args.add("--reservation=" + reservation);
+    }
+    args.addAll(List.of("--wrap", "sleep 3"));
+    return Command.of(slurm.tool("sbatch"), args.toArray(String[]::new)).asUser(user).run().requireSuccess().stdout().strip().split(";")[0];
   }
 
   /** When the job started, waiting until it has (at most until {@code latest} and a bit). */
