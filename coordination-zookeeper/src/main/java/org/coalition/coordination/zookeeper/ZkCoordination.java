@@ -22,10 +22,12 @@ import org.coalition.coordination.FederatedJob;
 import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.LedgerRow;
+import org.coalition.coordination.Market;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.zookeeper.policy.Identity;
 
 /**
@@ -267,6 +269,11 @@ public final class ZkCoordination implements Coordination {
   @Override
   public Map<String, Long> refusedPeerRecords() {
     return zk.peerRecords.counts();
+  }
+
+  /** This site's handle on the day-ahead capacity market, judged by {@code calendar} (the site file's {@code contracts:} block). */
+  public Market market(MarketCalendar calendar) {
+    return new ZkMarket(zk, calendar);
   }
 
   @Override

@@ -104,7 +104,7 @@ public final class ZkFederation {
         admin.setData().withVersion(stat.getVersion())
             .forPath(paths.root, ZkRecords.write(new FederationRecord(existing.epochMillis(), merged)));
       }
-      for (String branch : List.of(paths.sites(), paths.jobs(), paths.ledgers(), paths.allowances())) {
+      for (String branch : List.of(paths.sites(), paths.jobs(), paths.ledgers(), paths.allowances(), paths.market())) {
         ensure(admin, branch, new byte[0], operatorOnly);
       }
       retire(admin, paths.root + "/leader");
@@ -113,6 +113,7 @@ public final class ZkFederation {
         List<ACL> own = FederationAcls.own(new Identity(federation, site));
         ensure(admin, paths.site(site), ZkRecords.write(new SiteInfo(site, "", 0)), own);
         ensure(admin, paths.jobsOf(site), new byte[0], own);
+        ensure(admin, paths.marketOf(site), new byte[0], own);
         ZkQuotas.set(admin, paths, federation, site, quota);
         ensure(admin, paths.ledger(site), ZkRecords.write(LedgerRow.empty(site)), own);
         retireSelfReportedLedger(admin, paths.ledger(site), site);

@@ -59,7 +59,7 @@ public final class ZkMemberChanges {
         throw new CoordinationException(Kind.INVALID, "'" + site + "' is not a member of federation " + self.federation());
       }
       write(admin, new Identity(self.federation(), site), Revocations.encode(Revocations.ALWAYS, 0));
-      for (String path : List.of(paths.site(site), paths.jobsOf(site), paths.ledger(site), paths.allowances(site))) {
+      for (String path : List.of(paths.site(site), paths.jobsOf(site), paths.ledger(site), paths.allowances(site), paths.marketOf(site))) {
         try {
           admin.delete().deletingChildrenIfNeeded().forPath(path);
         } catch (KeeperException.NoNodeException e) {

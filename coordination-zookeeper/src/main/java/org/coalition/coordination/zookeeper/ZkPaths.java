@@ -1,5 +1,7 @@
 package org.coalition.coordination.zookeeper;
 
+import java.time.LocalDate;
+import java.util.regex.Pattern;
 import org.coalition.coordination.JobRef;
 
 /**
@@ -15,6 +17,10 @@ import org.coalition.coordination.JobRef;
  *   jobs/HOME/JOB/claim/result           ResultRecord                  only the claimer can create; HOME may delete
  *   ledger/SITE                          LedgerRow (what SITE accepted) SITE writes (versioned)
  *   allowances/SITE                      Allowances                    SITE writes while leader
+ *   market/SITE/DAY/SLOT.TYPE.commit     CommitRecord                  SITE writes (before the gate)
+ *   market/SITE/DAY/SLOT.TYPE.reveal     RevealRecord                  SITE writes (after the gate)
+ *   market/SITE/DAY/clearing             ClearingRecord                SITE writes (when it leads)
+ *   market/SITE/DAY/contract.ID          ContractNote                  SITE writes (a party of contract ID)
  * </pre>
  *
  * <p>The leader is the live site whose live node is the oldest; no node names it.
@@ -23,6 +29,7 @@ final class ZkPaths {
   static final String CLAIM = "claim";
   static final String RESULT = "result";
   static final String LIVE = "live";
+  private static final Pattern DAY = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
 
   final String root;
 
@@ -81,6 +88,28 @@ final class ZkPaths {
 
   String allowances(String site) {
     return allowances() + "/" + site;
+  }
+
+  String market() {
+    return root + "/market";
+  }
+
+  /** {@code site}'s market folder, the operator's; its days and records are the site's, under a quota of their own. */
+  String marketOf(String site) {
+    return market() + "/" + site;
+  }
+
+  String marketDay(String site, LocalDate day) {
+    return marketOf(site) + "/" + day;
+  }
+
+  String marketNode(String site, LocalDate day, String name) {
+    return marketDay(site, day) + "/" + name;
+  }
+
+  /** Whether {@code name} is a day folder's name (ISO, 2026-12-02). */
+  static boolean isDay(String name) {
+    return DAY.matcher(name).matches();
   }
 
   /** The path's segments under the root ("jobs", HOME, JOB, ...), or an empty array if outside it. */

@@ -23,14 +23,26 @@ final class ZkQuotas {
   private static final String SYSTEM = Quotas.procZookeeper;
   private static final String TREE = Quotas.quotaZookeeper;
 
+  /**
+   * What the servers hold a member's market folder to ({@code market/SITE}): 10,000 nodes and 8 MiB,
+   * a week of days of 24 slots with dozens of block types bid and contracted, which the daemon
+   * keeps (it deletes older days); a member that writes more is refused by the servers, not read.
+   */
+  static final MemberQuota MARKET = new MemberQuota(10_000, 8L << 20);
+
   private ZkQuotas() {}
 
-  /**
-   * Sets {@code quota} on {@code site}'s jobs folder, in the operator's session {@code admin}: made,
-   * or changed where set before. {@link #closeToMembers} must have closed the system tree first.
-   */
+  /** Sets {@code quota} on {@code site}'s jobs folder and {@link #MARKET} on its market folder. */
   static void set(CuratorFramework admin, ZkPaths paths, String federation, String site, MemberQuota quota) throws Exception {
-    String folder = paths.jobsOf(site);
+    set(admin, federation, paths.jobsOf(site), quota);
+    set(admin, federation, paths.marketOf(site), MARKET);
+  }
+
+  /**
+   * Sets {@code quota} on {@code folder}, in the operator's session {@code admin}: made, or
+   * changed where set before. {@link #closeToMembers} must have closed the system tree first.
+   */
+  private static void set(CuratorFramework admin, String federation, String folder, MemberQuota quota) throws Exception {
     // /zookeeper/quota/coalition is any federation's; the folders below it, down to the member's, this one's
     String path = TREE + "/coalition";
     ZkFederation.ensure(admin, path, new byte[0], FederationAcls.shared(federation));
@@ -55,10 +67,12 @@ final class ZkQuotas {
 
   /** Deletes {@code site}'s quota (a member removed). */
   static void remove(CuratorFramework admin, ZkPaths paths, String site) throws Exception {
-    try {
-      admin.delete().deletingChildrenIfNeeded().forPath(Quotas.quotaPath(paths.jobsOf(site)));
-    } catch (KeeperException.NoNodeException e) {
-      // none was set (a federation made before quotas)
+    for (String folder : List.of(paths.jobsOf(site), paths.marketOf(site))) {
+      try {
+        admin.delete().deletingChildrenIfNeeded().forPath(Quotas.quotaPath(folder));
+      } catch (KeeperException.NoNodeException e) {
+        // none was set (a federation made before quotas, or before the market)
+      }
     }
   }
 

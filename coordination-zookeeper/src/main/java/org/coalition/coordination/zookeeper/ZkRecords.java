@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
@@ -16,6 +17,10 @@ import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.RunResult;
 import org.coalition.job.JobLayout;
+import org.coalition.policy.contracts.Commitment;
+import org.coalition.policy.contracts.Commitment.Reveal;
+import org.coalition.policy.contracts.DayAheadMarket.Outcome;
+import org.coalition.policy.contracts.SealedBid;
 
 /**
  * The JSON records stored in ZooKeeper nodes, and their codec. Peers' writes are not trusted: a
@@ -122,6 +127,31 @@ final class ZkRecords {
       if (run == null) {
         throw new IllegalArgumentException("a result without its run");
       }
+    }
+  }
+
+  /** A sealed bid's commitment for one slot and block type (docs/decisions/0020-capacity-contracts.md). */
+  record CommitRecord(String site, long slotStart, String blockType, String commitment) {
+    CommitRecord {
+      JobSpec.requireId("site", site);
+      if (blockType == null || !Commitment.isHex64(commitment)) {
+        throw new IllegalArgumentException("a commitment needs its block type and 64 lower-case hex digits");
+      }
+    }
+  }
+
+  /** A bid revealed after the gate, with the nonce its commitment sealed it with. */
+  record RevealRecord(SealedBid bid, String nonce) {
+    RevealRecord {
+      new Reveal(bid, nonce); // the same checks a reveal has: a bid, and a nonce of 64 hex digits
+    }
+  }
+
+  /** A day's clearing as a member published it: every auction's outcome; members check it against their own. */
+  record ClearingRecord(String leader, String day, List<Outcome> outcomes) {
+    ClearingRecord {
+      JobSpec.requireId("leader", leader);
+      outcomes = List.copyOf(outcomes);
     }
   }
 

@@ -167,18 +167,35 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
 
   /**
    * Whether {@code path} is where a member makes nodes of its own: a job in its folder
-   * ({@code /coalition/FED/jobs/SITE/JOB}) or its live node ({@code /coalition/FED/sites/SITE/live}).
-   * Nowhere else (under its ledger row, its allowances, its site record, its jobs), so a member's
-   * bulk has one place, which the operator's quota bounds.
+   * ({@code /coalition/FED/jobs/SITE/JOB}), its live node ({@code /coalition/FED/sites/SITE/live}),
+   * or a day of its market folder and the records in it ({@code /coalition/FED/market/SITE/DAY} and
+   * {@code .../DAY/NAME}). Nowhere else (under its ledger row, its allowances, its site record, its
+   * jobs), so a member's bulk has two places, which the operator's quotas bound.
    */
   static boolean createsAtOwnPlace(Identity who, String path) {
     if (path == null) {
       return false;
     }
     String root = "/coalition/" + who.federation() + "/";
-    String jobs = root + "jobs/" + who.name() + "/";
-    return path.equals(root + "sites/" + who.name() + "/live")
-        || path.startsWith(jobs) && path.length() > jobs.length() && path.indexOf('/', jobs.length()) < 0;
+    return path.equals(root + "sites/" + who.name() + "/live") || below(path, root + "jobs/" + who.name() + "/", 1)
+        || below(path, root + "market/" + who.name() + "/", 2);
+  }
+
+  /** Whether {@code path} is 1 to {@code depth} non-empty segments below {@code folder} (which ends in '/'). */
+  private static boolean below(String path, String folder, int depth) {
+    if (!path.startsWith(folder) || path.length() == folder.length()) {
+      return false;
+    }
+    String[] segments = path.substring(folder.length()).split("/", -1);
+    if (segments.length > depth) {
+      return false;
+    }
+    for (String segment : segments) {
+      if (segment.isEmpty()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String lastSegment(String path) {

@@ -86,6 +86,19 @@ class FederationAclProviderTest {
   }
 
   @Test
+  void aMemberMakesOnlyDaysAndTheirRecordsInItsOwnMarketFolder() {
+    String rule = "site:fed/north";
+    String market = "/coalition/fed/market/north";
+    for (String own : List.of(market + "/2026-12-03", market + "/2026-12-03/1796342400.batch.cpu8x1.commit", market + "/2026-12-03/clearing")) {
+      assertTrue(allows(NORTH, rule, own, Perms.CREATE, FederationAcls.own(NORTH)), own);
+    }
+    for (String elsewhere : List.of(market, market + "/", market + "/2026-12-03/clearing/child", market + "//x", market + "/d/",
+        "/coalition/fed/market/south/2026-12-03", "/coalition/fed/market/northern/2026-12-03", "/coalition/fed/market")) {
+      assertFalse(allows(NORTH, rule, elsewhere, Perms.CREATE, FederationAcls.own(NORTH)), "a node of its own at " + elsewhere);
+    }
+  }
+
+  @Test
   void onlyKnownRulesAreValidAclIds() {
     FederationAclProvider provider = new FederationAclProvider();
     for (String valid : List.of("site:fed/north", "member:fed", "member:*", "operator:*", "claim:fed/north", "result:fed/south")) {

@@ -1,0 +1,367 @@
+package org.coalition.coordination.zookeeper;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.coalition.coordination.ContractNote;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.Market;
+import org.coalition.coordination.MarketDay;
+import org.coalition.coordination.zookeeper.ZkRecords.ClearingRecord;
+import org.coalition.coordination.zookeeper.ZkRecords.CommitRecord;
+import org.coalition.coordination.zookeeper.ZkRecords.RevealRecord;
+import org.coalition.policy.contracts.Commitment;
+import org.coalition.policy.contracts.Commitment.Reveal;
+import org.coalition.policy.contracts.ContractTerms;
+import org.coalition.policy.contracts.DayAheadMarket;
+import org.coalition.policy.contracts.DayAheadMarket.Outcome;
+import org.coalition.policy.contracts.DayAheadMarket.Refusal;
+import org.coalition.policy.contracts.MarketCalendar;
+import org.coalition.policy.contracts.SealedBid;
+
+/**
+ * The day-ahead market in ZooKeeper: each member's folder {@code market/SITE/DAY} holds its
+ * commitments and reveals ({@code SLOT.TYPE.commit}, {@code SLOT.TYPE.reveal}), its clearing when
+ * it led ({@code clearing}) and its notes of its contracts ({@code contract.ID}). The gate is the
+ * servers' clock: a commitment counts only if its node was made and last changed before the gate
+ * ({@code ctime}, {@code mtime}), a reveal only if made between the gate and the reveals' close,
+ * so no member backdates a bid. Everything else a peer wrote is refused, counted and logged once
+ * in {@link PeerRecords}.
+ */
+final class ZkMarket implements Market {
+  private static final String COMMIT = ".commit";
+  private static final String REVEAL = ".reveal";
+  private static final String CLEARING = "clearing";
+  private static final String CONTRACT = "contract.";
+  /** The most nodes read in one member's day folder: 24 slots of 40 block types, commitment and reveal, and their contracts. */
+  static final int MAX_DAY_NODES = 4_000;
+
+  private final ZkSite zk;
+  private final MarketCalendar calendar;
+
+  ZkMarket(ZkSite zk, MarketCalendar calendar) {
+    this.zk = zk;
+    this.calendar = calendar;
+  }
+
+  @Override
+  public MarketCalendar calendar() {
+    return calendar;
+  }
+
+  @Override
+  public void commit(SealedBid bid, String nonce) {
+    zk.requireOwn(bid.site());
+    LocalDate day = sellable(bid);
+    Instant gate = calendar.gate(day);
+    if (!zk.clock.instant().isBefore(gate)) {
+      throw new CoordinationException(Kind.INVALID, "the gate of the market of " + day + " closed at " + gate + "; bid for a later day");
+    }
+    String commitment = Commitment.of(bid, nonce);
+    create(day, auction(bid) + COMMIT, new CommitRecord(bid.site(), bid.slotStart(), bid.blockType(), commitment),
+        "a bid for this slot and block type is committed already; one bid per slot and type");
+  }
+
+  @Override
+  public void reveal(SealedBid bid, String nonce) {
+    zk.requireOwn(bid.site());
+    LocalDate day = sellable(bid);
+    Instant now = zk.clock.instant();
+    if (now.isBefore(calendar.gate(day)) || !now.isBefore(calendar.revealsClose(day))) {
+      throw new CoordinationException(Kind.INVALID, "bids for " + day + " are revealed from " + calendar.gate(day) + " until "
+          + calendar.revealsClose(day) + ", not at " + now);
+    }
+    Reveal reveal = new Reveal(bid, nonce);
+    String path = zk.paths.marketNode(zk.site, day, auction(bid) + COMMIT);
+    try {
+      CommitRecord own = ZkRecords.read(path, zk.client.getData().forPath(path), CommitRecord.class);
+      if (!reveal.matches(own.commitment())) {
+        throw new CoordinationException(Kind.INVALID, "this bid and nonce are not what " + path + " committed; reveal the bid committed");
+      }
+    } catch (KeeperException.NoNodeException e) {
+      throw new CoordinationException(Kind.INVALID, "no commitment at " + path + " to reveal; commit before the gate");
+    } catch (CoordinationException e) {
+      throw e;
+    } catch (Exception e) {
+      throw ZkSite.translate("reading " + path, e);
+    }
+    create(day, auction(bid) + REVEAL, new RevealRecord(bid, nonce), "this bid is revealed already");
+  }
+
+  @Override
+  public void publishClearing(LocalDate day, List<Outcome> outcomes) {
+    put(day, CLEARING, new ClearingRecord(zk.site, day.toString(), outcomes));
+  }
+
+  @Override
+  public void note(ContractNote note) {
+    zk.requireOwn(note.writer());
+    put(MarketCalendar.dayOf(note.terms().slotStart()), CONTRACT + note.terms().id(), note);
+  }
+
+  @Override
+  public int forgetBefore(LocalDate day) {
+    String folder = zk.paths.marketOf(zk.site);
+    int gone = 0;
+    try {
+      for (String child : zk.client.getChildren().forPath(folder)) {
+        if (ZkPaths.isDay(child) && LocalDate.parse(child).isBefore(day)) {
+          zk.client.delete().deletingChildrenIfNeeded().forPath(folder + "/" + child);
+          gone++;
+        }
+      }
+    } catch (Exception e) {
+      throw ZkSite.translate("deleting the market records of " + zk.site + " before " + day, e);
+    }
+    return gone;
+  }
+
+  @Override
+  public MarketDay read(LocalDate day) {
+    if (zk.clock.instant().isBefore(calendar.revealsClose(day))) {
+      return new MarketDay(day, false, List.of(), List.of(), Map.of());
+    }
+    Bids bids = new Bids();
+    Map<String, ClearingRecord> clearings = new TreeMap<>();
+    Map<String, Map<String, ContractNote>> notes = new TreeMap<>();
+    try {
+      for (String member : zk.client.getChildren().forPath(zk.paths.market())) {
+        readFolder(member, day, bids, clearings, notes);
+      }
+    } catch (CoordinationException e) {
+      throw e;
+    } catch (Exception e) {
+      throw ZkSite.translate("reading the market of " + day, e);
+    }
+    List<Outcome> outcomes = bids.clear();
+    for (Outcome o : outcomes) {
+      for (Refusal r : o.refused()) {
+        zk.peerRecords.refuse("Bid", zk.paths.marketNode(r.site(), day, o.slotStart() + "." + o.blockType()), r.fault().words());
+      }
+    }
+    List<String> clearedBy = new ArrayList<>();
+    clearings.forEach((member, c) -> {
+      String path = zk.paths.marketNode(member, day, CLEARING);
+      if (c.outcomes().equals(outcomes)) {
+        clearedBy.add(member);
+        zk.peerRecords.accepted(path);
+      } else {
+        zk.peerRecords.refuse("Clearing", path, "it is not the clearing of the bids that count (" + firstDifference(c.outcomes(), outcomes)
+            + "); every member clears by itself");
+      }
+    });
+    List<ContractTerms> cleared = outcomes.stream().flatMap(o -> o.contracts().stream()).toList();
+    Map<String, Map<String, ContractNote>> believed = new TreeMap<>();
+    notes.forEach((member, byId) -> byId.forEach((id, note) -> {
+      String path = zk.paths.marketNode(member, day, CONTRACT + id);
+      if (!cleared.contains(note.terms())) {
+        zk.peerRecords.refuse("ContractNote", path, "contract " + id + " is not in the day's clearing on these terms");
+      } else {
+        believed.computeIfAbsent(id, k -> new TreeMap<>()).put(member, note);
+      }
+    }));
+    return new MarketDay(day, true, outcomes, clearedBy, believed);
+  }
+
+  /** Reads {@code member}'s folder for {@code day} into what counts; refuses the rest. */
+  private void readFolder(String member, LocalDate day, Bids bids, Map<String, ClearingRecord> clearings,
+      Map<String, Map<String, ContractNote>> notes) throws Exception {
+    String folder = zk.paths.marketDay(member, day);
+    List<String> children;
+    try {
+      children = zk.client.getChildren().forPath(folder);
+    } catch (KeeperException.NoNodeException e) {
+      return;
+    }
+    if (children.size() > MAX_DAY_NODES) {
+      zk.peerRecords.refuse("MarketFolder", folder, children.size() + " nodes, over the " + MAX_DAY_NODES + " read; none counts");
+      return;
+    }
+    for (String name : children) {
+      String path = folder + "/" + name;
+      Stat stat = new Stat();
+      byte[] data;
+      try {
+        data = zk.client.getData().storingStatIn(stat).forPath(path);
+      } catch (KeeperException.NoNodeException e) {
+        continue; // its writer deleted it meanwhile
+      }
+      try {
+        String why = readNode(member, day, path, data, stat, bids, clearings, notes);
+        if (why == null) {
+          zk.peerRecords.accepted(path);
+        } else {
+          zk.peerRecords.refuse("MarketRecord", path, why);
+        }
+      } catch (CoordinationException e) {
+        zk.peerRecords.refuse("MarketRecord", path, e.getMessage());
+      }
+    }
+  }
+
+  /** Takes one node of {@code member}'s day folder; why it does not count, or null. */
+  private String readNode(String member, LocalDate day, String path, byte[] data, Stat stat, Bids bids,
+      Map<String, ClearingRecord> clearings, Map<String, Map<String, ContractNote>> notes) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    Instant gate = calendar.gate(day);
+    if (name.endsWith(COMMIT)) {
+      CommitRecord c = ZkRecords.read(path, data, CommitRecord.class);
+      String why = placed(member, day, name, COMMIT, c.site(), c.slotStart(), c.blockType());
+      if (why != null) {
+        return why;
+      }
+      if (stat.getCtime() >= gate.toEpochMilli() || stat.getMtime() >= gate.toEpochMilli()) {
+        return "written or changed at " + Instant.ofEpochMilli(Math.max(stat.getCtime(), stat.getMtime())) + ", after the gate at " + gate;
+      }
+      bids.commitments(c.slotStart(), c.blockType()).put(member, c.commitment());
+      return null;
+    }
+    if (name.endsWith(REVEAL)) {
+      RevealRecord r = ZkRecords.read(path, data, RevealRecord.class);
+      SealedBid bid = r.bid();
+      String why = placed(member, day, name, REVEAL, bid.site(), bid.slotStart(), bid.blockType());
+      if (why != null) {
+        return why;
+      }
+      if (stat.getCtime() < gate.toEpochMilli() || stat.getCtime() >= calendar.revealsClose(day).toEpochMilli()) {
+        return "revealed at " + Instant.ofEpochMilli(stat.getCtime()) + ", outside " + gate + " to " + calendar.revealsClose(day);
+      }
+      bids.reveals(bid.slotStart(), bid.blockType()).add(new Reveal(bid, r.nonce()));
+      return null;
+    }
+    if (name.equals(CLEARING)) {
+      ClearingRecord c = ZkRecords.read(path, data, ClearingRecord.class);
+      if (!c.leader().equals(member) || !c.day().equals(day.toString())) {
+        return "it names leader " + c.leader() + " and day " + c.day();
+      }
+      clearings.put(member, c);
+      return null;
+    }
+    if (name.startsWith(CONTRACT)) {
+      ContractNote n = ZkRecords.read(path, data, ContractNote.class);
+      if (!n.writer().equals(member)) {
+        return "it names writer " + n.writer();
+      }
+      if (!name.equals(CONTRACT + n.terms().id())) {
+        return "it holds contract " + n.terms().id();
+      }
+      notes.computeIfAbsent(member, k -> new TreeMap<>()).put(n.terms().id(), n);
+      return null;
+    }
+    return "not a market record (SLOT.TYPE.commit, SLOT.TYPE.reveal, clearing, contract.ID)";
+  }
+
+  /** Why a bid record named {@code name} in {@code member}'s folder for {@code day} is misplaced, or null. */
+  private String placed(String member, LocalDate day, String name, String suffix, String site, long slotStart, String blockType) {
+    if (!site.equals(member) || !name.equals(slotStart + "." + blockType + suffix)) {
+      return "it holds a bid of " + site + " for " + slotStart + "." + blockType;
+    }
+    return calendar.unsold(day, slotStart);
+  }
+
+  /** The day a bid's slot is sold in; INVALID if the calendar does not sell it. */
+  private LocalDate sellable(SealedBid bid) {
+    LocalDate day = MarketCalendar.dayOf(bid.slotStart());
+    String why = calendar.unsold(day, bid.slotStart());
+    if (why != null) {
+      throw new CoordinationException(Kind.INVALID, "bid of " + bid.site() + ": " + why);
+    }
+    return day;
+  }
+
+  private static String auction(SealedBid bid) {
+    return bid.slotStart() + "." + bid.blockType();
+  }
+
+  /** Creates this site's node {@code name} in its folder for {@code day}; {@code taken} is the error when it exists. */
+  private void create(LocalDate day, String name, Object record, String taken) {
+    String path = zk.paths.marketNode(zk.site, day, name);
+    try {
+      ensureDay(day);
+      zk.client.create().withACL(zk.ownAcl).forPath(path, ZkRecords.write(record));
+    } catch (KeeperException.NodeExistsException e) {
+      throw new CoordinationException(Kind.INVALID, path + ": " + taken);
+    } catch (Exception e) {
+      throw ZkSite.translate("writing " + path, e);
+    }
+  }
+
+  /** Writes this site's node {@code name} in its folder for {@code day}, made or replaced. */
+  private void put(LocalDate day, String name, Object record) {
+    String path = zk.paths.marketNode(zk.site, day, name);
+    byte[] data = ZkRecords.write(record);
+    try {
+      ensureDay(day);
+      try {
+        zk.client.create().withACL(zk.ownAcl).forPath(path, data);
+      } catch (KeeperException.NodeExistsException e) {
+        zk.client.setData().forPath(path, data);
+      }
+    } catch (Exception e) {
+      throw ZkSite.translate("writing " + path, e);
+    }
+  }
+
+  private void ensureDay(LocalDate day) throws Exception {
+    try {
+      zk.client.create().withACL(zk.ownAcl).forPath(zk.paths.marketDay(zk.site, day));
+    } catch (KeeperException.NodeExistsException e) {
+      // made by an earlier bid of the day
+    }
+  }
+
+  private static String firstDifference(List<Outcome> published, List<Outcome> expected) {
+    Map<String, Outcome> mine = new HashMap<>();
+    expected.forEach(o -> mine.put(o.slotStart() + "." + o.blockType(), o));
+    for (Outcome o : published) {
+      Outcome e = mine.remove(o.slotStart() + "." + o.blockType());
+      if (e == null) {
+        return "auction " + o.slotStart() + "." + o.blockType() + " had no bids that count";
+      }
+      if (!e.equals(o)) {
+        return "auction " + o.slotStart() + "." + o.blockType() + " clears to " + e.contracts().size() + " contracts at "
+            + e.contracts().stream().map(ContractTerms::buyPrice).findFirst().orElse(0.0) + ", not as written";
+      }
+    }
+    return mine.isEmpty() ? "the same auctions in another order" : "auction " + mine.keySet().iterator().next() + " is missing";
+  }
+
+  /** One auction of the day: a slot and a block type, in the order of slot, then type. */
+  private record Auction(long slotStart, String blockType) implements Comparable<Auction> {
+    @Override
+    public int compareTo(Auction o) {
+      return Comparator.comparingLong(Auction::slotStart).thenComparing(Auction::blockType).compare(this, o);
+    }
+  }
+
+  /** The bids that count, by auction. */
+  private static final class Bids {
+    private final Map<Auction, Map<String, String>> commitments = new TreeMap<>();
+    private final Map<Auction, List<Reveal>> reveals = new TreeMap<>();
+
+    Map<String, String> commitments(long slotStart, String blockType) {
+      reveals.computeIfAbsent(new Auction(slotStart, blockType), k -> new ArrayList<>());
+      return commitments.computeIfAbsent(new Auction(slotStart, blockType), k -> new TreeMap<>());
+    }
+
+    List<Reveal> reveals(long slotStart, String blockType) {
+      commitments.computeIfAbsent(new Auction(slotStart, blockType), k -> new TreeMap<>());
+      return reveals.computeIfAbsent(new Auction(slotStart, blockType), k -> new ArrayList<>());
+    }
+
+    /** Each auction's outcome, slot by slot. */
+    List<Outcome> clear() {
+      List<Outcome> out = new ArrayList<>();
+      commitments.forEach((a, c) -> out.add(DayAheadMarket.clear(a.slotStart(), a.blockType(), c, reveals.get(a))));
+      return out;
+    }
+  }
+}

@@ -1,0 +1,276 @@
+package org.coalition.coordination.zookeeper;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.coalition.coordination.zookeeper.HostileWrites.JUNK;
+import static org.coalition.coordination.zookeeper.HostileWrites.assertNoAuth;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.data.ACL;
+import org.coalition.coordination.ContractNote;
+import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.Market;
+import org.coalition.coordination.MarketDay;
+import org.coalition.coordination.zookeeper.ZkRecords.CommitRecord;
+import org.coalition.coordination.zookeeper.ZkRecords.RevealRecord;
+import org.coalition.policy.contracts.Commitment;
+import org.coalition.policy.contracts.Contract.Phase;
+import org.coalition.policy.contracts.ContractTerms;
+import org.coalition.policy.contracts.DayAheadMarket.Fault;
+import org.coalition.policy.contracts.DayAheadMarket.Outcome;
+import org.coalition.policy.contracts.DayAheadMarket.Refusal;
+import org.coalition.policy.contracts.MarketCalendar;
+import org.coalition.policy.contracts.SealedBid;
+import org.coalition.policy.contracts.SealedBid.Side;
+import org.coalition.testbed.zookeeper.Ensemble;
+import org.coalition.zookeeper.policy.FederationAcls;
+import org.coalition.zookeeper.policy.Identity;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The day-ahead market on a real server (docs/decisions/0020-capacity-contracts.md): five members
+ * bid for tomorrow's second slot with a gate a few seconds ahead; b and d buy at 100 and 60, a and
+ * c sell at 10 and 80, so McAfee pairs b with a at (60 + 80) / 2 = 70. Site e is hostile: it
+ * reveals a bid other than the one it sealed, backdates and rewrites commitments with its own
+ * client, publishes a clearing in its own favour and writes a contract it is no party of. Every
+ * member clears alike and refuses each of e's records, counted; the servers refuse e's writes
+ * outside its own folder.
+ */
+class ZkMarketIT {
+  private static final String TYPE = "batch.cpu8x1";
+  private static final Duration STEP = Duration.ofSeconds(4);
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static Ensemble server;
+
+  private ZkTestFederation fed;
+  private ZkPaths paths;
+  private MarketCalendar calendar;
+  private LocalDate day;
+  private long slot;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = SharedServer.get();
+  }
+
+  /** A new federation, and a calendar whose gate for tomorrow is {@link #STEP} from now and whose reveals close a step later. */
+  @BeforeEach
+  void market() {
+    fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c", "d", "e"));
+    paths = new ZkPaths(fed.name);
+    day = LocalDate.now(ZoneOffset.UTC).plusDays(1);
+    Instant gate = Instant.now().plus(STEP);
+    calendar = new MarketCalendar(Duration.between(gate, MarketCalendar.start(day)), STEP, Duration.ofHours(1));
+    slot = MarketCalendar.start(day).getEpochSecond() + 3600;
+  }
+
+  private static String nonce() {
+    byte[] bytes = new byte[Commitment.NONCE_BYTES];
+    RANDOM.nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  /** a..e's daemons, in that order, and e's own ZooKeeper client, which writes what e's daemon would not. */
+  private record Members(Map<String, ZkCoordination> sites, CuratorFramework e) implements AutoCloseable {
+    @Override
+    public void close() {
+      e.close();
+      sites.values().forEach(ZkCoordination::close);
+    }
+  }
+
+  private Members members() {
+    Map<String, ZkCoordination> sites = new LinkedHashMap<>();
+    for (String s : List.of("a", "b", "c", "d", "e")) {
+      sites.put(s, fed.connect(s));
+    }
+    return new Members(sites, ZkFederation.client(fed.connectString, fed.tls("e"), ZkFederation.Options.DEFAULT));
+  }
+
+  /** The honest four's bids, by site. */
+  private Map<String, SealedBid> honestBids() {
+    Map<String, SealedBid> bids = new LinkedHashMap<>();
+    bids.put("b", new SealedBid("b", slot, TYPE, Side.BUY, 100));
+    bids.put("d", new SealedBid("d", slot, TYPE, Side.BUY, 60));
+    bids.put("a", new SealedBid("a", slot, TYPE, Side.SELL, 10));
+    bids.put("c", new SealedBid("c", slot, TYPE, Side.SELL, 80));
+    return bids;
+  }
+
+  /** Each of {@code bids} committed by its site's daemon; their nonces by site. */
+  private Map<String, String> commit(Map<String, ZkCoordination> sites, Map<String, SealedBid> bids) {
+    Map<String, String> nonces = new LinkedHashMap<>();
+    bids.forEach((s, bid) -> {
+      nonces.put(s, nonce());
+      sites.get(s).market(calendar).commit(bid, nonces.get(s));
+    });
+    return nonces;
+  }
+
+  private void waitUntil(Instant when) throws InterruptedException {
+    long ms = Duration.between(Instant.now(), when).toMillis();
+    if (ms > 0) {
+      Thread.sleep(ms + 200); // past it on the servers' clock too: they run on this machine
+    }
+  }
+
+  private ContractTerms bFromAAt70() {
+    return new ContractTerms("b", "a", slot, TYPE, 70, 70);
+  }
+
+  @Test
+  void everyMemberClearsTheSameContractFromBidsSealedBeforeTheGateAndRevealedAfterIt() throws Exception {
+    try (Members members = members()) {
+      Map<String, ZkCoordination> sites = members.sites();
+      Map<String, Market> markets = new LinkedHashMap<>();
+      sites.forEach((s, c) -> markets.put(s, c.market(calendar)));
+      Map<String, SealedBid> bids = honestBids();
+      Map<String, String> nonces = new LinkedHashMap<>();
+      bids.forEach((s, bid) -> {
+        nonces.put(s, nonce());
+        markets.get(s).commit(bid, nonces.get(s));
+      });
+      CoordinationException early = assertThrows(CoordinationException.class, () -> markets.get("b").reveal(bids.get("b"), nonces.get("b")));
+      assertTrue(early.getMessage().contains("revealed from"), "a reveal before the gate is refused: " + early.getMessage());
+      assertThrows(CoordinationException.class, () -> markets.get("b").commit(bids.get("b"), nonce()), "one bid per slot and type");
+      assertFalse(markets.get("c").read(day).closed(), "nothing clears before the reveals close");
+
+      waitUntil(calendar.gate(day));
+      CoordinationException late = assertThrows(CoordinationException.class,
+          () -> markets.get("e").commit(new SealedBid("e", slot, TYPE, Side.SELL, 1), nonce()));
+      assertTrue(late.getMessage().contains("gate"), "a commitment after the gate is refused: " + late.getMessage());
+      assertThrows(CoordinationException.class, () -> markets.get("b").reveal(new SealedBid("b", slot, TYPE, Side.BUY, 99), nonces.get("b")),
+          "a site's own daemon will not reveal a bid other than the one it sealed");
+      bids.forEach((s, bid) -> markets.get(s).reveal(bid, nonces.get(s)));
+
+      waitUntil(calendar.revealsClose(day));
+      List<Outcome> seen = new ArrayList<>();
+      for (Market m : markets.values()) {
+        MarketDay read = m.read(day);
+        assertTrue(read.closed());
+        assertEquals(1, read.outcomes().size(), "one auction: tomorrow's second slot of " + TYPE);
+        seen.add(read.outcomes().get(0));
+      }
+      assertEquals(List.of(bFromAAt70()), seen.get(0).contracts(), "McAfee: one efficient pair, the next pair's mid price 70 in [10, 100]");
+      seen.forEach(o -> assertEquals(seen.get(0), o, "every member clears alike"));
+
+      markets.get("a").publishClearing(day, markets.get("a").read(day).outcomes());
+      markets.get("a").note(new ContractNote("a", bFromAAt70(), Phase.ACKNOWLEDGED, ""));
+      markets.get("b").note(new ContractNote("b", bFromAAt70(), Phase.ACKNOWLEDGED, ""));
+      MarketDay atC = markets.get("c").read(day);
+      assertEquals(List.of("a"), atC.clearedBy(), "a's clearing is the one c computed");
+      assertEquals(Map.of("a", Phase.ACKNOWLEDGED, "b", Phase.ACKNOWLEDGED),
+          Map.of("a", atC.notes().get(bFromAAt70().id()).get("a").phase(), "b", atC.notes().get(bFromAAt70().id()).get("b").phase()),
+          "both parties' acknowledgements, as every member reads them");
+      assertEquals(Map.of(), sites.get("c").refusedPeerRecords(), "an honest day refuses nothing");
+      assertEquals(1, markets.get("a").forgetBefore(day.plusDays(1)), "a deletes its own records of the day");
+    }
+  }
+
+  @Test
+  void aMemberThatRevealsADifferentBidOrBackdatesOrRewritesOneIsRefusedAndTheRestClearsAsWithoutIt() throws Exception {
+    try (Members members = members()) {
+      Map<String, ZkCoordination> sites = members.sites();
+      CuratorFramework e = members.e();
+      Map<String, String> nonces = commit(sites, honestBids());
+      // e seals a sell at 5, which would win, and a second bid for the next slot it will rewrite after the gate
+      String eNonce = nonce();
+      SealedBid sealed = new SealedBid("e", slot, TYPE, Side.SELL, 5);
+      sites.get("e").market(calendar).commit(sealed, eNonce);
+      SealedBid next = new SealedBid("e", slot + 3600, TYPE, Side.SELL, 90);
+      sites.get("e").market(calendar).commit(next, eNonce);
+
+      waitUntil(calendar.gate(day));
+      honestBids().forEach((s, bid) -> sites.get(s).market(calendar).reveal(bid, nonces.get(s)));
+      List<ACL> own = FederationAcls.own(new Identity(fed.name, "e"));
+      // a reveal of another price than sealed, written with e's own client (its daemon would not)
+      e.create().withACL(own).forPath(paths.marketNode("e", day, slot + "." + TYPE + ".reveal"),
+          ZkRecords.write(new RevealRecord(new SealedBid("e", slot, TYPE, Side.SELL, 1), eNonce)));
+      // the next slot's commitment rewritten after the gate to seal a buy at 200, and revealed so
+      SealedBid rewritten = new SealedBid("e", slot + 3600, TYPE, Side.BUY, 200);
+      e.setData().forPath(paths.marketNode("e", day, (slot + 3600) + "." + TYPE + ".commit"),
+          ZkRecords.write(new CommitRecord("e", slot + 3600, TYPE, Commitment.of(rewritten, eNonce))));
+      e.create().withACL(own).forPath(paths.marketNode("e", day, (slot + 3600) + "." + TYPE + ".reveal"),
+          ZkRecords.write(new RevealRecord(rewritten, eNonce)));
+      // and a commitment made after the gate, named as if for a third slot
+      SealedBid backdated = new SealedBid("e", slot + 7200, TYPE, Side.BUY, 300);
+      e.create().withACL(own).forPath(paths.marketNode("e", day, (slot + 7200) + "." + TYPE + ".commit"),
+          ZkRecords.write(new CommitRecord("e", slot + 7200, TYPE, Commitment.of(backdated, eNonce))));
+      e.create().withACL(own).forPath(paths.marketNode("e", day, (slot + 7200) + "." + TYPE + ".reveal"),
+          ZkRecords.write(new RevealRecord(backdated, eNonce)));
+      e.create().withACL(own).forPath(paths.marketNode("e", day, "notes"), JUNK);
+
+      waitUntil(calendar.revealsClose(day));
+      MarketDay atC = sites.get("c").market(calendar).read(day);
+      Map<Long, Outcome> bySlot = new LinkedHashMap<>();
+      atC.outcomes().forEach(o -> bySlot.put(o.slotStart(), o));
+      assertEquals(List.of(bFromAAt70()), bySlot.get(slot).contracts(), "the honest four clear as without e");
+      assertEquals(List.of(new Refusal("e", Fault.WRONG_REVEAL)), bySlot.get(slot).refused(), "e's reveal is not what it sealed");
+      assertEquals(List.of(new Refusal("e", Fault.NOT_COMMITTED)), bySlot.get(slot + 3600).refused(),
+          "a commitment changed after the gate does not count, so its reveal has none");
+      assertEquals(List.of(new Refusal("e", Fault.NOT_COMMITTED)), bySlot.get(slot + 7200).refused(),
+          "a commitment made after the gate does not count");
+      Map<String, Long> refused = sites.get("c").refusedPeerRecords();
+      assertEquals(3L, refused.get("Bid"), "the three refused bids, each counted once: " + refused);
+      assertEquals(3L, refused.get("MarketRecord"), "two late commitments and a node that is no market record: " + refused);
+      sites.get("c").market(calendar).read(day);
+      assertEquals(refused, sites.get("c").refusedPeerRecords(), "read again, nothing is counted twice");
+    }
+  }
+
+  @Test
+  void aWrongClearingAContractOfAThirdSiteAndWritesOutsideItsFolderAreRefused() throws Exception {
+    try (Members members = members()) {
+      Map<String, ZkCoordination> sites = members.sites();
+      CuratorFramework e = members.e();
+      Map<String, String> nonces = commit(sites, honestBids());
+      assertNoAuth("write a commitment in a's folder", () -> e.create().withACL(FederationAcls.own(new Identity(fed.name, "e")))
+          .forPath(paths.marketDay("a", day) + "/" + slot + "." + TYPE + ".commit", JUNK));
+      assertNoAuth("rewrite a's commitment", () -> e.setData().forPath(paths.marketDay("a", day) + "/" + slot + "." + TYPE + ".commit", JUNK));
+      assertNoAuth("add a market folder of its own making", () -> e.create().forPath(paths.market() + "/sybil", JUNK));
+      waitUntil(calendar.gate(day));
+      honestBids().forEach((s, bid) -> sites.get(s).market(calendar).reveal(bid, nonces.get(s)));
+      waitUntil(calendar.revealsClose(day));
+
+      List<Outcome> honest = sites.get("a").market(calendar).read(day).outcomes();
+      sites.get("a").market(calendar).publishClearing(day, honest);
+      Outcome o = honest.get(0);
+      ContractTerms forE = new ContractTerms("e", "a", slot, TYPE, 10, 10);
+      sites.get("e").market(calendar).publishClearing(day,
+          List.of(new Outcome(o.slotStart(), o.blockType(), List.of(forE), o.refused(), o.reason())));
+      // a note of the a-b contract in e's folder, written around the check e's own daemon makes
+      e.create().withACL(FederationAcls.own(new Identity(fed.name, "e"))).forPath(paths.marketNode("e", day, "contract." + bFromAAt70().id()),
+          ("{\"writer\":\"e\",\"terms\":" + new String(ZkRecords.write(bFromAAt70()), UTF_8)
+              + ",\"phase\":\"BROKEN\",\"reservation\":\"\"}").getBytes(UTF_8));
+      assertThrows(IllegalArgumentException.class, () -> new ContractNote("e", bFromAAt70(), Phase.ACKNOWLEDGED, ""),
+          "e's daemon notes only contracts it is a party of");
+      sites.get("e").market(calendar).note(new ContractNote("e", forE, Phase.ACKNOWLEDGED, ""));
+      assertNoAuth("nest nodes below a record", () -> e.create().withACL(FederationAcls.own(new Identity(fed.name, "e")))
+          .forPath(paths.marketNode("e", day, "contract." + forE.id()) + "/child", JUNK));
+
+      MarketDay atC = sites.get("c").market(calendar).read(day);
+      assertEquals(List.of("a"), atC.clearedBy(), "only a's clearing is the one c computed");
+      assertEquals(Map.of(), atC.notes(), "neither e's note of a's contract nor its note of a contract never cleared");
+      Map<String, Long> refused = sites.get("c").refusedPeerRecords();
+      assertEquals(1L, refused.get("Clearing"), "e's clearing, counted once: " + refused);
+      assertEquals(1L, refused.get("ContractNote"), "e's contract that was never cleared: " + refused);
+      assertEquals(1L, refused.get("MarketRecord"), "e's note of a contract it is no party of: " + refused);
+    }
+  }
+}
