@@ -141,7 +141,7 @@ final class ZkMarket implements Market {
     } catch (Exception e) {
       throw ZkSite.translate("reading the market of " + day, e);
     }
-    List<Outcome> outcomes = bids.clear();
+    List<Outcome> outcomes = bids.clear(calendar.slot().toSeconds());
     for (Outcome o : outcomes) {
       for (Refusal r : o.refused()) {
         zk.peerRecords.refuse("Bid", zk.paths.marketNode(r.site(), day, o.slotStart() + "." + o.blockType()), r.fault().words());
@@ -358,9 +358,9 @@ final class ZkMarket implements Market {
     }
 
     /** Each auction's outcome, slot by slot. */
-    List<Outcome> clear() {
+    List<Outcome> clear(long slotSeconds) {
       List<Outcome> out = new ArrayList<>();
-      commitments.forEach((a, c) -> out.add(DayAheadMarket.clear(a.slotStart(), a.blockType(), c, reveals.get(a))));
+      commitments.forEach((a, c) -> out.add(DayAheadMarket.clear(a.slotStart(), a.blockType(), slotSeconds, c, reveals.get(a))));
       return out;
     }
   }

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import org.coalition.policy.contracts.Commitment.Reveal;
 import org.coalition.policy.contracts.SealedBid.Side;
 
@@ -56,8 +55,15 @@ public final class DayAheadMarket {
     }
   }
 
-  public static Outcome clear(long slotStart, String blockType, Map<String, String> commitments, List<Reveal> reveals) {
-    Objects.requireNonNull(blockType, "blockType");
+  /**
+   * The outcome of the auction of one block of {@code blockType} in the slot starting at
+   * {@code slotStart}, {@code slotSeconds} long. The block is worth at most its core-seconds in
+   * the slot, which bound McAfee's price where the market is thin ({@link McAfeeAuction}'s
+   * bounded rule: a lone buyer and seller trade at half the block's core-seconds when that lies
+   * between their prices).
+   */
+  public static Outcome clear(long slotStart, String blockType, long slotSeconds, Map<String, String> commitments, List<Reveal> reveals) {
+    double value = (double) BlockType.cores(blockType) * slotSeconds;
     Map<String, List<Reveal>> bySite = new HashMap<>();
     for (Reveal r : reveals) {
       bySite.computeIfAbsent(r.bid().site(), s -> new ArrayList<>()).add(r);
@@ -79,7 +85,7 @@ public final class DayAheadMarket {
       SealedBid bid = e.getValue().get(0).bid();
       (bid.side() == Side.BUY ? buys : sells).add(bid.asBid());
     }
-    Clearing clearing = McAfeeAuction.clear(buys, sells, ties(slotStart, blockType));
+    Clearing clearing = McAfeeAuction.clear(buys, sells, ties(slotStart, blockType), value);
     List<ContractTerms> contracts = new ArrayList<>();
     for (int i = 0; i < clearing.trades(); i++) {
       contracts.add(new ContractTerms(clearing.buyers().get(i), clearing.sellers().get(i), slotStart, blockType,
@@ -117,9 +123,9 @@ public final class DayAheadMarket {
    * What a member finds wrong in the contracts a leader published for this auction, recomputed
    * from the same commitments and reveals: empty when they are exactly the clearing.
    */
-  public static List<String> verify(List<ContractTerms> published, long slotStart, String blockType, Map<String, String> commitments,
-      List<Reveal> reveals) {
-    List<ContractTerms> expected = clear(slotStart, blockType, commitments, reveals).contracts();
+  public static List<String> verify(List<ContractTerms> published, long slotStart, String blockType, long slotSeconds,
+      Map<String, String> commitments, List<Reveal> reveals) {
+    List<ContractTerms> expected = clear(slotStart, blockType, slotSeconds, commitments, reveals).contracts();
     List<String> wrong = new ArrayList<>();
     for (ContractTerms c : published) {
       if (!expected.contains(c)) {

@@ -31,6 +31,20 @@ public final class McAfeeAuction {
    * serve the same bidder first).
    */
   public static Clearing clear(List<Bid> buyBids, List<Bid> sellBids, Comparator<String> ties) {
+    return clear(buyBids, sellBids, ties, Double.NaN);
+  }
+
+  /**
+   * As {@link #clear(List, List, Comparator)} in a market whose good is worth at most
+   * {@code value} to anyone: where the (k+1)-th pair is missing on one side or both, its place is
+   * taken by the bounds of the good's value, a buy at 0 and a sell at {@code value}, so that p0
+   * still exists ({@code NaN}: no bounds, McAfee's own rule). p0 depends on no bid among the
+   * first k pairs, as in McAfee's proof, so bidding one's value stays the dominant strategy and
+   * the auctioneer still never pays; what changes is that a thin market trades: one buyer and one
+   * seller trade at half the good's value when it lies between their prices, where McAfee's rule
+   * drops the only pair.
+   */
+  public static Clearing clear(List<Bid> buyBids, List<Bid> sellBids, Comparator<String> ties, double value) {
     List<Bid> buys = sorted(buyBids, Comparator.comparingDouble(Bid::price).reversed().thenComparing(Bid::bidder, ties), "buy");
     List<Bid> sells = sorted(sellBids, Comparator.comparingDouble(Bid::price).thenComparing(Bid::bidder, ties), "sell");
     int k = 0;
@@ -42,10 +56,13 @@ public final class McAfeeAuction {
     }
     double bk = buys.get(k - 1).price();
     double sk = sells.get(k - 1).price();
-    if (k < buys.size() && k < sells.size()) {
-      double p0 = (buys.get(k).price() + sells.get(k).price()) / 2;
+    boolean bounded = !Double.isNaN(value);
+    if (k < buys.size() && k < sells.size() || bounded) {
+      double p0 = ((k < buys.size() ? buys.get(k).price() : 0) + (k < sells.size() ? sells.get(k).price() : value)) / 2;
       if (sk <= p0 && p0 <= bk) {
-        return new Clearing(bidders(buys, k), bidders(sells, k), p0, p0, k + " efficient pairs; the next pair's mid price "
+        String next = k < buys.size() && k < sells.size() ? "the next pair's mid price " : "the mid price of the next pair (bounded by the good's value "
+            + Numbers.format(value) + ") ";
+        return new Clearing(bidders(buys, k), bidders(sells, k), p0, p0, k + " efficient pairs; " + next
             + Numbers.format(p0) + " lies in [" + Numbers.format(sk) + ", " + Numbers.format(bk) + "]: all " + k + " trade at it");
       }
     }

@@ -12,8 +12,6 @@ import java.util.regex.Pattern;
 public record SealedBid(String site, long slotStart, String blockType, Side side, long price) {
   /** A site id as the site file names it. */
   static final Pattern SITE = Pattern.compile("[a-z0-9][a-z0-9_-]{0,31}");
-  /** A block type: partition and flavour, as the seller's site file names it. */
-  static final Pattern BLOCK_TYPE = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
   /** The most a bid may ask or offer: a week of a 100,000-core block, far above any real block. */
   public static final long MAX_PRICE = 100_000L * 7 * 24 * 3600;
 
@@ -25,8 +23,9 @@ public record SealedBid(String site, long slotStart, String blockType, Side side
     if (site == null || !SITE.matcher(site).matches()) {
       throw new IllegalArgumentException("bid: site id must match " + SITE + ", was " + site);
     }
-    if (blockType == null || !BLOCK_TYPE.matcher(blockType).matches()) {
-      throw new IllegalArgumentException("bid of " + site + ": block type must match " + BLOCK_TYPE + ", was " + blockType);
+    String typeProblem = BlockType.problem(blockType);
+    if (typeProblem != null) {
+      throw new IllegalArgumentException("bid of " + site + ": " + typeProblem);
     }
     if (slotStart < 0) {
       throw new IllegalArgumentException("bid of " + site + ": slot start must be >= 0 (UTC epoch seconds), was " + slotStart);

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class DayAheadMarketTest {
   private static final long SLOT = 1_796_428_800L; // 2026-12-03 00:00 UTC
   private static final String TYPE = "batch.cpu16x2";
+  /** One-hour slots: a block of TYPE is worth at most 32 x 3,600 = 115,200 core-seconds. */
+  private static final long HOUR = 3600;
   private final Random random = new Random(53);
   private final Map<String, String> commitments = new HashMap<>();
   private final List<Reveal> reveals = new ArrayList<>();
@@ -44,7 +46,7 @@ class DayAheadMarketTest {
   }
 
   private Outcome clear() {
-    return DayAheadMarket.clear(SLOT, TYPE, commitments, reveals);
+    return DayAheadMarket.clear(SLOT, TYPE, HOUR, commitments, reveals);
   }
 
   @Test
@@ -130,7 +132,22 @@ class DayAheadMarketTest {
     Outcome outcome = clear();
     assertEquals(List.of(new Refusal("both", Fault.BOTH_SIDES), new Refusal("late", Fault.NOT_COMMITTED),
         new Refusal("other", Fault.OTHER_AUCTION), new Refusal("quiet", Fault.NEVER_REVEALED)), outcome.refused());
-    assertEquals(List.of(), outcome.contracts(), "one buyer and one seller: McAfee drops the only pair");
+    assertEquals(List.of(), outcome.contracts(), "one buyer and one seller whose prices do not straddle half the block's value: no trade");
+  }
+
+  @Test
+  void aLoneBuyerAndSellerTradeAtHalfTheBlocksValueWhenItLiesBetweenTheirPrices() {
+    bid("north", Side.BUY, 80_000);
+    bid("south", Side.SELL, 3_000);
+    assertEquals(List.of(new ContractTerms("north", "south", SLOT, TYPE, 57_600, 57_600)), clear().contracts(),
+        "the missing next pair is the bounds of the value, a buy at 0 and a sell at 115,200: p0 = 57,600");
+    commitments.clear();
+    reveals.clear();
+    bid("north", Side.BUY, 50_000);
+    bid("south", Side.SELL, 3_000);
+    assertEquals(List.of(), clear().contracts(), "a buyer that values the block below half its core-seconds does not trade alone");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new SealedBid("north", SLOT, "block", Side.BUY, 1));
+    assertTrue(e.getMessage().contains("PARTITION.cpuCxN"), "a block type says its cores: " + e.getMessage());
   }
 
   @Test
@@ -148,7 +165,7 @@ class DayAheadMarketTest {
         sealed.put(site, Commitment.of(bid, nonce));
         open.add(new Reveal(bid, nonce));
       }
-      List<String> buyers = DayAheadMarket.clear(slot, TYPE, sealed, open).contracts().stream().map(ContractTerms::buyer).toList();
+      List<String> buyers = DayAheadMarket.clear(slot, TYPE, HOUR, sealed, open).contracts().stream().map(ContractTerms::buyer).toList();
       assertEquals(2, buyers.size());
       leftOut.addAll(List.of("a", "b", "c").stream().filter(b -> !buyers.contains(b)).toList());
     }
@@ -159,18 +176,18 @@ class DayAheadMarketTest {
   void everyMemberRecomputesTheClearingAndFindsAWrongOne() {
     sixSites();
     List<ContractTerms> right = clear().contracts();
-    assertEquals(List.of(), DayAheadMarket.verify(right, SLOT, TYPE, commitments, reveals));
+    assertEquals(List.of(), DayAheadMarket.verify(right, SLOT, TYPE, HOUR, commitments, reveals));
     List<ContractTerms> dearer = List.of(new ContractTerms("east", "central", SLOT, TYPE, 6000, 6000), right.get(1));
     List<ContractTerms> swapped = List.of(new ContractTerms("east", "south", SLOT, TYPE, 5000, 5000),
         new ContractTerms("north", "central", SLOT, TYPE, 5000, 5000));
     List<ContractTerms> extra = new ArrayList<>(right);
     extra.add(new ContractTerms("west", "far", SLOT, TYPE, 5000, 5000));
-    assertEquals(2, DayAheadMarket.verify(dearer, SLOT, TYPE, commitments, reveals).size());
-    assertEquals(4, DayAheadMarket.verify(swapped, SLOT, TYPE, commitments, reveals).size());
+    assertEquals(2, DayAheadMarket.verify(dearer, SLOT, TYPE, HOUR, commitments, reveals).size());
+    assertEquals(4, DayAheadMarket.verify(swapped, SLOT, TYPE, HOUR, commitments, reveals).size());
     assertEquals(List.of("contract " + SLOT + "-" + TYPE + "-far-west at 5000.0/5000.0 is not in the clearing"),
-        DayAheadMarket.verify(extra, SLOT, TYPE, commitments, reveals));
+        DayAheadMarket.verify(extra, SLOT, TYPE, HOUR, commitments, reveals));
     assertEquals(List.of("contract " + SLOT + "-" + TYPE + "-south-north at 5000.0/5000.0 of the clearing is missing"),
-        DayAheadMarket.verify(right.subList(0, 1), SLOT, TYPE, commitments, reveals));
+        DayAheadMarket.verify(right.subList(0, 1), SLOT, TYPE, HOUR, commitments, reveals));
   }
 
   @Test
@@ -184,7 +201,7 @@ class DayAheadMarketTest {
       }
       Outcome first = clear();
       Collections.shuffle(reveals, random);
-      Outcome again = DayAheadMarket.clear(SLOT, TYPE, new HashMap<>(commitments), reveals);
+      Outcome again = DayAheadMarket.clear(SLOT, TYPE, HOUR, new HashMap<>(commitments), reveals);
       assertEquals(first, again, "market " + market);
     }
   }

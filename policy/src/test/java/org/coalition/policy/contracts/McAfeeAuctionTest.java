@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -83,13 +84,30 @@ class McAfeeAuctionTest {
   /** Every bidder's utility when all bid their values, against any misreport, on small markets. */
   @Test
   void noBidderGainsByMisreporting() {
+    assertTrue(misreportsChecked(new int[][] {{2, 2}, {3, 2}}, Double.NaN) > 100_000);
+  }
+
+  /**
+   * The same with the bounds of the value (0 and 5, the grid's ends) in place of a missing next
+   * pair, on the thin markets where they matter: one buyer and one seller, two and one, one and two.
+   */
+  @Test
+  void noBidderGainsByMisreportingWhenTheValuesBoundsStandInForTheNextPair() {
+    assertTrue(misreportsChecked(new int[][] {{1, 1}, {2, 1}, {1, 2}, {2, 2}, {3, 2}}, 5) > 100_000);
+    Clearing lone = McAfeeAuction.clear(bids("b", 4), bids("s", 1), Comparator.naturalOrder(), 5);
+    assertEquals(1, lone.trades(), "a lone pair trades at (0 + 5) / 2, which lies in [1, 4]");
+    assertEquals(2.5, lone.buyPrice(), 1e-12);
+    assertEquals(0, McAfeeAuction.clear(bids("b", 2), bids("s", 1), Comparator.naturalOrder(), 5).trades(), "2.5 is not in [1, 2]");
+  }
+
+  /** Checks every bidder of every market of {@code shapes} (buyers, sellers) on the value grid against every report; how many checks. */
+  private static int misreportsChecked(int[][] shapes, double bound) {
     double[] grid = {0, 1, 2, 3, 4, 5};
     double[] reports = {0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6};
     int checked = 0;
-    for (int markets = 0; markets < 2; markets++) {
-      int buyers = 2 + markets;
-      int sellers = 2;
-      int total = buyers + sellers;
+    for (int[] shape : shapes) {
+      int buyers = shape[0];
+      int total = buyers + shape[1];
       int[] index = new int[total];
       while (true) {
         double[] value = new double[total];
@@ -97,9 +115,9 @@ class McAfeeAuctionTest {
           value[i] = grid[index[i]];
         }
         for (int who = 0; who < total; who++) {
-          double honest = utility(value, buyers, who, value[who]);
+          double honest = utility(value, buyers, who, value[who], bound);
           for (double r : reports) {
-            double lie = utility(value, buyers, who, r);
+            double lie = utility(value, buyers, who, r, bound);
             assertTrue(lie <= honest + 1e-9, String.format(
                 "bidder %d with values %s gains by reporting %s: %s > %s", who, Arrays.toString(value), r, lie, honest));
             checked++;
@@ -114,18 +132,18 @@ class McAfeeAuctionTest {
         }
       }
     }
-    assertTrue(checked > 100_000, "checked " + checked);
+    return checked;
   }
 
   /** Bidder {@code who}'s utility when it reports {@code report} and everyone else bids their value. */
-  private static double utility(double[] value, int buyers, int who, double report) {
+  private static double utility(double[] value, int buyers, int who, double report, double bound) {
     List<Bid> buys = new ArrayList<>();
     List<Bid> sells = new ArrayList<>();
     for (int i = 0; i < value.length; i++) {
       double price = i == who ? report : value[i];
       (i < buyers ? buys : sells).add(new Bid("p" + i, price));
     }
-    Clearing c = McAfeeAuction.clear(buys, sells);
+    Clearing c = McAfeeAuction.clear(buys, sells, Comparator.naturalOrder(), bound);
     String name = "p" + who;
     if (who < buyers) {
       return c.buyers().contains(name) ? value[who] - c.buyPrice() : 0;

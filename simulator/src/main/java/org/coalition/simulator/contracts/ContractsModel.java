@@ -29,9 +29,9 @@ import org.coalition.simulator.swf.SwfTrace;
  * honoured (the model has no failing seller).
  */
 public final class ContractsModel {
-  private static final String BLOCK = "block";
-
   private final ContractsConfig config;
+  /** The one block type every site trades: one node of the block's cores (the market's value bound reads them from its name). */
+  private final String block;
   private final List<List<Job>> jobs = new ArrayList<>();
 
   /** A job of one site: submitted at {@code submit} seconds from the site's start, on {@code cores} cores. */
@@ -39,6 +39,7 @@ public final class ContractsModel {
 
   public ContractsModel(ContractsConfig config, SwfTrace trace) {
     this.config = config;
+    this.block = "sim.cpu" + config.blockCores() + "x1";
     List<SwfJob> ran = trace.jobs().stream().filter(SwfJob::ran).sorted(Comparator.comparingDouble(SwfJob::submit)).toList();
     if (ran.isEmpty()) {
       throw new IllegalArgumentException(trace.file() + ": no job of the log ran, so there is nothing to replay");
@@ -176,11 +177,11 @@ public final class ContractsModel {
       SealedBid bid = null;
       if (y.waited()[h] > 0) {
         long ceiling = (long) Math.min((double) config.blockCores() * config.slotSeconds(), y.waited()[h]);
-        bid = new SealedBid("s" + i, slot, BLOCK, Side.BUY, Math.min(SealedBid.MAX_PRICE, Math.round(ceiling * factor)));
+        bid = new SealedBid("s" + i, slot, block, Side.BUY, Math.min(SealedBid.MAX_PRICE, Math.round(ceiling * factor)));
       } else if (y.idleCores()[h] >= config.blockCores()) {
         double rate = Math.max(y.arrivals()[h], 1.0 / config.slotsPerDay()) / config.slotSeconds();
         long floor = ContractPrices.sellFloor(0, rate, config.blockCores(), config.cores(), config.slotSeconds());
-        bid = new SealedBid("s" + i, slot, BLOCK, Side.SELL, Math.min(SealedBid.MAX_PRICE, Math.round(floor * factor)));
+        bid = new SealedBid("s" + i, slot, block, Side.SELL, Math.min(SealedBid.MAX_PRICE, Math.round(floor * factor)));
       }
       if (bid != null) {
         String nonce = "%064x".formatted(slot * 1000 + i);
@@ -188,7 +189,7 @@ public final class ContractsModel {
         reveals.add(new Reveal(bid, nonce));
       }
     }
-    return DayAheadMarket.clear(slot, BLOCK, commitments, reveals).contracts();
+    return DayAheadMarket.clear(slot, block, config.slotSeconds(), commitments, reveals).contracts();
   }
 
   /**

@@ -47,12 +47,15 @@ class ContractsModelTest {
   }
 
   @Test
-  void twoSitesNeverTradeForMcAfeeDropsTheOnlyPair() {
-    // One buyer and one seller an hour: McAfee's mechanism needs a second efficient pair to price the first.
+  void twoSitesTradeAtHalfTheBlocksValueSinceTheValuesBoundsPriceALonePair() {
+    // One buyer and one seller an hour: McAfee's own rule drops the only pair; bounded by the block's value (4 cores x 3,600 s),
+    // the pair trades at 7,200 whenever the buyer's ceiling reaches it, and each site's holding fee received is 3,600 a contract.
     ContractsResult r = new ContractsModel(new ContractsConfig(2, 6, 8, 4, 1, 1), dailyPeaks(8)).run();
-    assertEquals(0, r.contracts());
+    assertTrue(r.contracts() > 0, "no contract formed");
     for (ContractsResult.Site s : r.perSite()) {
-      assertEquals(s.waitAlone(), s.waitContracts(), 1e-9);
+      assertTrue(s.waitContracts() < s.waitAlone(), "site " + s.site() + ": " + s.waitContracts() + " s with contracts, " + s.waitAlone()
+          + " s alone");
+      assertEquals(0, s.credit() % 3600, 1e-9, "site " + s.site() + "'s credit is whole holding fees of 3,600: " + s.credit());
     }
   }
 
