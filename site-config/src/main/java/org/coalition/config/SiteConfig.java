@@ -19,6 +19,7 @@ import org.coalition.policy.fairness.Utility;
  * into that module's own settings record.
  *
  * @param identityDomains the identity domains this site declares ({@code identity-domains}; empty: none)
+ * @param contracts what it may trade in the capacity market ({@code contracts}; {@link ContractsSettings#NONE}: nothing)
  * @param logging the daemon's log: the level of Coalition's own loggers, and text or JSON lines
  * @param places where the keys naming files are in the file read ({@link #where})
  */
@@ -33,6 +34,7 @@ public record SiteConfig(
     Staging staging,
     Path spool,
     List<IdentityDomain> identityDomains,
+    ContractsSettings contracts,
     LogSettings logging,
     @JsonIgnore Map<String, String> places) {
 
@@ -51,8 +53,8 @@ public record SiteConfig(
    * trial's copy of a site file, whose other values are the user's, names the user's file.
    */
   public SiteConfig placedAs(SiteConfig original) {
-    return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging, spool, identityDomains, logging,
-        original.places);
+    return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging, spool, identityDomains, contracts,
+        logging, original.places);
   }
 
   /** The daemon's log ({@code logging}): Coalition's own loggers at {@code level}, each event a line of text or a JSON object. */

@@ -189,6 +189,7 @@ public final class SiteConfigReader {
     Staging staging = new Staging(maxJob, maxSite);
 
     List<IdentityDomain> domains = IdentityDomainsReader.read(name, site, top.node("identity-domains"), problems);
+    ContractsSettings contracts = ContractsReader.read(name, top.node("contracts"), problems);
 
     ConfigSection lg = ConfigSection.of(name, "logging", orEmpty(top.node("logging"), top, null, problems), problems);
     SiteConfig.LogSettings logging = new SiteConfig.LogSettings(
@@ -206,7 +207,7 @@ public final class SiteConfigReader {
     entries.forEach(e -> places.putAll(e.section().places()));
     places.putAll(accountPlaces);
     return new SiteConfig(site, federation, handlers, accounts, sharing, pilots, http, staging,
-        spool != null ? spool : Path.of("/var/lib/coalition", site), domains, logging, Map.copyOf(places));
+        spool != null ? spool : Path.of("/var/lib/coalition", site), domains, contracts, logging, Map.copyOf(places));
   }
 
   /**

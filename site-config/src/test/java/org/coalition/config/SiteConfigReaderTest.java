@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.coalition.condor.CondorSettings;
 import org.coalition.gridengine.GridEngineSettings;
 import org.coalition.handler.HandlerSettings;
@@ -57,6 +58,49 @@ class SiteConfigReaderTest {
     assertEquals(Path.of("/var/lib/coalition/east"), c.spool(), "the packaged unit's StateDirectory");
     assertEquals(new SiteConfig.Staging(1L << 30, 10L << 30), c.staging());
     assertEquals(List.of(), c.identityDomains(), "in no identity domain");
+    assertEquals(ContractsSettings.NONE, c.contracts(), "no market");
+  }
+
+  @Test
+  void aContractsBlockNamesBlockTypesWithTheirCoresHoursAndLimitsOnOneSideEach() {
+    SiteConfig c = SiteConfigReader.parse("east.yaml", MINIMAL + """
+        contracts:
+          enabled: true
+          approval: true
+          sell:
+            - type: batch.cpu16x2
+              hours: [0-6, 22-23]
+              per-day: 4
+          buy:
+            - type: gpu.cpu32x1.a100
+              limit: 50000
+        """);
+    assertEquals(new ContractsSettings(true, true,
+        List.of(new ContractsSettings.Offer("batch.cpu16x2", Set.of(0, 1, 2, 3, 4, 5, 6, 22, 23), 4, 0)),
+        List.of(new ContractsSettings.Offer("gpu.cpu32x1.a100", Set.copyOf(IntStream.range(0, 24).boxed().toList()), 1, 50_000))),
+        c.contracts());
+    assertEquals(List.of(
+        "east.yaml:13: contracts.sell[0].type: a block type is PARTITION.cpuCxN[.FLAVOUR] (N nodes of C cores; batch.cpu16x2), was batch",
+        "east.yaml:14: contracts.sell[0].hours: '24' is not an hour 0-23 or a range of them such as 22-23 (UTC)",
+        "east.yaml:14: contracts.sell[0].hours: '6-2' is not an hour 0-23 or a range of them such as 22-23 (UTC)",
+        "east.yaml:16: contracts.sell[2].type: block type batch.cpu8x1 is listed twice under sell; give each its hours in one entry",
+        "east.yaml:19: contracts.buy[1].per-day: must be between 1 and 1440, was 0",
+        "east.yaml:19: contracts.buy[1].pre-day: unknown key (did you mean 'per-day'?)",
+        "east.yaml:17: contracts.buy: block type batch.cpu8x1 is offered for sale too: a site bids on one side of a block type only (keep"
+            + " the block rather than buy it); remove it from sell or from buy"),
+        problems(MINIMAL + """
+            contracts:
+              sell:
+                - type: batch
+                  hours: [24, 6-2]
+                - type: batch.cpu8x1
+                - type: batch.cpu8x1
+              buy:
+                - {type: batch.cpu8x1}
+                - {type: batch.cpu4x1, per-day: 0, pre-day: 2}
+            """));
+    assertEquals(List.of("east.yaml:12: contracts.enabled: is true but nothing is offered: add sell or buy entries, e.g. sell: [{type:"
+        + " batch.cpu16x2, hours: [0-6, 22-23], per-day: 4}]"), problems(MINIMAL + "contracts:\n  enabled: true\n"));
   }
 
   @Test
@@ -243,7 +287,7 @@ class SiteConfigReaderTest {
     assertEquals(List.of("east.yaml:5: federation.sesion-timeout: unknown key (did you mean 'session-timeout'?)"), p);
     List<String> top = problems(MINIMAL + "partcipation: 5\n");
     assertEquals(List.of("east.yaml:11: partcipation: unknown key; known keys here: site, federation, handlers, accounts, sharing, pilots, http,"
-        + " staging, identity-domains, logging, spool"), top);
+        + " staging, identity-domains, contracts, logging, spool"), top);
   }
 
   @Test
