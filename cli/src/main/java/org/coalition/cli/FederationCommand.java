@@ -3,6 +3,9 @@ package org.coalition.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +16,8 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.zookeeper.MemberQuota;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
+import org.coalition.handler.config.Durations;
+import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.trust.FederationCa;
 import org.coalition.trust.StoreFiles;
 import org.coalition.trust.TrustException;
@@ -32,7 +37,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "federation", mixinStandardHelpOptions = true,
     description = "Make a federation's CA and certificates, create the federation in ZooKeeper, add, rotate, remove and list its members.",
     subcommands = {FederationCommand.Ca.class, FederationCommand.Issue.class, FederationCommand.Create.class, FederationMemberCommands.Add.class,
-        FederationMemberCommands.Rotate.class, FederationMemberCommands.Remove.class, FederationCommand.ListMembers.class})
+        FederationMemberCommands.Rotate.class, FederationMemberCommands.Remove.class, FederationCommand.ListMembers.class,
+        FederationCommand.Market.class})
 final class FederationCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -205,6 +211,73 @@ final class FederationCommand implements Callable<Integer> {
         Output.table(out, List.of("site", "now", "identity"), rows);
         out.flush();
       }
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(name = "market", mixinStandardHelpOptions = true,
+      description = {"Set the federation's capacity-market calendar, which every member judges bids by: bids for a UTC day's slots are"
+          + " sealed until the gate, revealed in the window after it, and cleared by every member when it closes"
+          + " (docs/decisions/0020-capacity-contracts.md). Without options: the defaults.",
+          "Change it between days' markets: a day whose gate has passed is judged anew. It connects over TLS as the operator (--identity)."})
+  static final class Market implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin Operator operator = new Operator();
+
+    @CommandLine.ArgGroup(exclusive = true)
+    Gate gate = new Gate();
+
+    @Option(names = "--reveal-window", paramLabel = "DURATION", converter = DurationConverter.class,
+        description = "How long after the gate bids are revealed (default: ${DEFAULT-VALUE}).")
+    Duration revealWindow = MarketCalendar.DEFAULT.revealWindow();
+
+    @Option(names = "--slot", paramLabel = "DURATION", converter = DurationConverter.class,
+        description = "The slots' length, dividing a day (default: ${DEFAULT-VALUE}).")
+    Duration slot = MarketCalendar.DEFAULT.slot();
+
+    @Option(names = "--json", description = "Print the result as JSON.")
+    boolean json;
+
+    /** Where the gate falls: before the day it sells, or (an hour-ahead market, the testbed's runs) into it. */
+    static final class Gate {
+      @Option(names = "--gate-before-day", paramLabel = "DURATION", converter = DurationConverter.class,
+          description = "The gate falls this long before the UTC day it sells begins (default: 12h, noon the day before).")
+      Duration before;
+
+      @Option(names = "--gate-in-day", paramLabel = "DURATION", converter = DurationConverter.class,
+          description = "The gate falls this long into the UTC day it sells; only that day's slots after the reveals close are sold.")
+      Duration into;
+
+      Duration beforeDay() {
+        return into != null ? into.negated() : before != null ? before : MarketCalendar.DEFAULT.beforeDay();
+      }
+    }
+
+    @Override
+    public Integer call() {
+      MarketCalendar calendar;
+      try {
+        calendar = new MarketCalendar(gate.beforeDay(), revealWindow, slot);
+      } catch (IllegalArgumentException e) {
+        return fail(spec, "federation market", e.getMessage(), ExitCodes.USAGE);
+      }
+      ZkTls tls = operator.tls();
+      try {
+        ZkFederation.setMarketCalendar(operator.zookeeper, tls, calendar);
+      } catch (CoordinationException e) {
+        return fail(spec, "federation market", e.getMessage(), e.kind() == CoordinationException.Kind.UNAVAILABLE ? ExitCodes.UNAVAILABLE
+            : ExitCodes.BAD_INPUT);
+      }
+      Map<String, Object> result = new LinkedHashMap<>();
+      result.put("federation", tls.who().federation());
+      result.put("gateBeforeDaySeconds", calendar.beforeDay().toSeconds());
+      result.put("revealWindowSeconds", calendar.revealWindow().toSeconds());
+      result.put("slotSeconds", calendar.slot().toSeconds());
+      LocalDate tomorrow = LocalDate.now(ZoneOffset.UTC).plusDays(1);
+      report(spec, json, result, "federation " + tls.who().federation() + ": bids for a UTC day's " + Durations.format(calendar.slot())
+          + " slots are sealed until its gate and revealed for " + Durations.format(calendar.revealWindow()) + " after it; for " + tomorrow
+          + " the gate is " + calendar.gate(tomorrow) + " and the reveals close " + calendar.revealsClose(tomorrow));
       return ExitCodes.OK;
     }
   }

@@ -150,6 +150,13 @@ class FederationCommandIT {
       CliRun created = run(with(with(new String[] {"federation", "create"}, op)));
       assertEquals(0, created.exit(), created.err());
       assertTrue(created.out().contains("no member sites yet"), created.out());
+      CliRun market = run(with(with(new String[] {"federation", "market", "--gate-in-day", "10h", "--reveal-window", "5m", "--json"}, op)));
+      assertEquals(0, market.exit(), market.err());
+      assertTrue(market.out().contains("\"gateBeforeDaySeconds\" : -36000"), market.out());
+      CliRun loose = run(with(with(new String[] {"federation", "market", "--slot", "7m"}, op)));
+      assertEquals(ExitCodes.USAGE, loose.exit(), loose.out());
+      assertTrue(loose.err().startsWith("coalition federation market: a market slot must be whole seconds, at least a minute, and divide a day"),
+          loose.err());
       Path north = tmp.resolve("north.p12");
       CliRun added = run(with(with(new String[] {"federation", "add", "--ca", ca.toString(), "--out", north.toString()}, op), "north"));
       assertEquals(0, added.exit(), added.err());

@@ -13,7 +13,7 @@ import org.coalition.policy.contracts.SealedBid;
  * only what the rules let count, judged by the servers' clock ({@link MarketDay}).
  */
 public interface Market {
-  /** The calendar this handle judges the gate and the reveals by. */
+  /** The federation's calendar (its operator's: the same at every member), by which the gate and the reveals are judged. */
   MarketCalendar calendar();
 
   /**

@@ -27,7 +27,6 @@ import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.coordination.SiteStatus;
-import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.zookeeper.policy.Identity;
 
 /**
@@ -271,9 +270,9 @@ public final class ZkCoordination implements Coordination {
     return zk.peerRecords.counts();
   }
 
-  /** This site's handle on the day-ahead capacity market, judged by {@code calendar} (the site file's {@code contracts:} block). */
-  public Market market(MarketCalendar calendar) {
-    return new ZkMarket(zk, calendar);
+  /** This site's handle on the day-ahead capacity market, judged by the federation's calendar (the operator's). */
+  public Market market() {
+    return new ZkMarket(zk);
   }
 
   @Override

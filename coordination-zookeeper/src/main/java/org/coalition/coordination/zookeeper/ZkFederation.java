@@ -22,7 +22,9 @@ import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.zookeeper.ZkRecords.CalendarRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.FederationRecord;
+import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
 
@@ -104,9 +106,10 @@ public final class ZkFederation {
         admin.setData().withVersion(stat.getVersion())
             .forPath(paths.root, ZkRecords.write(new FederationRecord(existing.epochMillis(), merged)));
       }
-      for (String branch : List.of(paths.sites(), paths.jobs(), paths.ledgers(), paths.allowances(), paths.market())) {
+      for (String branch : List.of(paths.sites(), paths.jobs(), paths.ledgers(), paths.allowances())) {
         ensure(admin, branch, new byte[0], operatorOnly);
       }
+      ensure(admin, paths.market(), ZkRecords.write(CalendarRecord.of(MarketCalendar.DEFAULT)), operatorOnly);
       retire(admin, paths.root + "/leader");
       retire(admin, paths.retiredDone());
       for (String site : members.keySet()) {
@@ -123,6 +126,29 @@ public final class ZkFederation {
       throw e;
     } catch (Exception e) {
       throw ZkSite.translate("bootstrap of federation " + federation + " at " + connectString, e);
+    }
+  }
+
+  /**
+   * Sets the federation's market calendar ({@link MarketCalendar}: the gate, the reveal window and
+   * the slot length every member judges bids by) on its {@code market} node, which only the operator
+   * writes. Change it between days' markets: a day whose gate has passed is judged anew by it.
+   */
+  public static void setMarketCalendar(String connectString, ZkTls operator, MarketCalendar calendar) {
+    Identity self = operatorOf(operator, "sets the market's calendar");
+    ZkPaths paths = new ZkPaths(self.federation());
+    try (CuratorFramework admin = client(connectString, operator, Options.DEFAULT)) {
+      record(admin, self.federation(), connectString);
+      byte[] data = ZkRecords.write(CalendarRecord.of(calendar));
+      try {
+        admin.setData().forPath(paths.market(), data);
+      } catch (KeeperException.NoNodeException e) {
+        admin.create().withACL(FederationAcls.operatorOnly(self.federation())).forPath(paths.market(), data);
+      }
+    } catch (CoordinationException e) {
+      throw e;
+    } catch (Exception e) {
+      throw ZkSite.translate("setting the market calendar of federation " + self.federation() + " at " + connectString, e);
     }
   }
 

@@ -15,6 +15,7 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
+import org.coalition.coordination.zookeeper.ZkRecords.CalendarRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.ClearingRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.CommitRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.RevealRecord;
@@ -45,22 +46,42 @@ final class ZkMarket implements Market {
   static final int MAX_DAY_NODES = 4_000;
 
   private final ZkSite zk;
-  private final MarketCalendar calendar;
 
-  ZkMarket(ZkSite zk, MarketCalendar calendar) {
+  ZkMarket(ZkSite zk) {
     this.zk = zk;
-    this.calendar = calendar;
   }
 
+  /**
+   * The federation's calendar, from the operator's {@code market} node (only the operator writes
+   * it; {@link MarketCalendar#DEFAULT} on a node left empty), read afresh at each step.
+   */
   @Override
   public MarketCalendar calendar() {
-    return calendar;
+    String path = zk.paths.market();
+    byte[] data;
+    try {
+      data = zk.client.getData().forPath(path);
+    } catch (KeeperException.NoNodeException e) {
+      throw new CoordinationException(Kind.INVALID, "no market at " + path + "; the operator makes it with coalition federation create");
+    } catch (Exception e) {
+      throw ZkSite.translate("reading the market's calendar at " + path, e);
+    }
+    if (data == null || data.length == 0) {
+      return MarketCalendar.DEFAULT;
+    }
+    CalendarRecord record = ZkRecords.read(path, data, CalendarRecord.class);
+    try {
+      return record.calendar();
+    } catch (IllegalArgumentException e) {
+      throw new CoordinationException(Kind.INVALID, path + ": " + e.getMessage() + "; the operator sets it with coalition federation market");
+    }
   }
 
   @Override
   public void commit(SealedBid bid, String nonce) {
     zk.requireOwn(bid.site());
-    LocalDate day = sellable(bid);
+    MarketCalendar calendar = calendar();
+    LocalDate day = sellable(calendar, bid);
     Instant gate = calendar.gate(day);
     if (!zk.clock.instant().isBefore(gate)) {
       throw new CoordinationException(Kind.INVALID, "the gate of the market of " + day + " closed at " + gate + "; bid for a later day");
@@ -73,7 +94,8 @@ final class ZkMarket implements Market {
   @Override
   public void reveal(SealedBid bid, String nonce) {
     zk.requireOwn(bid.site());
-    LocalDate day = sellable(bid);
+    MarketCalendar calendar = calendar();
+    LocalDate day = sellable(calendar, bid);
     Instant now = zk.clock.instant();
     if (now.isBefore(calendar.gate(day)) || !now.isBefore(calendar.revealsClose(day))) {
       throw new CoordinationException(Kind.INVALID, "bids for " + day + " are revealed from " + calendar.gate(day) + " until "
@@ -126,6 +148,7 @@ final class ZkMarket implements Market {
 
   @Override
   public MarketDay read(LocalDate day) {
+    MarketCalendar calendar = calendar();
     if (zk.clock.instant().isBefore(calendar.revealsClose(day))) {
       return new MarketDay(day, false, List.of(), List.of(), Map.of());
     }
@@ -134,7 +157,7 @@ final class ZkMarket implements Market {
     Map<String, Map<String, ContractNote>> notes = new TreeMap<>();
     try {
       for (String member : zk.client.getChildren().forPath(zk.paths.market())) {
-        readFolder(member, day, bids, clearings, notes);
+        readFolder(calendar, member, day, bids, clearings, notes);
       }
     } catch (CoordinationException e) {
       throw e;
@@ -172,7 +195,7 @@ final class ZkMarket implements Market {
   }
 
   /** Reads {@code member}'s folder for {@code day} into what counts; refuses the rest. */
-  private void readFolder(String member, LocalDate day, Bids bids, Map<String, ClearingRecord> clearings,
+  private void readFolder(MarketCalendar calendar, String member, LocalDate day, Bids bids, Map<String, ClearingRecord> clearings,
       Map<String, Map<String, ContractNote>> notes) throws Exception {
     String folder = zk.paths.marketDay(member, day);
     List<String> children;
@@ -195,7 +218,7 @@ final class ZkMarket implements Market {
         continue; // its writer deleted it meanwhile
       }
       try {
-        String why = readNode(member, day, path, data, stat, bids, clearings, notes);
+        String why = readNode(calendar, member, day, path, data, stat, bids, clearings, notes);
         if (why == null) {
           zk.peerRecords.accepted(path);
         } else {
@@ -208,13 +231,13 @@ final class ZkMarket implements Market {
   }
 
   /** Takes one node of {@code member}'s day folder; why it does not count, or null. */
-  private String readNode(String member, LocalDate day, String path, byte[] data, Stat stat, Bids bids,
+  private String readNode(MarketCalendar calendar, String member, LocalDate day, String path, byte[] data, Stat stat, Bids bids,
       Map<String, ClearingRecord> clearings, Map<String, Map<String, ContractNote>> notes) {
     String name = path.substring(path.lastIndexOf('/') + 1);
     Instant gate = calendar.gate(day);
     if (name.endsWith(COMMIT)) {
       CommitRecord c = ZkRecords.read(path, data, CommitRecord.class);
-      String why = placed(member, day, name, COMMIT, c.site(), c.slotStart(), c.blockType());
+      String why = placed(calendar, member, day, name, COMMIT, c.site(), c.slotStart(), c.blockType());
       if (why != null) {
         return why;
       }
@@ -227,7 +250,7 @@ final class ZkMarket implements Market {
     if (name.endsWith(REVEAL)) {
       RevealRecord r = ZkRecords.read(path, data, RevealRecord.class);
       SealedBid bid = r.bid();
-      String why = placed(member, day, name, REVEAL, bid.site(), bid.slotStart(), bid.blockType());
+      String why = placed(calendar, member, day, name, REVEAL, bid.site(), bid.slotStart(), bid.blockType());
       if (why != null) {
         return why;
       }
@@ -260,7 +283,8 @@ final class ZkMarket implements Market {
   }
 
   /** Why a bid record named {@code name} in {@code member}'s folder for {@code day} is misplaced, or null. */
-  private String placed(String member, LocalDate day, String name, String suffix, String site, long slotStart, String blockType) {
+  private static String placed(MarketCalendar calendar, String member, LocalDate day, String name, String suffix, String site, long slotStart,
+      String blockType) {
     if (!site.equals(member) || !name.equals(slotStart + "." + blockType + suffix)) {
       return "it holds a bid of " + site + " for " + slotStart + "." + blockType;
     }
@@ -268,7 +292,7 @@ final class ZkMarket implements Market {
   }
 
   /** The day a bid's slot is sold in; INVALID if the calendar does not sell it. */
-  private LocalDate sellable(SealedBid bid) {
+  private static LocalDate sellable(MarketCalendar calendar, SealedBid bid) {
     LocalDate day = MarketCalendar.dayOf(bid.slotStart());
     String why = calendar.unsold(day, bid.slotStart());
     if (why != null) {

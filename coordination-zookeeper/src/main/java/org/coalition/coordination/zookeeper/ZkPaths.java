@@ -17,6 +17,7 @@ import org.coalition.coordination.JobRef;
  *   jobs/HOME/JOB/claim/result           ResultRecord                  only the claimer can create; HOME may delete
  *   ledger/SITE                          LedgerRow (what SITE accepted) SITE writes (versioned)
  *   allowances/SITE                      Allowances                    SITE writes while leader
+ *   market                               CalendarRecord                operator writes
  *   market/SITE/DAY/SLOT.TYPE.commit     CommitRecord                  SITE writes (before the gate)
  *   market/SITE/DAY/SLOT.TYPE.reveal     RevealRecord                  SITE writes (after the gate)
  *   market/SITE/DAY/clearing             ClearingRecord                SITE writes (when it leads)

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
@@ -20,6 +21,7 @@ import org.coalition.job.JobLayout;
 import org.coalition.policy.contracts.Commitment;
 import org.coalition.policy.contracts.Commitment.Reveal;
 import org.coalition.policy.contracts.DayAheadMarket.Outcome;
+import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.policy.contracts.SealedBid;
 
 /**
@@ -152,6 +154,17 @@ final class ZkRecords {
     ClearingRecord {
       JobSpec.requireId("leader", leader);
       outcomes = List.copyOf(outcomes);
+    }
+  }
+
+  /** The federation's market calendar, on the operator's {@code market} node: seconds, so every member reads the same instants. */
+  record CalendarRecord(long gateBeforeDaySeconds, long revealWindowSeconds, long slotSeconds) {
+    static CalendarRecord of(MarketCalendar c) {
+      return new CalendarRecord(c.beforeDay().toSeconds(), c.revealWindow().toSeconds(), c.slot().toSeconds());
+    }
+
+    MarketCalendar calendar() {
+      return new MarketCalendar(Duration.ofSeconds(gateBeforeDaySeconds), Duration.ofSeconds(revealWindowSeconds), Duration.ofSeconds(slotSeconds));
     }
   }
 

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -69,14 +70,15 @@ class ZkMarketIT {
     server = SharedServer.get();
   }
 
-  /** A new federation, and a calendar whose gate for tomorrow is {@link #STEP} from now and whose reveals close a step later. */
+  /** A new federation, and its operator's calendar, whose gate for tomorrow is {@link #STEP} from now and whose reveals close a step later. */
   @BeforeEach
   void market() {
     fed = new ZkTestFederation(server, Clock.systemUTC(), List.of("a", "b", "c", "d", "e"));
     paths = new ZkPaths(fed.name);
     day = LocalDate.now(ZoneOffset.UTC).plusDays(1);
-    Instant gate = Instant.now().plus(STEP);
+    Instant gate = Instant.now().plus(STEP).plusSeconds(1).truncatedTo(ChronoUnit.SECONDS); // the calendar is whole seconds
     calendar = new MarketCalendar(Duration.between(gate, MarketCalendar.start(day)), STEP, Duration.ofHours(1));
+    ZkFederation.setMarketCalendar(fed.connectString, fed.operator(), calendar);
     slot = MarketCalendar.start(day).getEpochSecond() + 3600;
   }
 
@@ -118,7 +120,7 @@ class ZkMarketIT {
     Map<String, String> nonces = new LinkedHashMap<>();
     bids.forEach((s, bid) -> {
       nonces.put(s, nonce());
-      sites.get(s).market(calendar).commit(bid, nonces.get(s));
+      sites.get(s).market().commit(bid, nonces.get(s));
     });
     return nonces;
   }
@@ -139,7 +141,7 @@ class ZkMarketIT {
     try (Members members = members()) {
       Map<String, ZkCoordination> sites = members.sites();
       Map<String, Market> markets = new LinkedHashMap<>();
-      sites.forEach((s, c) -> markets.put(s, c.market(calendar)));
+      sites.forEach((s, c) -> markets.put(s, c.market()));
       Map<String, SealedBid> bids = honestBids();
       Map<String, String> nonces = new LinkedHashMap<>();
       bids.forEach((s, bid) -> {
@@ -192,12 +194,12 @@ class ZkMarketIT {
       // e seals a sell at 5, which would win, and a second bid for the next slot it will rewrite after the gate
       String eNonce = nonce();
       SealedBid sealed = new SealedBid("e", slot, TYPE, Side.SELL, 5);
-      sites.get("e").market(calendar).commit(sealed, eNonce);
+      sites.get("e").market().commit(sealed, eNonce);
       SealedBid next = new SealedBid("e", slot + 3600, TYPE, Side.SELL, 90);
-      sites.get("e").market(calendar).commit(next, eNonce);
+      sites.get("e").market().commit(next, eNonce);
 
       waitUntil(calendar.gate(day));
-      honestBids().forEach((s, bid) -> sites.get(s).market(calendar).reveal(bid, nonces.get(s)));
+      honestBids().forEach((s, bid) -> sites.get(s).market().reveal(bid, nonces.get(s)));
       List<ACL> own = FederationAcls.own(new Identity(fed.name, "e"));
       // a reveal of another price than sealed, written with e's own client (its daemon would not)
       e.create().withACL(own).forPath(paths.marketNode("e", day, slot + "." + TYPE + ".reveal"),
@@ -217,7 +219,7 @@ class ZkMarketIT {
       e.create().withACL(own).forPath(paths.marketNode("e", day, "notes"), JUNK);
 
       waitUntil(calendar.revealsClose(day));
-      MarketDay atC = sites.get("c").market(calendar).read(day);
+      MarketDay atC = sites.get("c").market().read(day);
       Map<Long, Outcome> bySlot = new LinkedHashMap<>();
       atC.outcomes().forEach(o -> bySlot.put(o.slotStart(), o));
       assertEquals(List.of(bFromAAt70()), bySlot.get(slot).contracts(), "the honest four clear as without e");
@@ -229,7 +231,7 @@ class ZkMarketIT {
       Map<String, Long> refused = sites.get("c").refusedPeerRecords();
       assertEquals(3L, refused.get("Bid"), "the three refused bids, each counted once: " + refused);
       assertEquals(3L, refused.get("MarketRecord"), "two late commitments and a node that is no market record: " + refused);
-      sites.get("c").market(calendar).read(day);
+      sites.get("c").market().read(day);
       assertEquals(refused, sites.get("c").refusedPeerRecords(), "read again, nothing is counted twice");
     }
   }
@@ -243,16 +245,18 @@ class ZkMarketIT {
       assertNoAuth("write a commitment in a's folder", () -> e.create().withACL(FederationAcls.own(new Identity(fed.name, "e")))
           .forPath(paths.marketDay("a", day) + "/" + slot + "." + TYPE + ".commit", JUNK));
       assertNoAuth("rewrite a's commitment", () -> e.setData().forPath(paths.marketDay("a", day) + "/" + slot + "." + TYPE + ".commit", JUNK));
+      assertNoAuth("set the federation's market calendar", () -> e.setData().forPath(paths.market(), JUNK));
+      assertEquals(calendar, sites.get("e").market().calendar(), "every member judges by the operator's calendar");
       assertNoAuth("add a market folder of its own making", () -> e.create().forPath(paths.market() + "/sybil", JUNK));
       waitUntil(calendar.gate(day));
-      honestBids().forEach((s, bid) -> sites.get(s).market(calendar).reveal(bid, nonces.get(s)));
+      honestBids().forEach((s, bid) -> sites.get(s).market().reveal(bid, nonces.get(s)));
       waitUntil(calendar.revealsClose(day));
 
-      List<Outcome> honest = sites.get("a").market(calendar).read(day).outcomes();
-      sites.get("a").market(calendar).publishClearing(day, honest);
+      List<Outcome> honest = sites.get("a").market().read(day).outcomes();
+      sites.get("a").market().publishClearing(day, honest);
       Outcome o = honest.get(0);
       ContractTerms forE = new ContractTerms("e", "a", slot, TYPE, 10, 10);
-      sites.get("e").market(calendar).publishClearing(day,
+      sites.get("e").market().publishClearing(day,
           List.of(new Outcome(o.slotStart(), o.blockType(), List.of(forE), o.refused(), o.reason())));
       // a note of the a-b contract in e's folder, written around the check e's own daemon makes
       e.create().withACL(FederationAcls.own(new Identity(fed.name, "e"))).forPath(paths.marketNode("e", day, "contract." + bFromAAt70().id()),
@@ -260,11 +264,11 @@ class ZkMarketIT {
               + ",\"phase\":\"BROKEN\",\"reservation\":\"\"}").getBytes(UTF_8));
       assertThrows(IllegalArgumentException.class, () -> new ContractNote("e", bFromAAt70(), Phase.ACKNOWLEDGED, ""),
           "e's daemon notes only contracts it is a party of");
-      sites.get("e").market(calendar).note(new ContractNote("e", forE, Phase.ACKNOWLEDGED, ""));
+      sites.get("e").market().note(new ContractNote("e", forE, Phase.ACKNOWLEDGED, ""));
       assertNoAuth("nest nodes below a record", () -> e.create().withACL(FederationAcls.own(new Identity(fed.name, "e")))
           .forPath(paths.marketNode("e", day, "contract." + forE.id()) + "/child", JUNK));
 
-      MarketDay atC = sites.get("c").market(calendar).read(day);
+      MarketDay atC = sites.get("c").market().read(day);
       assertEquals(List.of("a"), atC.clearedBy(), "only a's clearing is the one c computed");
       assertEquals(Map.of(), atC.notes(), "neither e's note of a's contract nor its note of a contract never cleared");
       Map<String, Long> refused = sites.get("c").refusedPeerRecords();

@@ -25,10 +25,13 @@ public record MarketCalendar(Duration beforeDay, Duration revealWindow, Duration
     Objects.requireNonNull(beforeDay, "beforeDay");
     Objects.requireNonNull(revealWindow, "revealWindow");
     Objects.requireNonNull(slot, "slot");
+    if (beforeDay.getNano() != 0 || revealWindow.getNano() != 0) {
+      throw new IllegalArgumentException("the market's gate and reveal window are whole seconds, were " + beforeDay + " and " + revealWindow);
+    }
     if (revealWindow.isNegative() || revealWindow.isZero()) {
       throw new IllegalArgumentException("the market's reveal window must be longer than 0, was " + revealWindow);
     }
-    if (slot.compareTo(Duration.ofMinutes(1)) < 0 || DAY.toSeconds() % slot.toSeconds() != 0 || slot.toNanos() % 1_000_000_000L != 0) {
+    if (slot.compareTo(Duration.ofMinutes(1)) < 0 || DAY.toSeconds() % slot.toSeconds() != 0 || slot.getNano() != 0) {
       throw new IllegalArgumentException("a market slot must be whole seconds, at least a minute, and divide a day, was " + slot);
     }
     if (beforeDay.compareTo(DAY) > 0 || beforeDay.negated().plus(revealWindow).compareTo(DAY) >= 0) {

@@ -39,6 +39,7 @@ class MarketCalendarTest {
     assertThrows(IllegalArgumentException.class, () -> new MarketCalendar(Duration.ofHours(1), Duration.ZERO, Duration.ofHours(1)));
     assertThrows(IllegalArgumentException.class, () -> new MarketCalendar(Duration.ofHours(1), Duration.ofMinutes(5), Duration.ofMinutes(7)));
     assertThrows(IllegalArgumentException.class, () -> new MarketCalendar(Duration.ofHours(25), Duration.ofMinutes(5), Duration.ofHours(1)));
+    assertThrows(IllegalArgumentException.class, () -> new MarketCalendar(Duration.ofMillis(1500), Duration.ofMinutes(5), Duration.ofHours(1)));
     IllegalArgumentException late = assertThrows(IllegalArgumentException.class,
         () -> new MarketCalendar(Duration.ofHours(-23), Duration.ofHours(2), Duration.ofHours(1)));
     assertTrue(late.getMessage().contains("within that day"), late.getMessage());
