@@ -219,7 +219,9 @@ final class FederationCommand implements Callable<Integer> {
       description = {"Set the federation's capacity-market calendar, which every member judges bids by: bids for a UTC day's slots are"
           + " sealed until the gate, revealed in the window after it, and cleared by every member when it closes"
           + " (docs/decisions/0020-capacity-contracts.md). Without options: the defaults.",
-          "Change it between days' markets: a day whose gate has passed is judged anew. It connects over TLS as the operator (--identity)."})
+          "Change it between days' markets: a day whose gate has passed is judged anew. It connects over TLS as the operator (--identity).",
+          "With --forget-before DAY it deletes every member's market records of the days before DAY instead (members write each record"
+              + " once and cannot delete it); run it from time to time so that the members' market quotas do not fill."})
   static final class Market implements Callable<Integer> {
     @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -235,6 +237,10 @@ final class FederationCommand implements Callable<Integer> {
     @Option(names = "--slot", paramLabel = "DURATION", converter = DurationConverter.class,
         description = "The slots' length, dividing a day (default: ${DEFAULT-VALUE}).")
     Duration slot = MarketCalendar.DEFAULT.slot();
+
+    @Option(names = "--forget-before", paramLabel = "DAY", description = "Delete the market records of the UTC days before DAY"
+        + " (YYYY-MM-DD), leaving the calendar as it is.")
+    LocalDate forgetBefore;
 
     @Option(names = "--json", description = "Print the result as JSON.")
     boolean json;
@@ -256,6 +262,9 @@ final class FederationCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+      if (forgetBefore != null) {
+        return forget();
+      }
       MarketCalendar calendar;
       try {
         calendar = new MarketCalendar(gate.beforeDay(), revealWindow, slot);
@@ -278,6 +287,20 @@ final class FederationCommand implements Callable<Integer> {
       report(spec, json, result, "federation " + tls.who().federation() + ": bids for a UTC day's " + Durations.format(calendar.slot())
           + " slots are sealed until its gate and revealed for " + Durations.format(calendar.revealWindow()) + " after it; for " + tomorrow
           + " the gate is " + calendar.gate(tomorrow) + " and the reveals close " + calendar.revealsClose(tomorrow));
+      return ExitCodes.OK;
+    }
+
+    private int forget() {
+      ZkTls tls = operator.tls();
+      int days;
+      try {
+        days = ZkFederation.forgetMarketBefore(operator.zookeeper, tls, forgetBefore);
+      } catch (CoordinationException e) {
+        return fail(spec, "federation market", e.getMessage(), e.kind() == CoordinationException.Kind.UNAVAILABLE ? ExitCodes.UNAVAILABLE
+            : ExitCodes.BAD_INPUT);
+      }
+      report(spec, json, Map.of("federation", tls.who().federation(), "before", forgetBefore.toString(), "dayFolders", days),
+          "federation " + tls.who().federation() + ": deleted " + days + " members' market days before " + forgetBefore);
       return ExitCodes.OK;
     }
   }

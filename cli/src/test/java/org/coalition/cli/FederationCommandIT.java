@@ -153,6 +153,9 @@ class FederationCommandIT {
       CliRun market = run(with(with(new String[] {"federation", "market", "--gate-in-day", "10h", "--reveal-window", "5m", "--json"}, op)));
       assertEquals(0, market.exit(), market.err());
       assertTrue(market.out().contains("\"gateBeforeDaySeconds\" : -36000"), market.out());
+      CliRun forgot = run(with(with(new String[] {"federation", "market", "--forget-before", "2026-12-01"}, op)));
+      assertEquals(0, forgot.exit(), forgot.err());
+      assertTrue(forgot.out().contains("deleted 0 members' market days before 2026-12-01"), forgot.out());
       CliRun loose = run(with(with(new String[] {"federation", "market", "--slot", "7m"}, op)));
       assertEquals(ExitCodes.USAGE, loose.exit(), loose.out());
       assertTrue(loose.err().startsWith("coalition federation market: a market slot must be whole seconds, at least a minute, and divide a day"),

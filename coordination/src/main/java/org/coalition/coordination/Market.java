@@ -9,8 +9,9 @@ import org.coalition.policy.contracts.SealedBid;
 /**
  * One site's handle on the day-ahead capacity market (docs/decisions/0020-capacity-contracts.md):
  * its sealed bids, the clearing every member recomputes, and what each party says of a contract.
- * Each site writes only under its own market folder; every member reads all of them and believes
- * only what the rules let count, judged by the servers' clock ({@link MarketDay}).
+ * Each site writes only under its own market folder, every record once (it can neither change nor
+ * delete one; the operator deletes days past); every member reads all of them and believes only
+ * what the rules let count, judged by the servers' clock ({@link MarketDay}).
  */
 public interface Market {
   /** The federation's calendar (its operator's: the same at every member), by which the gate and the reveals are judged. */
@@ -29,12 +30,12 @@ public interface Market {
   /** What the members wrote for {@code day}'s market, as the rules let this site believe it. */
   MarketDay read(LocalDate day);
 
-  /** Writes the day's clearing for the record, as the leader does once the reveals closed; members check it against their own. */
+  /** Writes the day's clearing for the record, once, as the leader does once the reveals closed; members check it against their own. */
   void publishClearing(LocalDate day, List<Outcome> outcomes);
 
-  /** Writes (or replaces) what this site says of one of its contracts: INVALID if it is not a party. */
+  /**
+   * Writes what this site says of one of its contracts: one note per phase, each written once
+   * (INVALID if it noted that phase already); a party's furthest phase is what it says now.
+   */
   void note(ContractNote note);
-
-  /** Deletes this site's records of the markets of days before {@code day}; returns how many days went. */
-  int forgetBefore(LocalDate day);
 }

@@ -2,6 +2,7 @@ package org.coalition.coordination.zookeeper;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -149,6 +150,34 @@ public final class ZkFederation {
       throw e;
     } catch (Exception e) {
       throw ZkSite.translate("setting the market calendar of federation " + self.federation() + " at " + connectString, e);
+    }
+  }
+
+  /**
+   * Deletes every member's market records of the days before {@code day} (members cannot: their
+   * records are written once, {@link FederationAcls#sealed}); returns how many day folders went.
+   * The operator runs it from time to time (`coalition federation market --forget-before DAY`), so
+   * that the members' market quotas do not fill.
+   */
+  public static int forgetMarketBefore(String connectString, ZkTls operator, LocalDate day) {
+    Identity self = operatorOf(operator, "deletes past markets");
+    ZkPaths paths = new ZkPaths(self.federation());
+    int gone = 0;
+    try (CuratorFramework admin = client(connectString, operator, Options.DEFAULT)) {
+      record(admin, self.federation(), connectString);
+      for (String member : admin.getChildren().forPath(paths.market())) {
+        for (String child : admin.getChildren().forPath(paths.marketOf(member))) {
+          if (ZkPaths.isDay(child) && LocalDate.parse(child).isBefore(day)) {
+            admin.delete().deletingChildrenIfNeeded().forPath(paths.marketOf(member) + "/" + child);
+            gone++;
+          }
+        }
+      }
+      return gone;
+    } catch (CoordinationException e) {
+      throw e;
+    } catch (Exception e) {
+      throw ZkSite.translate("deleting the markets before " + day + " of federation " + self.federation() + " at " + connectString, e);
     }
   }
 

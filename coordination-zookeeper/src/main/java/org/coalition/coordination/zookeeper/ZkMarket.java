@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
 import org.coalition.coordination.ContractNote;
 import org.coalition.coordination.CoordinationException;
@@ -27,11 +29,14 @@ import org.coalition.policy.contracts.DayAheadMarket.Outcome;
 import org.coalition.policy.contracts.DayAheadMarket.Refusal;
 import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.policy.contracts.SealedBid;
+import org.coalition.zookeeper.policy.FederationAcls;
 
 /**
  * The day-ahead market in ZooKeeper: each member's folder {@code market/SITE/DAY} holds its
  * commitments and reveals ({@code SLOT.TYPE.commit}, {@code SLOT.TYPE.reveal}), its clearing when
- * it led ({@code clearing}) and its notes of its contracts ({@code contract.ID}). The gate is the
+ * it led ({@code clearing}) and its notes of its contracts, one per phase ({@code contract.ID.PHASE}),
+ * each written once with {@link FederationAcls#sealed}'s list: the servers let no member change or
+ * delete a market record, so no bid is rewritten after the gate or taken back after the close. The gate is the
  * servers' clock: a commitment counts only if its node was made and last changed before the gate
  * ({@code ctime}, {@code mtime}), a reveal only if made between the gate and the reveals' close,
  * so no member backdates a bid. Everything else a peer wrote is refused, counted and logged once
@@ -46,9 +51,12 @@ final class ZkMarket implements Market {
   static final int MAX_DAY_NODES = 4_000;
 
   private final ZkSite zk;
+  /** What this site writes its records with: created once, never changed or deleted by it (the servers' policy insists). */
+  private final List<ACL> sealed;
 
   ZkMarket(ZkSite zk) {
     this.zk = zk;
+    this.sealed = FederationAcls.sealed(zk.self);
   }
 
   /**
@@ -120,30 +128,18 @@ final class ZkMarket implements Market {
 
   @Override
   public void publishClearing(LocalDate day, List<Outcome> outcomes) {
-    put(day, CLEARING, new ClearingRecord(zk.site, day.toString(), outcomes));
+    create(day, CLEARING, new ClearingRecord(zk.site, day.toString(), outcomes), "this site published the day's clearing already");
   }
 
   @Override
   public void note(ContractNote note) {
     zk.requireOwn(note.writer());
-    put(MarketCalendar.dayOf(note.terms().slotStart()), CONTRACT + note.terms().id(), note);
+    create(MarketCalendar.dayOf(note.terms().slotStart()), noteName(note), note, "this site noted that phase of the contract already");
   }
 
-  @Override
-  public int forgetBefore(LocalDate day) {
-    String folder = zk.paths.marketOf(zk.site);
-    int gone = 0;
-    try {
-      for (String child : zk.client.getChildren().forPath(folder)) {
-        if (ZkPaths.isDay(child) && LocalDate.parse(child).isBefore(day)) {
-          zk.client.delete().deletingChildrenIfNeeded().forPath(folder + "/" + child);
-          gone++;
-        }
-      }
-    } catch (Exception e) {
-      throw ZkSite.translate("deleting the market records of " + zk.site + " before " + day, e);
-    }
-    return gone;
+  /** {@code contract.ID.PHASE}: one node per phase a party has noted, each written once. */
+  private static String noteName(ContractNote note) {
+    return CONTRACT + note.terms().id() + "." + note.phase().name().toLowerCase(Locale.ROOT);
   }
 
   @Override
@@ -184,7 +180,7 @@ final class ZkMarket implements Market {
     List<ContractTerms> cleared = outcomes.stream().flatMap(o -> o.contracts().stream()).toList();
     Map<String, Map<String, ContractNote>> believed = new TreeMap<>();
     notes.forEach((member, byId) -> byId.forEach((id, note) -> {
-      String path = zk.paths.marketNode(member, day, CONTRACT + id);
+      String path = zk.paths.marketNode(member, day, noteName(note));
       if (!cleared.contains(note.terms())) {
         zk.peerRecords.refuse("ContractNote", path, "contract " + id + " is not in the day's clearing on these terms");
       } else {
@@ -273,13 +269,14 @@ final class ZkMarket implements Market {
       if (!n.writer().equals(member)) {
         return "it names writer " + n.writer();
       }
-      if (!name.equals(CONTRACT + n.terms().id())) {
-        return "it holds contract " + n.terms().id();
+      if (!name.equals(noteName(n))) {
+        return "it holds the " + n.phase() + " note of contract " + n.terms().id();
       }
-      notes.computeIfAbsent(member, k -> new TreeMap<>()).put(n.terms().id(), n);
+      // a party's furthest phase is what it says of the contract now
+      notes.computeIfAbsent(member, k -> new TreeMap<>()).merge(n.terms().id(), n, (a, b) -> a.phase().compareTo(b.phase()) >= 0 ? a : b);
       return null;
     }
-    return "not a market record (SLOT.TYPE.commit, SLOT.TYPE.reveal, clearing, contract.ID)";
+    return "not a market record (SLOT.TYPE.commit, SLOT.TYPE.reveal, clearing, contract.ID.PHASE)";
   }
 
   /** Why a bid record named {@code name} in {@code member}'s folder for {@code day} is misplaced, or null. */
@@ -310,7 +307,7 @@ final class ZkMarket implements Market {
     String path = zk.paths.marketNode(zk.site, day, name);
     try {
       ensureDay(day);
-      zk.client.create().withACL(zk.ownAcl).forPath(path, ZkRecords.write(record));
+      zk.client.create().withACL(sealed).forPath(path, ZkRecords.write(record));
     } catch (KeeperException.NodeExistsException e) {
       throw new CoordinationException(Kind.INVALID, path + ": " + taken);
     } catch (Exception e) {
@@ -318,25 +315,9 @@ final class ZkMarket implements Market {
     }
   }
 
-  /** Writes this site's node {@code name} in its folder for {@code day}, made or replaced. */
-  private void put(LocalDate day, String name, Object record) {
-    String path = zk.paths.marketNode(zk.site, day, name);
-    byte[] data = ZkRecords.write(record);
-    try {
-      ensureDay(day);
-      try {
-        zk.client.create().withACL(zk.ownAcl).forPath(path, data);
-      } catch (KeeperException.NodeExistsException e) {
-        zk.client.setData().forPath(path, data);
-      }
-    } catch (Exception e) {
-      throw ZkSite.translate("writing " + path, e);
-    }
-  }
-
   private void ensureDay(LocalDate day) throws Exception {
     try {
-      zk.client.create().withACL(zk.ownAcl).forPath(zk.paths.marketDay(zk.site, day));
+      zk.client.create().withACL(sealed).forPath(zk.paths.marketDay(zk.site, day));
     } catch (KeeperException.NodeExistsException e) {
       // made by an earlier bid of the day
     }

@@ -1,6 +1,7 @@
 package org.coalition.coordination.zookeeper;
 
 import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
 import java.util.regex.Pattern;
 import org.coalition.coordination.JobRef;
 
@@ -21,7 +22,8 @@ import org.coalition.coordination.JobRef;
  *   market/SITE/DAY/SLOT.TYPE.commit     CommitRecord                  SITE writes (before the gate)
  *   market/SITE/DAY/SLOT.TYPE.reveal     RevealRecord                  SITE writes (after the gate)
  *   market/SITE/DAY/clearing             ClearingRecord                SITE writes (when it leads)
- *   market/SITE/DAY/contract.ID          ContractNote                  SITE writes (a party of contract ID)
+ *   market/SITE/DAY/contract.ID.PHASE    ContractNote                  SITE writes (a party of contract ID), once a phase
+ *   (every market record is written once: FederationAcls.sealed)
  * </pre>
  *
  * <p>The leader is the live site whose live node is the oldest; no node names it.
@@ -108,9 +110,17 @@ final class ZkPaths {
     return marketDay(site, day) + "/" + name;
   }
 
-  /** Whether {@code name} is a day folder's name (ISO, 2026-12-02). */
+  /** Whether {@code name} is a day folder's name (ISO, 2026-12-02; a member may make other names, which no reader takes). */
   static boolean isDay(String name) {
-    return DAY.matcher(name).matches();
+    if (!DAY.matcher(name).matches()) {
+      return false;
+    }
+    try {
+      LocalDate.parse(name);
+      return true;
+    } catch (DateTimeParseException e) {
+      return false;
+    }
   }
 
   /** The path's segments under the root ("jobs", HOME, JOB, ...), or an empty array if outside it. */

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * the ACL {@link FederationAcls#claim} prescribes (so it cannot take rights it should not have);
  * under its claim the claimer may create only {@code result}, with {@link FederationAcls#result}'s ACL.
  * On its own nodes a member has every right but ADMIN (so it can never re-ACL a node), and it
- * creates there only with the lists of its own nodes ({@link FederationAcls#isOwnNodeAcl}).
+ * creates there only with the lists of its own nodes ({@link FederationAcls#isOwnNodeAcl}), and its
+ * market records only write-once ({@link FederationAcls#sealed}).
  * A session whose certificate is revoked while it is open matches no entry from then on.
  */
 public final class FederationAclProvider extends ServerAuthenticationProvider {
@@ -114,8 +115,7 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
       case FederationAcls.SITE:
         // a member never changes an ACL (it could shut the others out of its ledger row or site
         // record), and makes its own nodes only with the lists a member's own nodes have
-        return who.toString().equals(value) && perm != Perms.ADMIN
-            && (perm != Perms.CREATE || FederationAcls.isOwnNodeAcl(who, setAcls) && createsAtOwnPlace(who, path));
+        return who.toString().equals(value) && perm != Perms.ADMIN && (perm != Perms.CREATE || createsOwnNode(who, path, setAcls));
       case FederationAcls.MEMBER:
         return value.equals(FederationAcls.ANY) || who.federation().equals(value);
       case FederationAcls.OPERATOR:
@@ -166,19 +166,24 @@ public final class FederationAclProvider extends ServerAuthenticationProvider {
   }
 
   /**
-   * Whether {@code path} is where a member makes nodes of its own: a job in its folder
-   * ({@code /coalition/FED/jobs/SITE/JOB}), its live node ({@code /coalition/FED/sites/SITE/live}),
-   * or a day of its market folder and the records in it ({@code /coalition/FED/market/SITE/DAY} and
-   * {@code .../DAY/NAME}). Nowhere else (under its ledger row, its allowances, its site record, its
-   * jobs), so a member's bulk has two places, which the operator's quotas bound.
+   * Whether a member may create the node {@code path} with {@code acl} among its own: a job in its
+   * folder ({@code /coalition/FED/jobs/SITE/JOB}) or its live node ({@code /coalition/FED/sites/SITE/live})
+   * with the lists of its own nodes, or a day of its market folder and the records in it
+   * ({@code /coalition/FED/market/SITE/DAY} and {@code .../DAY/NAME}) with exactly
+   * {@link FederationAcls#sealed}'s list, so that it can never change or delete them. Nowhere else
+   * (under its ledger row, its allowances, its site record, its jobs), so a member's bulk has two
+   * places, which the operator's quotas bound.
    */
-  static boolean createsAtOwnPlace(Identity who, String path) {
+  static boolean createsOwnNode(Identity who, String path, List<ACL> acl) {
     if (path == null) {
       return false;
     }
     String root = "/coalition/" + who.federation() + "/";
-    return path.equals(root + "sites/" + who.name() + "/live") || below(path, root + "jobs/" + who.name() + "/", 1)
-        || below(path, root + "market/" + who.name() + "/", 2);
+    if (below(path, root + "market/" + who.name() + "/", 2)) {
+      return FederationAcls.same(acl, FederationAcls.sealed(who));
+    }
+    return (path.equals(root + "sites/" + who.name() + "/live") || below(path, root + "jobs/" + who.name() + "/", 1))
+        && FederationAcls.isOwnNodeAcl(who, acl);
   }
 
   /** Whether {@code path} is 1 to {@code depth} non-empty segments below {@code folder} (which ends in '/'). */

@@ -61,6 +61,17 @@ public final class FederationAcls {
     return same(asNow, own(who)) || same(asNow, job(who));
   }
 
+  /**
+   * A capacity-market record of {@code owner}'s, and the day folder that holds them: written once
+   * and never changed or deleted by its writer (it may create in a day folder, and read; no WRITE,
+   * no DELETE), so a sealed bid cannot be rewritten after the gate nor a revealed one taken back
+   * after the close; the operator deletes days past. Members read it.
+   */
+  public static List<ACL> sealed(Identity owner) {
+    return list(new ACL(Perms.CREATE | Perms.READ, rule(SITE, owner.toString())), operatorAll(owner.federation()),
+        membersRead(owner.federation()));
+  }
+
   /** A node only the operator writes (the federation's record and its branches); members read it. */
   public static List<ACL> operatorOnly(String federation) {
     return list(operatorAll(federation), membersRead(federation));

@@ -86,16 +86,20 @@ class FederationAclProviderTest {
   }
 
   @Test
-  void aMemberMakesOnlyDaysAndTheirRecordsInItsOwnMarketFolder() {
+  void aMemberMakesOnlyDaysAndTheirRecordsInItsOwnMarketFolderAndOnlyWriteOnce() {
     String rule = "site:fed/north";
     String market = "/coalition/fed/market/north";
     for (String own : List.of(market + "/2026-12-03", market + "/2026-12-03/1796342400.batch.cpu8x1.commit", market + "/2026-12-03/clearing")) {
-      assertTrue(allows(NORTH, rule, own, Perms.CREATE, FederationAcls.own(NORTH)), own);
+      assertTrue(allows(NORTH, rule, own, Perms.CREATE, FederationAcls.sealed(NORTH)), own);
+      assertFalse(allows(NORTH, rule, own, Perms.CREATE, FederationAcls.own(NORTH)), "a market record it could rewrite or delete at " + own);
     }
     for (String elsewhere : List.of(market, market + "/", market + "/2026-12-03/clearing/child", market + "//x", market + "/d/",
         "/coalition/fed/market/south/2026-12-03", "/coalition/fed/market/northern/2026-12-03", "/coalition/fed/market")) {
-      assertFalse(allows(NORTH, rule, elsewhere, Perms.CREATE, FederationAcls.own(NORTH)), "a node of its own at " + elsewhere);
+      assertFalse(allows(NORTH, rule, elsewhere, Perms.CREATE, FederationAcls.sealed(NORTH)), "a node of its own at " + elsewhere);
     }
+    assertFalse(allows(NORTH, rule, JOB, Perms.CREATE, FederationAcls.sealed(NORTH)), "a job its home could not withdraw");
+    assertTrue(FederationAcls.sealed(NORTH).stream().filter(a -> a.getId().getId().equals(rule))
+        .allMatch(a -> (a.getPerms() & (Perms.WRITE | Perms.DELETE | Perms.ADMIN)) == 0), "a sealed record gives its writer no WRITE or DELETE");
   }
 
   @Test
