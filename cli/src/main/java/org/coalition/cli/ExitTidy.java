@@ -1,5 +1,6 @@
 package org.coalition.cli;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -66,10 +67,15 @@ final class ExitTidy implements AutoCloseable {
   /** Removes {@code dir} and all in it at the end, but {@code keep} (a file in it the command names, its decision log). */
   void removeFolder(Path dir, Optional<Path> keep) {
     AutoCloseable remove = () -> {
-      if (Files.exists(dir)) {
+      // a file that goes while the folder is walked (a ZooKeeper server still rolling its log as the JVM stops) made the
+      // whole walk throw, and the folder stayed whole (TrialIT, once in CI): walk again until nothing is left to remove
+      for (int attempt = 0; attempt < 5 && Files.exists(dir); attempt++) {
         try (Stream<Path> files = Files.walk(dir)) {
           files.sorted(Comparator.reverseOrder()).filter(p -> keep.map(k -> !k.startsWith(p) && !p.startsWith(k)).orElse(true))
               .forEach(p -> p.toFile().delete());
+          return;
+        } catch (UncheckedIOException e) {
+          // something went under the walk: the next walk sees what is left
         }
       }
     };
