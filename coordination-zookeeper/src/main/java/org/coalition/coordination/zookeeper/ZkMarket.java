@@ -163,7 +163,7 @@ final class ZkMarket implements Market {
     List<Outcome> outcomes = bids.clear(calendar.slot().toSeconds());
     for (Outcome o : outcomes) {
       for (Refusal r : o.refused()) {
-        zk.peerRecords.refuse("Bid", zk.paths.marketNode(r.site(), day, o.slotStart() + "." + o.blockType()), r.fault().words());
+        zk.peerRecords.refuse("Bid", zk.paths.marketNode(r.site(), day, auction(o)), r.fault().words());
       }
     }
     List<String> clearedBy = new ArrayList<>();
@@ -282,8 +282,8 @@ final class ZkMarket implements Market {
   /** Why a bid record named {@code name} in {@code member}'s folder for {@code day} is misplaced, or null. */
   private static String placed(MarketCalendar calendar, String member, LocalDate day, String name, String suffix, String site, long slotStart,
       String blockType) {
-    if (!site.equals(member) || !name.equals(slotStart + "." + blockType + suffix)) {
-      return "it holds a bid of " + site + " for " + slotStart + "." + blockType;
+    if (!site.equals(member) || !name.equals(auction(slotStart, blockType) + suffix)) {
+      return "it holds a bid of " + site + " for " + auction(slotStart, blockType);
     }
     return calendar.unsold(day, slotStart);
   }
@@ -298,8 +298,17 @@ final class ZkMarket implements Market {
     return day;
   }
 
+  /** An auction's name in node names and messages: {@code SLOT.TYPE}. */
+  private static String auction(long slotStart, String blockType) {
+    return slotStart + "." + blockType;
+  }
+
   private static String auction(SealedBid bid) {
-    return bid.slotStart() + "." + bid.blockType();
+    return auction(bid.slotStart(), bid.blockType());
+  }
+
+  private static String auction(Outcome o) {
+    return auction(o.slotStart(), o.blockType());
   }
 
   /** Creates this site's node {@code name} in its folder for {@code day}; {@code taken} is the error when it exists. */
@@ -325,14 +334,14 @@ final class ZkMarket implements Market {
 
   private static String firstDifference(List<Outcome> published, List<Outcome> expected) {
     Map<String, Outcome> mine = new HashMap<>();
-    expected.forEach(o -> mine.put(o.slotStart() + "." + o.blockType(), o));
+    expected.forEach(o -> mine.put(auction(o), o));
     for (Outcome o : published) {
-      Outcome e = mine.remove(o.slotStart() + "." + o.blockType());
+      Outcome e = mine.remove(auction(o));
       if (e == null) {
-        return "auction " + o.slotStart() + "." + o.blockType() + " had no bids that count";
+        return "auction " + auction(o) + " had no bids that count";
       }
       if (!e.equals(o)) {
-        return "auction " + o.slotStart() + "." + o.blockType() + " clears to " + e.contracts().size() + " contracts at "
+        return "auction " + auction(o) + " clears to " + e.contracts().size() + " contracts at "
             + e.contracts().stream().map(ContractTerms::buyPrice).findFirst().orElse(0.0) + ", not as written";
       }
     }
