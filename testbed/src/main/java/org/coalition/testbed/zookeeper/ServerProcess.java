@@ -51,8 +51,10 @@ final class ServerProcess {
 
   void start() throws IOException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    // An election that finds no quorum asks again after twice its last wait, up to 60 s by default: a server restarted by a
+    // chaos test while its peers were down could wait a minute for the next round (2 s here, as coalition-zookeeper's 5 s).
     process = new ProcessBuilder(java.toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-        "-Dzookeeper.root.logger=INFO,CONSOLE", "-cp", System.getProperty("java.class.path"),
+        "-Dzookeeper.fastleader.maxNotificationInterval=2000", "-Dzookeeper.root.logger=INFO,CONSOLE", "-cp", System.getProperty("java.class.path"),
         "org.apache.zookeeper.server.quorum.QuorumPeerMain", dir.resolve("zoo.cfg").toString())
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile())).start();
   }
