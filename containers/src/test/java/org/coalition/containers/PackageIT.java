@@ -328,7 +328,8 @@ class PackageIT {
   @Order(9)
   void theTrialRunsOnTheInstalledExample() {
     ok("(coalition trial /usr/share/doc/coalition/examples/site-local.yaml > /root/trial.log 2>&1 & echo $! > /root/trial.pid)");
-    Eventually.waitFor(() -> "the trial's daemon to be ready (/root/trial.log, ending: " + run("tail -n 5 /root/trial.log").getStdout() + ")",
+    Eventually.waitFor(() -> "the trial's daemon to be ready (/root/trial.log, ending: " + run("tail -n 5 /root/trial.log").getStdout() + "; "
+        + run("ps -o pid,pcpu,etime,args -p $(cat /root/trial.pid) 2>&1").getStdout() + ")\n" + context(),
         Duration.ofMinutes(2), EVERY, () -> run("curl -fsS http://127.0.0.1:8443/v1/health/ready").getExitCode() == 0);
     assertTrue(ok("curl -fsS http://127.0.0.1:8443/").contains("<title>Coalition</title>"));
     ok("kill -TERM $(cat /root/trial.pid)");
@@ -369,8 +370,22 @@ class PackageIT {
 
   private static String ok(String script) {
     ExecResult r = run(script);
-    assertEquals(0, r.getExitCode(), script + ": " + r.getStderr() + r.getStdout());
+    if (r.getExitCode() != 0) {
+      assertEquals(0, r.getExitCode(), script + ": " + r.getStderr() + r.getStdout() + "\n" + context());
+    }
     return r.getStdout();
+  }
+
+  /**
+   * What a failed command's report adds: the machine's load, the ZooKeeper server's own answer and
+   * its unit's last lines (CI runs met a server that took no TLS connection for 20 s, and a trial
+   * that printed nothing for two minutes, and kept nothing more to tell why).
+   */
+  private static String context() {
+    ExecResult r = run("cat /proc/loadavg; if coalition-zookeeper health; then echo 'zookeeper: serving'; else echo 'zookeeper: not serving'; fi;"
+        + " timeout 5 bash -c 'exec 3<>/dev/tcp/127.0.0.1/2181; printf srvr >&3; cat <&3' 2>&1 | head -8;"
+        + " journalctl --no-pager -n 15 -u coalition-zookeeper 2>&1; ps -eo pid,pcpu,etime,args --sort=-pcpu | head -8 | cut -c1-200");
+    return "context (load average, ZooKeeper's health and srvr, its journal, the busiest processes):\n" + r.getStdout() + r.getStderr();
   }
 
   private static ExecResult run(String script) {
