@@ -172,6 +172,9 @@ public interface Coordination extends AutoCloseable {
   /** Seconds since the federation's epoch, on this handle's clock. */
   double now();
 
+  /** This site's handle on the day-ahead capacity market, judged by the federation's calendar (docs/decisions/0020-capacity-contracts.md). */
+  Market market();
+
   /** Whether the store answers now (the daemon's health endpoint and metrics). */
   boolean connected();
 

@@ -10,7 +10,8 @@ import org.coalition.policy.contracts.SealedBid;
  * One site's handle on the day-ahead capacity market (docs/decisions/0020-capacity-contracts.md):
  * its sealed bids, the clearing every member recomputes, and what each party says of a contract.
  * Each site writes only under its own market folder, every record once (it can neither change nor
- * delete one; the operator deletes days past); every member reads all of them and believes only
+ * delete one; the operator deletes days past; writing a record again as it is changes nothing, so
+ * a write whose answer was lost may be retried); every member reads all of them and believes only
  * what the rules let count, judged by the servers' clock ({@link MarketDay}).
  */
 public interface Market {

@@ -3,7 +3,7 @@ package org.coalition.coordination.zookeeper;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,9 +24,9 @@ import org.coalition.coordination.zookeeper.ZkRecords.RevealRecord;
 import org.coalition.policy.contracts.Commitment;
 import org.coalition.policy.contracts.Commitment.Reveal;
 import org.coalition.policy.contracts.ContractTerms;
-import org.coalition.policy.contracts.DayAheadMarket;
 import org.coalition.policy.contracts.DayAheadMarket.Outcome;
 import org.coalition.policy.contracts.DayAheadMarket.Refusal;
+import org.coalition.policy.contracts.DayBids;
 import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.policy.contracts.SealedBid;
 import org.coalition.zookeeper.policy.FederationAcls;
@@ -148,7 +148,7 @@ final class ZkMarket implements Market {
     if (zk.clock.instant().isBefore(calendar.revealsClose(day))) {
       return new MarketDay(day, false, List.of(), List.of(), Map.of());
     }
-    Bids bids = new Bids();
+    DayBids bids = new DayBids();
     Map<String, ClearingRecord> clearings = new TreeMap<>();
     Map<String, Map<String, ContractNote>> notes = new TreeMap<>();
     try {
@@ -191,7 +191,7 @@ final class ZkMarket implements Market {
   }
 
   /** Reads {@code member}'s folder for {@code day} into what counts; refuses the rest. */
-  private void readFolder(MarketCalendar calendar, String member, LocalDate day, Bids bids, Map<String, ClearingRecord> clearings,
+  private void readFolder(MarketCalendar calendar, String member, LocalDate day, DayBids bids, Map<String, ClearingRecord> clearings,
       Map<String, Map<String, ContractNote>> notes) throws Exception {
     String folder = zk.paths.marketDay(member, day);
     List<String> children;
@@ -227,7 +227,7 @@ final class ZkMarket implements Market {
   }
 
   /** Takes one node of {@code member}'s day folder; why it does not count, or null. */
-  private String readNode(MarketCalendar calendar, String member, LocalDate day, String path, byte[] data, Stat stat, Bids bids,
+  private String readNode(MarketCalendar calendar, String member, LocalDate day, String path, byte[] data, Stat stat, DayBids bids,
       Map<String, ClearingRecord> clearings, Map<String, Map<String, ContractNote>> notes) {
     String name = path.substring(path.lastIndexOf('/') + 1);
     Instant gate = calendar.gate(day);
@@ -240,7 +240,7 @@ final class ZkMarket implements Market {
       if (stat.getCtime() >= gate.toEpochMilli() || stat.getMtime() >= gate.toEpochMilli()) {
         return "written or changed at " + Instant.ofEpochMilli(Math.max(stat.getCtime(), stat.getMtime())) + ", after the gate at " + gate;
       }
-      bids.commitments(c.slotStart(), c.blockType()).put(member, c.commitment());
+      bids.commitment(c.slotStart(), c.blockType(), member, c.commitment());
       return null;
     }
     if (name.endsWith(REVEAL)) {
@@ -253,7 +253,7 @@ final class ZkMarket implements Market {
       if (stat.getCtime() < gate.toEpochMilli() || stat.getCtime() >= calendar.revealsClose(day).toEpochMilli()) {
         return "revealed at " + Instant.ofEpochMilli(stat.getCtime()) + ", outside " + gate + " to " + calendar.revealsClose(day);
       }
-      bids.reveals(bid.slotStart(), bid.blockType()).add(new Reveal(bid, r.nonce()));
+      bids.reveal(new Reveal(bid, r.nonce()));
       return null;
     }
     if (name.equals(CLEARING)) {
@@ -311,14 +311,27 @@ final class ZkMarket implements Market {
     return auction(o.slotStart(), o.blockType());
   }
 
-  /** Creates this site's node {@code name} in its folder for {@code day}; {@code taken} is the error when it exists. */
+  /**
+   * Creates this site's node {@code name} in its folder for {@code day}; {@code taken} is the error
+   * when it exists holding something else. The same record written again is no change (a write
+   * retried after its answer was lost, or a restarted desk's).
+   */
   private void create(LocalDate day, String name, Object record, String taken) {
     String path = zk.paths.marketNode(zk.site, day, name);
+    byte[] bytes = ZkRecords.write(record);
     try {
       ensureDay(day);
-      zk.client.create().withACL(sealed).forPath(path, ZkRecords.write(record));
+      zk.client.create().withACL(sealed).forPath(path, bytes);
     } catch (KeeperException.NodeExistsException e) {
-      throw new CoordinationException(Kind.INVALID, path + ": " + taken);
+      byte[] there;
+      try {
+        there = zk.client.getData().forPath(path);
+      } catch (Exception read) {
+        throw ZkSite.translate("reading " + path, read);
+      }
+      if (!Arrays.equals(there, bytes)) {
+        throw new CoordinationException(Kind.INVALID, path + ": " + taken);
+      }
     } catch (Exception e) {
       throw ZkSite.translate("writing " + path, e);
     }
@@ -346,36 +359,5 @@ final class ZkMarket implements Market {
       }
     }
     return mine.isEmpty() ? "the same auctions in another order" : "auction " + mine.keySet().iterator().next() + " is missing";
-  }
-
-  /** One auction of the day: a slot and a block type, in the order of slot, then type. */
-  private record Auction(long slotStart, String blockType) implements Comparable<Auction> {
-    @Override
-    public int compareTo(Auction o) {
-      return Comparator.comparingLong(Auction::slotStart).thenComparing(Auction::blockType).compare(this, o);
-    }
-  }
-
-  /** The bids that count, by auction. */
-  private static final class Bids {
-    private final Map<Auction, Map<String, String>> commitments = new TreeMap<>();
-    private final Map<Auction, List<Reveal>> reveals = new TreeMap<>();
-
-    Map<String, String> commitments(long slotStart, String blockType) {
-      reveals.computeIfAbsent(new Auction(slotStart, blockType), k -> new ArrayList<>());
-      return commitments.computeIfAbsent(new Auction(slotStart, blockType), k -> new TreeMap<>());
-    }
-
-    List<Reveal> reveals(long slotStart, String blockType) {
-      commitments.computeIfAbsent(new Auction(slotStart, blockType), k -> new TreeMap<>());
-      return reveals.computeIfAbsent(new Auction(slotStart, blockType), k -> new ArrayList<>());
-    }
-
-    /** Each auction's outcome, slot by slot. */
-    List<Outcome> clear(long slotSeconds) {
-      List<Outcome> out = new ArrayList<>();
-      commitments.forEach((a, c) -> out.add(DayAheadMarket.clear(a.slotStart(), a.blockType(), slotSeconds, c, reveals.get(a))));
-      return out;
-    }
   }
 }

@@ -130,6 +130,9 @@ class ZkMarketIT {
     bids.forEach((s, bid) -> {
       nonces.put(s, nonce());
       sites.get(s).market().commit(bid, nonces.get(s));
+      sites.get(s).market().commit(bid, nonces.get(s)); // again, as a write retried after its answer was lost: no change
+      SealedBid other = new SealedBid(s, bid.slotStart(), bid.blockType(), bid.side(), bid.price() + 1);
+      assertThrows(CoordinationException.class, () -> sites.get(s).market().commit(other, nonces.get(s)), "one bid per slot and type");
     });
     return nonces;
   }

@@ -21,6 +21,7 @@ import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.Ledgers;
+import org.coalition.coordination.Market;
 import org.coalition.coordination.RunResult;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteLedger;
@@ -400,6 +401,11 @@ public final class InMemoryCoordination implements Coordination {
   @Override
   public boolean connected() {
     return true;
+  }
+
+  @Override
+  public Market market() {
+    return new InMemoryMarket(fed, site);
   }
 
   @Override

@@ -16,6 +16,7 @@ import org.coalition.coordination.JobSpec;
 import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.policy.contracts.MarketCalendar;
 
 /**
  * The shared state of a federation held in one JVM: what ZooKeeper holds for the real
@@ -42,6 +43,9 @@ public final class InMemoryFederation {
   final Map<JobRef, Long> sessionGoneSince = new HashMap<>();
   final Map<String, Allowances> allowances = new HashMap<>();
   final List<Runnable> queueListeners = new CopyOnWriteArrayList<>();
+  /** The market's calendar (the operator's, {@link #setMarketCalendar}) and every member's market records, in the order written. */
+  MarketCalendar marketCalendar = MarketCalendar.DEFAULT;
+  final List<InMemoryMarket.Written> market = new ArrayList<>();
 
   record Live(long session, SiteStatus status) {}
 
@@ -65,6 +69,13 @@ public final class InMemoryFederation {
     this.epochMillis = clock.millis();
     this.claimLease = claimLease;
     this.maxClaimsPerMember = maxClaimsPerMember;
+  }
+
+  /** Sets the market's calendar, as the operator does with {@code coalition federation market}. */
+  public void setMarketCalendar(MarketCalendar calendar) {
+    synchronized (lock) {
+      marketCalendar = calendar;
+    }
   }
 
   /** A new handle for {@code site}, with its own session. */

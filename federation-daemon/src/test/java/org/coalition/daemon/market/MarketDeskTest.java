@@ -1,0 +1,135 @@
+package org.coalition.daemon.market;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.coalition.coordination.MarketDay;
+import org.coalition.coordination.MutableClock;
+import org.coalition.coordination.SiteInfo;
+import org.coalition.coordination.SiteStatus;
+import org.coalition.coordination.memory.InMemoryCoordination;
+import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.base.Decisions;
+import org.coalition.policy.contracts.Contract.Phase;
+import org.coalition.policy.contracts.ContractTerms;
+import org.coalition.policy.contracts.MarketCalendar;
+import org.coalition.policy.contracts.SealedBid.Side;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The desk through one market day on the in-memory twin: south sells one block of its 01:00 slot
+ * at a floor of 10,000 credit, north buys one at a ceiling of 20,000 (its 01:00 and 02:00 hours,
+ * one block a day), west buys at most 40 under an admin's approval. Sealed in the ten minutes before the gate,
+ * revealed after it, and after the close north and south hold one contract at McAfee's price,
+ * acknowledged by both, west's lost bid said so, the leader's clearing published once, and the
+ * nonces forgotten. A desk restarted between gate and close still reveals, from its bids file.
+ */
+class MarketDeskTest {
+  private static final String TYPE = "batch.cpu8x1";
+  private static final LocalDate DAY = LocalDate.of(2026, 12, 3);
+  private static final MarketCalendar CALENDAR = MarketCalendar.DEFAULT;
+
+  @TempDir Path tmp;
+
+  private final MutableClock clock = new MutableClock(CALENDAR.gate(DAY).minus(Duration.ofMinutes(5)));
+  private final InMemoryFederation fed = new InMemoryFederation(clock);
+  private final long oneAm = MarketCalendar.start(DAY).plus(Duration.ofHours(1)).getEpochSecond();
+
+  private record Site(InMemoryCoordination coordination, Decisions decisions, BidBook book) {}
+
+  private Site site(String name) {
+    InMemoryCoordination c = fed.connect(name);
+    c.join(new SiteInfo(name, "local:" + name, 64), new SiteStatus(name, 64, 0, 0, 0, 1000));
+    return new Site(c, new Decisions(name), new BidBook(tmp.resolve(name).resolve("market")));
+  }
+
+  private MarketDesk desk(Site s, MarketOffer offer, boolean approval, long price) {
+    return new MarketDesk(s.coordination(), List.of(offer), approval, (side, type, slot) -> price, s.book(), clock, s.decisions());
+  }
+
+  private static long count(Site s, String kindAndReason) {
+    return s.decisions().counts().getOrDefault(kindAndReason, 0L);
+  }
+
+  @Test
+  void aDayIsSealedRevealedAndItsContractAcknowledgedByBothParties() throws Exception {
+    Site north = site("north");
+    Site south = site("south");
+    Site west = site("west");
+    MarketDesk buyer = desk(north, new MarketOffer(Side.BUY, TYPE, Set.of(1, 2), 1, 1_000_000), false, 20_000);
+    MarketDesk seller = desk(south, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 10_000);
+    MarketDesk held = desk(west, new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 40), true, 100);
+    List<MarketDesk> desks = List.of(buyer, seller, held);
+
+    desks.forEach(MarketDesk::step);
+    desks.forEach(MarketDesk::step); // a second step seals nothing more
+    assertEquals(1, count(north, "market-bid buy"), "north sealed one block a day: " + north.decisions().counts());
+    assertEquals(1, count(south, "market-bid sell"));
+    Path file = north.book().file(DAY);
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)), "the nonces are the site's secret");
+    assertEquals(oneAm, north.book().read(DAY).orElseThrow().get(0).bid().slotStart(), "the first slot of its hours");
+    assertEquals(40, west.book().read(DAY).orElseThrow().get(0).bid().price(), "a purchase pays no more than the offer's limit");
+
+    clock.advance(Duration.ofMinutes(7)); // two minutes past the gate
+    MarketDesk restarted = desk(south, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 10_000);
+    List.of(buyer, restarted, held).forEach(MarketDesk::step);
+    assertEquals(1, count(south, "market-reveal sell"), "the restarted desk revealed from its bids file");
+    assertTrue(north.book().read(DAY).orElseThrow().get(0).revealed());
+
+    clock.advance(Duration.ofMinutes(30)); // past the close
+    List.of(buyer, restarted, held).forEach(MarketDesk::step);
+    MarketDay day = north.coordination().market().read(DAY);
+    ContractTerms terms = day.outcomes().get(0).contracts().get(0);
+    assertEquals(List.of("north", "south"), List.of(terms.buyer(), terms.seller()), day.outcomes().toString());
+    // McAfee: the next buyer's 40 and, no next seller, the block's 28,800 core-seconds, half their sum between 10,000 and 20,000
+    assertEquals(14_420, terms.buyPrice(), day.outcomes().toString());
+    Map<String, ?> notes = day.notes().get(terms.id());
+    assertEquals(Set.of("north", "south"), notes.keySet(), "both parties acknowledged");
+    assertEquals(Phase.ACKNOWLEDGED, day.notes().get(terms.id()).get("north").phase());
+    assertEquals(List.of("north"), day.clearedBy(), "the leader (the first to join) published the clearing");
+    assertEquals(1, count(north, "market-contract acknowledged"));
+    assertEquals(1, count(west, "market-bid lost"), "west's bid said lost: " + west.decisions().counts());
+    assertFalse(Files.exists(file), "the day's nonces forgotten once it cleared");
+
+    desks.forEach(MarketDesk::step);
+    assertEquals(1, count(north, "market-clearing published"), "published once");
+  }
+
+  /** With the site file's {@code approval}, a contract won waits for the admin: the desk says so and does not acknowledge it. */
+  @Test
+  void aContractWonUnderApprovalIsHeldForTheAdmin() {
+    Site south = site("south");
+    Site west = site("west");
+    MarketDesk seller = desk(south, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 10_000);
+    MarketDesk buyer = desk(west, new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 1_000_000), true, 20_000);
+    for (Duration step : List.of(Duration.ZERO, Duration.ofMinutes(7), Duration.ofMinutes(30))) {
+      clock.advance(step);
+      seller.step();
+      buyer.step();
+    }
+    MarketDay day = west.coordination().market().read(DAY);
+    ContractTerms terms = day.outcomes().get(0).contracts().get(0);
+    assertEquals(1, count(west, "market-contract held-for-admin"), west.decisions().counts().toString());
+    assertEquals(Set.of("south"), day.notes().get(terms.id()).keySet(), "only the seller acknowledged; west's admin has not yet");
+  }
+
+  @Test
+  void aBidsFileThatIsNotOneIsAnErrorThatNamesItAndHowToRecover() throws Exception {
+    BidBook book = new BidBook(tmp.resolve("market"));
+    Files.writeString(book.file(DAY), "{\"day\":\"2026-12-03\",\"bids\":[{\"nonce\":\"nothex\"}]}");
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> book.read(DAY));
+    assertTrue(e.getMessage().startsWith(book.file(DAY) + " is not a bids file"), e.getMessage());
+    assertTrue(e.getMessage().contains("remove it to give up that day's bids"), e.getMessage());
+  }
+}
