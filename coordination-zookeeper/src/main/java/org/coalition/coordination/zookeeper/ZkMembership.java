@@ -1,5 +1,6 @@
 package org.coalition.coordination.zookeeper;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -74,8 +75,12 @@ final class ZkMembership implements AutoCloseable {
     if (node == null) {
       throw new CoordinationException(Kind.INVALID, "site " + zk.site + " must join before updating its status");
     }
+    byte[] record = ZkRecords.write(status);
+    if (Arrays.equals(record, node.getData())) {
+      return; // unchanged: a write would wake every member's watch for nothing (the daemon asks every round)
+    }
     try {
-      node.setData(ZkRecords.write(status));
+      node.setData(record);
     } catch (Exception e) {
       throw ZkSite.translate("updating the status of " + zk.site, e);
     }
