@@ -300,15 +300,15 @@ final class ZkMarket implements Market {
 
   /** An auction's name in node names and messages: {@code SLOT.TYPE}. */
   private static String auction(long slotStart, String blockType) {
-    return slotStart + "." + blockType;
+    return SealedBid.auction(slotStart, blockType);
   }
 
   private static String auction(SealedBid bid) {
-    return auction(bid.slotStart(), bid.blockType());
+    return bid.auction();
   }
 
   private static String auction(Outcome o) {
-    return auction(o.slotStart(), o.blockType());
+    return SealedBid.auction(o.slotStart(), o.blockType());
   }
 
   /**

@@ -35,6 +35,9 @@ final class InMemoryMarket implements Market {
     this.site = site;
   }
 
+  /** A commitment as written: its auction and the commitment. */
+  record Sealed(long slotStart, String blockType, String commitment) {}
+
   /** One record of a member's market folder: its name ({@code SLOT.TYPE.commit} and so on, as in ZooKeeper) and when it was written. */
   record Written(String writer, LocalDate day, String name, Object record, long atMillis) {}
 
@@ -54,7 +57,8 @@ final class InMemoryMarket implements Market {
       if (!fed.clock.instant().isBefore(gate)) {
         throw new CoordinationException(Kind.INVALID, "the gate of the market of " + day + " closed at " + gate + "; bid for a later day");
       }
-      write(day, auction(bid) + ".commit", Commitment.of(bid, nonce), "a bid for this slot and block type is committed already");
+      write(day, bid.auction() + ".commit", new Sealed(bid.slotStart(), bid.blockType(), Commitment.of(bid, nonce)),
+          "a bid for this slot and block type is committed already");
     }
   }
 
@@ -70,14 +74,14 @@ final class InMemoryMarket implements Market {
             + calendar.revealsClose(day) + ", not at " + now);
       }
       Reveal reveal = new Reveal(bid, nonce);
-      Written own = find(site, day, auction(bid) + ".commit");
+      Written own = find(site, day, bid.auction() + ".commit");
       if (own == null) {
-        throw new CoordinationException(Kind.INVALID, "no commitment of " + site + " for " + auction(bid) + " to reveal; commit before the gate");
+        throw new CoordinationException(Kind.INVALID, "no commitment of " + site + " for " + bid.auction() + " to reveal; commit before the gate");
       }
-      if (!reveal.matches((String) own.record())) {
+      if (!reveal.matches(((Sealed) own.record()).commitment())) {
         throw new CoordinationException(Kind.INVALID, "this bid and nonce are not what " + site + " committed; reveal the bid committed");
       }
-      write(day, auction(bid) + ".reveal", reveal, "this bid is revealed already");
+      write(day, bid.auction() + ".reveal", reveal, "this bid is revealed already");
     }
   }
 
@@ -110,12 +114,10 @@ final class InMemoryMarket implements Market {
         if (!w.day().equals(day)) {
           continue;
         }
-        if (w.name().endsWith(".commit") && w.atMillis() < gate) {
-          String[] auction = w.name().split("\\.", 2);
-          bids.commitment(Long.parseLong(auction[0]), auction[1].substring(0, auction[1].length() - ".commit".length()), w.writer(),
-              (String) w.record());
-        } else if (w.name().endsWith(".reveal")) {
-          bids.reveal((Reveal) w.record()); // written only inside the window (reveal above)
+        if (w.record() instanceof Sealed c && w.atMillis() < gate) {
+          bids.commitment(c.slotStart(), c.blockType(), w.writer(), c.commitment());
+        } else if (w.record() instanceof Reveal r) {
+          bids.reveal(r); // written only inside the window (reveal above)
         }
       }
       List<Outcome> outcomes = bids.clear(calendar.slot().toSeconds());
@@ -144,10 +146,6 @@ final class InMemoryMarket implements Market {
       throw new CoordinationException(Kind.INVALID, "bid of " + bid.site() + ": " + why);
     }
     return day;
-  }
-
-  private static String auction(SealedBid bid) {
-    return bid.slotStart() + "." + bid.blockType();
   }
 
   private Written find(String writer, LocalDate day, String name) {

@@ -113,6 +113,7 @@ public final class MarketDesk {
 
   private void seal(Market market, MarketCalendar calendar, LocalDate day) {
     List<OwnBid> bids = new ArrayList<>(book.read(day).orElse(List.of()));
+    boolean added = false;
     for (MarketOffer offer : offers) {
       long made = bids.stream().filter(b -> b.bid().blockType().equals(offer.blockType()) && b.bid().side() == offer.side()).count();
       for (long slot : slots(calendar, day, offer)) {
@@ -128,9 +129,12 @@ public final class MarketDesk {
         }
         bids.add(new OwnBid(new SealedBid(coordination.site(), slot, offer.blockType(), offer.side(), price), nonce(), false, false));
         made++;
+        added = true;
       }
     }
-    book.write(day, bids); // every nonce kept before its commitment is written
+    if (added) {
+      book.write(day, bids); // every nonce kept before its commitment is written
+    }
     for (int i = 0; i < bids.size(); i++) {
       OwnBid b = bids.get(i);
       if (b.committed()) {
@@ -139,13 +143,13 @@ public final class MarketDesk {
       try {
         market.commit(b.bid(), b.nonce());
       } catch (CoordinationException e) {
-        LOG.warn("site {}: the bid for {} is not sealed yet ({}); the next step tries again until the gate", coordination.site(), auction(b),
+        LOG.warn("site {}: the bid for {} is not sealed yet ({}); the next step tries again until the gate", coordination.site(), b.bid().auction(),
             e.getMessage());
         continue;
       }
       bids.set(i, b.asCommitted());
       book.write(day, bids);
-      decisions.record("market-bid", auction(b), b.bid().side().name().toLowerCase(Locale.ROOT), "sealed a bid to "
+      decisions.record("market-bid", b.bid().auction(), b.bid().side().name().toLowerCase(Locale.ROOT), "sealed a bid to "
           + (b.bid().side() == Side.SELL ? "sell for at least " : "buy for at most ") + b.bid().price() + " credit");
     }
   }
@@ -177,7 +181,7 @@ public final class MarketDesk {
         continue;
       }
       if (!b.committed()) {
-        decisions.record("market-bid", auction(b), "missed-gate", "its commitment was not written before the gate; it does not count");
+        decisions.record("market-bid", b.bid().auction(), "missed-gate", "its commitment was not written before the gate; it does not count");
         bids.remove(i--);
         changed = true;
         continue;
@@ -186,12 +190,12 @@ public final class MarketDesk {
         market.reveal(b.bid(), b.nonce());
       } catch (CoordinationException e) {
         LOG.warn("site {}: the bid for {} is not revealed yet ({}); the next step tries again until the reveals close", coordination.site(),
-            auction(b), e.getMessage());
+            b.bid().auction(), e.getMessage());
         continue;
       }
       bids.set(i, b.asRevealed());
       changed = true;
-      decisions.record("market-reveal", auction(b), b.bid().side().name().toLowerCase(Locale.ROOT), "revealed its bid of " + b.bid().price()
+      decisions.record("market-reveal", b.bid().auction(), b.bid().side().name().toLowerCase(Locale.ROOT), "revealed its bid of " + b.bid().price()
           + " credit");
     }
     if (changed) {
@@ -228,17 +232,17 @@ public final class MarketDesk {
     Outcome outcome = cleared.outcomes().stream().filter(o -> o.slotStart() == b.bid().slotStart() && o.blockType().equals(b.bid().blockType()))
         .findFirst().orElse(null);
     if (outcome == null) {
-      decisions.record("market-bid", auction(b), "not-counted", "the day's clearing has no auction of it");
+      decisions.record("market-bid", b.bid().auction(), "not-counted", "the day's clearing has no auction of it");
       return;
     }
     Refusal refusal = outcome.refused().stream().filter(r -> r.site().equals(site)).findFirst().orElse(null);
     if (refusal != null) {
-      decisions.record("market-bid", auction(b), "refused", "it " + refusal.fault().words());
+      decisions.record("market-bid", b.bid().auction(), "refused", "it " + refusal.fault().words());
       return;
     }
     ContractTerms won = outcome.contracts().stream().filter(c -> c.buyer().equals(site) || c.seller().equals(site)).findFirst().orElse(null);
     if (won == null) {
-      decisions.record("market-bid", auction(b), "lost", outcome.reason());
+      decisions.record("market-bid", b.bid().auction(), "lost", outcome.reason());
       return;
     }
     String terms = (won.buyer().equals(site) ? "buys from " + won.seller() + " at " + won.buyPrice() : "sells to " + won.buyer() + " at "
@@ -249,10 +253,6 @@ public final class MarketDesk {
     }
     market.note(new ContractNote(site, won, Phase.ACKNOWLEDGED, ""));
     decisions.record("market-contract", won.id(), "acknowledged", terms);
-  }
-
-  private static String auction(OwnBid b) {
-    return b.bid().slotStart() + "." + b.bid().blockType();
   }
 
   private static String nonce() {

@@ -35,6 +35,16 @@ public record SealedBid(String site, long slotStart, String blockType, Side side
     }
   }
 
+  /** The name of an auction, {@code SLOT.TYPE}, as the market's records and messages give it. */
+  public static String auction(long slotStart, String blockType) {
+    return slotStart + "." + blockType;
+  }
+
+  /** The name of the auction this bid is in ({@link #auction(long, String)}). */
+  public String auction() {
+    return auction(slotStart, blockType);
+  }
+
   /** The text a commitment hashes: one field a line, nothing left to interpretation. */
   String canonical() {
     return "coalition-bid-v1\n" + site + "\n" + slotStart + "\n" + blockType + "\n" + side + "\n" + price + "\n";
