@@ -15,6 +15,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.coalition.drmaa.jna.NativeSession;
+import org.coalition.handler.Escrow;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeQueueSide;
@@ -182,6 +183,13 @@ public final class GridEngineHandler implements ResourceHandler, HomeQueueSide {
       home.get().sweep();
     }
     return new QueueObservation(at, p.jobs(), p.coreSeconds(), p.queues(), s.used(), s.usable(), new RequestCost(requests, bytes));
+  }
+
+  /** Advance reservations through {@code qconf} and {@code qrsub} beside the site's {@code qstat}, held for the daemon's user ({@link GridEngineEscrow}). */
+  @Override
+  public Optional<Escrow> escrow() {
+    return Optional.of(new GridEngineEscrow(new GridEngineReservations(GridEngineHome.beside(config.qstat(), "qconf")),
+        config.parallelEnvironment(), user));
   }
 
   @Override

@@ -2,6 +2,7 @@ package org.coalition.handler;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import org.coalition.job.JobLayout;
 
 /**
@@ -28,6 +29,15 @@ public interface ResourceHandler extends AutoCloseable {
    */
   default boolean canHold(int cores, long memoryMb, JobLayout layout) {
     return layout.coresAlone();
+  }
+
+  /**
+   * The batch system's escrow for capacity contracts, as this site's configuration grants it
+   * (Slurm's {@code scontrol} with an operator's rights, say); empty where it has none, and then
+   * the site sells no capacity ahead.
+   */
+  default Optional<Escrow> escrow() {
+    return Optional.empty();
   }
 
   /** Submits a pilot job with the shape of {@code spec}; held first when {@code spec.held()}. */

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import org.coalition.handler.Escrow;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
 import org.coalition.handler.HomeJob;
@@ -316,6 +317,12 @@ public final class SlurmHandler implements ResourceHandler, HomeQueue {
   /** Requests made and bytes received since the handler connected. */
   public RequestCost cost() {
     return rest.cost();
+  }
+
+  /** Advance reservations through the site's {@code scontrol}, held for the observer user ({@link SlurmEscrow}). */
+  @Override
+  public Optional<Escrow> escrow() {
+    return Optional.of(new SlurmEscrow(new SlurmReservations(config.scontrol(), config.timeout()), config.observer()));
   }
 
   @Override

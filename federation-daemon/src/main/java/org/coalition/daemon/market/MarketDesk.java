@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
 import org.coalition.coordination.ContractNote;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
@@ -17,6 +19,9 @@ import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.market.BidBook.OwnBid;
+import org.coalition.handler.Escrow;
+import org.coalition.handler.HandlerException;
+import org.coalition.policy.contracts.BlockType;
 import org.coalition.policy.contracts.Commitment;
 import org.coalition.policy.contracts.Contract.Phase;
 import org.coalition.policy.contracts.ContractTerms;
@@ -67,13 +72,19 @@ public final class MarketDesk {
   private final BidBook book;
   private final Clock clock;
   private final Decisions decisions;
+  private final Optional<Escrow> escrow;
+  private final ContractKeeper keeper;
 
   /**
    * A desk trading {@code offers} for {@code coordination}'s site, at {@code prices}, keeping its
    * nonces in {@code book}; with {@code approval}, contracts wait for the admin's acknowledgement.
+   * It sells only what it can hold in {@code escrow} first, and hands a block sold to the pool
+   * account {@code poolAccount} gives the buyer ({@link ContractKeeper}).
+   *
+   * @throws IllegalArgumentException if it is to sell without an escrow
    */
   public MarketDesk(Coordination coordination, List<MarketOffer> offers, boolean approval, BidPrices prices, BidBook book, Clock clock,
-      Decisions decisions) {
+      Decisions decisions, Optional<Escrow> escrow, Function<String, Optional<String>> poolAccount) {
     this.coordination = coordination;
     this.offers = List.copyOf(offers);
     this.approval = approval;
@@ -81,6 +92,12 @@ public final class MarketDesk {
     this.book = book;
     this.clock = clock;
     this.decisions = decisions;
+    this.escrow = escrow;
+    if (escrow.isEmpty() && offers.stream().anyMatch(o -> o.side() == Side.SELL)) {
+      throw new IllegalArgumentException("site " + coordination.site() + " would sell capacity its batch system cannot hold in escrow"
+          + " (its handler has no reservations); remove contracts.sell, or grant the daemon the batch system's reservations");
+    }
+    this.keeper = new ContractKeeper(coordination.site(), escrow, poolAccount, decisions);
   }
 
   /** One step: each day from yesterday to the day after tomorrow in the phase the calendar has it in now. */
@@ -100,8 +117,38 @@ public final class MarketDesk {
       } else if (!now.isBefore(gate.plus(margin)) && now.isBefore(close.minus(margin))) {
         reveal(market, day);
       } else if (!now.isBefore(close.plus(margin))) {
-        settle(market, day, now.isBefore(close.plus(margin).plus(PUBLISH_WITHIN)));
+        after(market, calendar, day, now, now.isBefore(close.plus(margin).plus(PUBLISH_WITHIN)) && coordination.isLeader(),
+            !day.isAfter(today) && !offers.isEmpty());
       }
+    }
+  }
+
+  /**
+   * After a day's close: its clearing read once, the site's bids settled and their nonces forgotten,
+   * the clearing published when {@code leading}, and, on the day of the slots or the day after
+   * ({@code slotsNear}), its contracts kept ({@link ContractKeeper}) from the step after the one
+   * that acknowledged them.
+   */
+  private void after(Market market, MarketCalendar calendar, LocalDate day, Instant now, boolean leading, boolean slotsNear) {
+    var own = book.read(day);
+    if (own.isEmpty() && !leading && !slotsNear) {
+      return;
+    }
+    MarketDay cleared = market.read(day);
+    if (!cleared.closed()) {
+      return;
+    }
+    if (own.isPresent()) {
+      own.get().forEach(b -> settled(market, b, cleared));
+      book.forget(day);
+    }
+    if (leading && !cleared.outcomes().isEmpty() && !cleared.clearedBy().contains(coordination.site())) {
+      market.publishClearing(day, cleared.outcomes());
+      decisions.record("market-clearing", day.toString(), "published", cleared.outcomes().size() + " auctions, "
+          + cleared.outcomes().stream().mapToInt(o -> o.contracts().size()).sum() + " contracts, as every member clears them");
+    }
+    if (slotsNear && own.isEmpty()) {
+      keeper.step(market, calendar, cleared, now);
     }
   }
 
@@ -127,6 +174,9 @@ public final class MarketDesk {
         if (price == 0 && offer.side() == Side.BUY) {
           continue; // a purchase worth nothing to the site: no bid
         }
+        if (offer.side() == Side.SELL && !escrowed(calendar, slot, offer.blockType())) {
+          continue;
+        }
         bids.add(new OwnBid(new SealedBid(coordination.site(), slot, offer.blockType(), offer.side(), price), nonce(), false, false));
         made++;
         added = true;
@@ -151,6 +201,31 @@ public final class MarketDesk {
       book.write(day, bids);
       decisions.record("market-bid", b.bid().auction(), b.bid().side().name().toLowerCase(Locale.ROOT), "sealed a bid to "
           + (b.bid().side() == Side.SELL ? "sell for at least " : "buy for at most ") + b.bid().price() + " credit");
+    }
+  }
+
+  /**
+   * Holds the block in escrow before it is bid (the same reservation again where a step before
+   * made it); false, said in a decision line, where the batch system refused.
+   */
+  private boolean escrowed(MarketCalendar calendar, long slot, String blockType) {
+    String name = ContractKeeper.escrowName(slot, blockType);
+    Instant start = Instant.ofEpochSecond(slot);
+    try {
+      escrow.orElseThrow().hold(name, start, start.plus(calendar.slot()), BlockType.partition(blockType), BlockType.nodes(blockType),
+          BlockType.coresPerNode(blockType));
+      return true;
+    } catch (HandlerException e) {
+      decisions.record("market-bid", SealedBid.auction(slot, blockType), "no-escrow", "not bid: the batch system did not hold reservation "
+          + name + " (" + e.getMessage() + "); the next step tries again until the gate");
+      return false;
+    }
+  }
+
+  /** A sale that won nothing: its escrow given back to the site's own users. */
+  private void release(OwnBid b) {
+    if (b.bid().side() == Side.SELL) {
+      keeper.release(ContractKeeper.escrowName(b.bid().slotStart(), b.bid().blockType()), b.bid().auction());
     }
   }
 
@@ -182,6 +257,7 @@ public final class MarketDesk {
       }
       if (!b.committed()) {
         decisions.record("market-bid", b.bid().auction(), "missed-gate", "its commitment was not written before the gate; it does not count");
+        release(b);
         bids.remove(i--);
         changed = true;
         continue;
@@ -203,29 +279,6 @@ public final class MarketDesk {
     }
   }
 
-  private void settle(Market market, LocalDate day, boolean publishing) {
-    var own = book.read(day);
-    boolean leading = publishing && coordination.isLeader();
-    if (own.isEmpty() && !leading) {
-      return;
-    }
-    MarketDay cleared = market.read(day);
-    if (!cleared.closed()) {
-      return;
-    }
-    if (own.isPresent()) {
-      for (OwnBid b : own.get()) {
-        settled(market, b, cleared);
-      }
-      book.forget(day);
-    }
-    if (leading && !cleared.outcomes().isEmpty() && !cleared.clearedBy().contains(coordination.site())) {
-      market.publishClearing(day, cleared.outcomes());
-      decisions.record("market-clearing", day.toString(), "published", cleared.outcomes().size() + " auctions, "
-          + cleared.outcomes().stream().mapToInt(o -> o.contracts().size()).sum() + " contracts, as every member clears them");
-    }
-  }
-
   /** What became of one of the site's bids: its contract acknowledged or held, or why it won none. */
   private void settled(Market market, OwnBid b, MarketDay cleared) {
     String site = coordination.site();
@@ -233,16 +286,19 @@ public final class MarketDesk {
         .findFirst().orElse(null);
     if (outcome == null) {
       decisions.record("market-bid", b.bid().auction(), "not-counted", "the day's clearing has no auction of it");
+      release(b);
       return;
     }
     Refusal refusal = outcome.refused().stream().filter(r -> r.site().equals(site)).findFirst().orElse(null);
     if (refusal != null) {
       decisions.record("market-bid", b.bid().auction(), "refused", "it " + refusal.fault().words());
+      release(b);
       return;
     }
     ContractTerms won = outcome.contracts().stream().filter(c -> c.buyer().equals(site) || c.seller().equals(site)).findFirst().orElse(null);
     if (won == null) {
       decisions.record("market-bid", b.bid().auction(), "lost", outcome.reason());
+      release(b);
       return;
     }
     String terms = (won.buyer().equals(site) ? "buys from " + won.seller() + " at " + won.buyPrice() : "sells to " + won.buyer() + " at "

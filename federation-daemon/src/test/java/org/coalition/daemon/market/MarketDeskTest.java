@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.coalition.coordination.MarketDay;
 import org.coalition.coordination.MutableClock;
@@ -46,16 +48,32 @@ class MarketDeskTest {
   private final InMemoryFederation fed = new InMemoryFederation(clock);
   private final long oneAm = MarketCalendar.start(DAY).plus(Duration.ofHours(1)).getEpochSecond();
 
-  private record Site(InMemoryCoordination coordination, Decisions decisions, BidBook book) {}
+  private record Site(InMemoryCoordination coordination, Decisions decisions, BidBook book, FakeEscrow escrow) {}
 
   private Site site(String name) {
     InMemoryCoordination c = fed.connect(name);
     c.join(new SiteInfo(name, "local:" + name, 64), new SiteStatus(name, 64, 0, 0, 0, 1000));
-    return new Site(c, new Decisions(name), new BidBook(tmp.resolve(name).resolve("market")));
+    return new Site(c, new Decisions(name), new BidBook(tmp.resolve(name).resolve("market")), new FakeEscrow());
   }
 
   private MarketDesk desk(Site s, MarketOffer offer, boolean approval, long price) {
-    return new MarketDesk(s.coordination(), List.of(offer), approval, (side, type, slot) -> price, s.book(), clock, s.decisions());
+    return new MarketDesk(s.coordination(), List.of(offer), approval, (side, type, slot) -> price, s.book(), clock, s.decisions(),
+        Optional.of(s.escrow()), home -> Optional.of("pool-" + home));
+  }
+
+  /** A desk selling one block of its 01:00 slot at a floor of 10,000. */
+  private MarketDesk seller(Site s) {
+    return desk(s, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 10_000);
+  }
+
+  /** A desk buying one block of its 01:00 slot at a ceiling of 20,000, under its admin's {@code approval} or not. */
+  private MarketDesk buyer(Site s, boolean approval) {
+    return desk(s, new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 1_000_000), approval, 20_000);
+  }
+
+  /** The id of the day's one contract, as {@code s} reads the market. */
+  private static String contract(Site s) {
+    return s.coordination().market().read(DAY).outcomes().get(0).contracts().get(0).id();
   }
 
   private static long count(Site s, String kindAndReason) {
@@ -68,7 +86,7 @@ class MarketDeskTest {
     Site south = site("south");
     Site west = site("west");
     MarketDesk buyer = desk(north, new MarketOffer(Side.BUY, TYPE, Set.of(1, 2), 1, 1_000_000), false, 20_000);
-    MarketDesk seller = desk(south, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 10_000);
+    MarketDesk seller = seller(south);
     MarketDesk held = desk(west, new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 40), true, 100);
     List<MarketDesk> desks = List.of(buyer, seller, held);
 
@@ -82,7 +100,7 @@ class MarketDeskTest {
     assertEquals(40, west.book().read(DAY).orElseThrow().get(0).bid().price(), "a purchase pays no more than the offer's limit");
 
     clock.advance(Duration.ofMinutes(7)); // two minutes past the gate
-    MarketDesk restarted = desk(south, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 10_000);
+    MarketDesk restarted = seller(south);
     List.of(buyer, restarted, held).forEach(MarketDesk::step);
     assertEquals(1, count(south, "market-reveal sell"), "the restarted desk revealed from its bids file");
     assertTrue(north.book().read(DAY).orElseThrow().get(0).revealed());
@@ -111,17 +129,126 @@ class MarketDeskTest {
   void aContractWonUnderApprovalIsHeldForTheAdmin() {
     Site south = site("south");
     Site west = site("west");
-    MarketDesk seller = desk(south, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 10_000);
-    MarketDesk buyer = desk(west, new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 1_000_000), true, 20_000);
-    for (Duration step : List.of(Duration.ZERO, Duration.ofMinutes(7), Duration.ofMinutes(30))) {
-      clock.advance(step);
-      seller.step();
-      buyer.step();
-    }
+    MarketDesk seller = seller(south);
+    MarketDesk buyer = buyer(west, true);
+    trade(List.of(seller, buyer));
     MarketDay day = west.coordination().market().read(DAY);
     ContractTerms terms = day.outcomes().get(0).contracts().get(0);
     assertEquals(1, count(west, "market-contract held-for-admin"), west.decisions().counts().toString());
     assertEquals(Set.of("south"), day.notes().get(terms.id()).keySet(), "only the seller acknowledged; west's admin has not yet");
+  }
+
+  /** The minutes of a day's market: sealed 5 minutes before the gate, revealed 2 after it, settled 32 after it. */
+  private void trade(List<MarketDesk> desks) {
+    for (Duration step : List.of(Duration.ZERO, Duration.ofMinutes(7), Duration.ofMinutes(30))) {
+      clock.advance(step);
+      desks.forEach(MarketDesk::step);
+    }
+  }
+
+  /** Steps every desk at {@code at}. */
+  private void at(Instant at, List<MarketDesk> desks) {
+    clock.advance(Duration.between(clock.instant(), at));
+    desks.forEach(MarketDesk::step);
+  }
+
+  private static Phase phase(Site s, String contract) {
+    MarketDay day = s.coordination().market().read(DAY);
+    return day.notes().get(contract).get(s.coordination().site()).phase();
+  }
+
+  /**
+   * South holds its block in escrow before it bids, east's dearer sale loses and its escrow is
+   * released; at the slot's start south hands its reservation to north's pool account and both note
+   * the contract open, at the end both note it settled and south's reservation is released.
+   */
+  @Test
+  void aSoldSlotIsHeldInEscrowHandedToTheBuyersPoolAndSettledByBoth() {
+    Site north = site("north");
+    Site south = site("south");
+    Site east = site("east");
+    MarketDesk buyer = buyer(north, false);
+    MarketDesk seller = seller(south);
+    MarketDesk dear = desk(east, new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), false, 30_000);
+    List<MarketDesk> desks = List.of(seller, dear, buyer);
+    String name = "coalition_" + oneAm + "_batch_cpu8x1";
+    desks.forEach(MarketDesk::step);
+    assertEquals(List.of("hold " + name + " batch 1x8"), south.escrow().calls, "held in escrow before the bid, once");
+    clock.advance(Duration.ofMinutes(7));
+    desks.forEach(MarketDesk::step);
+    clock.advance(Duration.ofMinutes(30));
+    desks.forEach(MarketDesk::step);
+    assertEquals(List.of("hold " + name + " batch 1x8", "release " + name), east.escrow().calls, "east lost: its block given back");
+    assertEquals(List.of("coalition"), south.escrow().held.get(name).admits(), "held for the site itself until the slot");
+    String id = contract(north);
+
+    at(Instant.ofEpochSecond(oneAm).plusSeconds(20), desks);
+    assertEquals(List.of("pool-north"), south.escrow().held.get(name).admits(), "handed to the buyer's pool account");
+    assertEquals(Phase.OPEN, phase(south, id));
+    assertEquals(Phase.OPEN, phase(north, id), "the buyer follows the seller's note");
+    assertEquals(name, north.coordination().market().read(DAY).notes().get(id).get("north").reservation());
+    desks.forEach(MarketDesk::step);
+    assertEquals(1, count(south, "market-contract opened"), "opened once");
+
+    at(Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()).plusSeconds(20), desks);
+    assertEquals(Phase.SETTLED, phase(south, id));
+    assertEquals(Phase.SETTLED, phase(north, id));
+    assertFalse(south.escrow().held.containsKey(name), "released at the slot's end");
+  }
+
+  /** A seller whose reservation is gone when the slot opens breaks the contract; the buyer, never given the slot, says so at its end. */
+  @Test
+  void aSellerWhoseReservationIsGoneAtTheSlotBreaksTheContract() {
+    Site north = site("north");
+    Site south = site("south");
+    MarketDesk buyer = buyer(north, false);
+    MarketDesk seller = seller(south);
+    List<MarketDesk> desks = List.of(seller, buyer);
+    trade(desks);
+    String id = contract(north);
+    south.escrow().held.clear(); // an admin removed it, or the batch system lost it
+
+    at(Instant.ofEpochSecond(oneAm).plusSeconds(20), desks);
+    assertEquals(Phase.BROKEN, phase(south, id));
+    assertEquals(Phase.ACKNOWLEDGED, phase(north, id), "the buyer waits for the slot's end");
+    at(Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()).plusSeconds(20), desks);
+    assertEquals(Phase.BROKEN, phase(north, id));
+    assertTrue(south.decisions().counts().containsKey("market-contract broken"), south.decisions().counts().toString());
+  }
+
+  /** A contract the buyer's admin never approved lapses when its slot opens: both say so, and the seller's escrow is released. */
+  @Test
+  void aContractNotAcknowledgedByBothLapsesAndItsEscrowIsReleased() {
+    Site south = site("south");
+    Site west = site("west");
+    MarketDesk seller = seller(south);
+    MarketDesk buyer = buyer(west, true);
+    List<MarketDesk> desks = List.of(seller, buyer);
+    trade(desks);
+    String id = contract(west);
+    at(Instant.ofEpochSecond(oneAm), desks);
+    assertEquals(Phase.LAPSED, phase(south, id));
+    assertEquals(Phase.LAPSED, phase(west, id));
+    assertTrue(south.escrow().held.isEmpty(), "the block given back to south's users");
+  }
+
+  /** A batch system that will not hold the block: nothing is bid for it, and the decision line says why. */
+  @Test
+  void aBlockTheBatchSystemWillNotHoldIsNotBid() {
+    Site south = site("south");
+    south.escrow().refuseHolds = true;
+    seller(south).step();
+    assertEquals(1, count(south, "market-bid no-escrow"), south.decisions().counts().toString());
+    assertTrue(south.book().read(DAY).isEmpty(), "no bid made");
+  }
+
+  @Test
+  void aDeskThatWouldSellWithoutAnEscrowIsRefused() {
+    Site south = site("south");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MarketDesk(south.coordination(),
+        List.of(new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0)), false, (side, type, slot) -> 0, south.book(), clock, south.decisions(),
+        Optional.empty(), home -> Optional.empty()));
+    assertTrue(e.getMessage().contains("remove contracts.sell"), e.getMessage());
   }
 
   @Test

@@ -27,10 +27,31 @@ public final class BlockType {
 
   /** The cores of a block of type {@code name}: C x N; IllegalArgumentException if it is not a block type. */
   public static long cores(String name) {
+    Matcher m = parse(name);
+    return Long.parseLong(m.group(1)) * Long.parseLong(m.group(2));
+  }
+
+  /** The partition whose nodes a block of type {@code name} holds. */
+  public static String partition(String name) {
+    String type = parse(name).group();
+    return type.substring(0, type.indexOf('.'));
+  }
+
+  /** How many whole nodes a block of type {@code name} holds: N. */
+  public static int nodes(String name) {
+    return Integer.parseInt(parse(name).group(2));
+  }
+
+  /** The cores of each node of a block of type {@code name}: C. */
+  public static int coresPerNode(String name) {
+    return Integer.parseInt(parse(name).group(1));
+  }
+
+  private static Matcher parse(String name) {
     Matcher m = name == null ? null : NAME.matcher(name);
     if (m == null || !m.matches()) {
       throw new IllegalArgumentException("a block type is PARTITION.cpuCxN[.FLAVOUR] (N nodes of C cores; batch.cpu16x2), was " + name);
     }
-    return Long.parseLong(m.group(1)) * Long.parseLong(m.group(2));
+    return m;
   }
 }
