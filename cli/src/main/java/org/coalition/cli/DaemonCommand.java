@@ -33,6 +33,7 @@ import org.coalition.daemon.base.BrokerSettings;
 import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.daemon.executor.PilotJournal;
 import org.coalition.daemon.home.ParkJournal;
+import org.coalition.daemon.market.MarketSide;
 import org.coalition.daemon.outputs.RunOutputs;
 import org.coalition.daemon.pilot.PilotAgent;
 import org.coalition.handler.HandlerContext;
@@ -184,7 +185,15 @@ final class DaemonCommand implements Callable<Integer> {
       if (handler instanceof InProcessPilots in) {
         in.pilots(p -> PilotAgent.of(broker, p.environment(), runner, c.pilots().heartbeat().toMillis(), coordination::now).run());
       }
-      try (SiteDaemon daemon = SiteDaemon.start(broker, tickEvery, c.sharing().balancingPeriod());
+      Optional<MarketSide> market;
+      try {
+        market = MarketSides.of(c, broker, handler);
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        spec.commandLine().getErr().println("coalition daemon: " + c.where("contracts") + ": " + e.getMessage());
+        spec.commandLine().getErr().flush();
+        return ExitCodes.BAD_INPUT;
+      }
+      try (SiteDaemon daemon = SiteDaemon.start(broker, tickEvery, c.sharing().balancingPeriod(), market);
           DaemonApi api = DaemonApi.start(broker, c.http().bind(), c.http().port(), tls, operator,
               DaemonHealth.of(coordination::connected, handler::describe), c.http().unmunge().map(MungeUsers::new))) {
         systemd.startWatchdog(broker::alive);

@@ -308,4 +308,25 @@ class DaemonCommandIT {
     assertEquals(ExitCodes.BAD_INPUT, other.exit());
     assertTrue(other.err().contains("its certificate names t/beta, but the site file is site alpha of federation t"), other.err());
   }
+
+  /** A site file that sells capacity while its batch system keeps no escrow (the local handler's) is refused at start, saying what to change. */
+  @Test
+  void aSiteThatWouldSellCapacityItsBatchSystemCannotHoldIsRefusedAtStart() throws Exception {
+    zk = Ensemble.start(1);
+    secretFile(tmp.resolve("operator.token"), "operator-token-0123456789");
+    bootstrap("alpha");
+    CliRun r = run("daemon", "--config", siteFile("alpha", 1, """
+        handlers:
+          - type: local
+            cores: 2
+        contracts:
+          enabled: true
+          sell:
+            - type: batch.cpu2x1
+        """).toString());
+    assertEquals(ExitCodes.BAD_INPUT, r.exit(), r.err());
+    assertTrue(r.err().contains("contracts: site alpha would sell capacity its batch system cannot hold in escrow"), r.err());
+    assertTrue(r.err().contains("remove contracts.sell"), r.err());
+    assertFalse(r.err().contains("Exception"), "one line, no stack trace: " + r.err());
+  }
 }

@@ -2,7 +2,6 @@ package org.coalition.daemon;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,6 +17,7 @@ import org.coalition.daemon.base.Contain;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.base.OperatorSettings;
 import org.coalition.daemon.base.PeriodBudget;
+import org.coalition.daemon.base.SoldSlots;
 import org.coalition.daemon.executor.ExecutorSide;
 import org.coalition.daemon.executor.Pilot;
 import org.coalition.daemon.executor.PilotJournal;
@@ -62,11 +62,10 @@ import org.slf4j.LoggerFactory;
  * Allowances are in core-seconds (cores times time limit); see {@link PeriodBudget} for how the
  * last job of a period may pass them.
  *
- * <p>The pieces: {@link HomeSide} (events 1 and 4 at home), {@link ExecutorSide} (events 2 and 3,
- * and the pilot protocol), {@link PeriodBudget} (the BILB allowances of the period), with the
- * pilot and the published job as state machines ({@link org.coalition.daemon.executor.PilotLifecycle},
- * {@link org.coalition.daemon.home.PublishedJobLifecycle}). Every decision goes through {@link Decisions}: one log line with
- * its reason. Time (how long a job or a pilot has waited) comes from an injected {@link Clock}.
+ * <p>The pieces: {@link HomeSide} (events 1 and 4 at home), {@link ExecutorSide} (events 2 and 3, and the pilot protocol),
+ * {@link PeriodBudget} (the BILB allowances of the period), with the pilot and the published job as state machines
+ * ({@link org.coalition.daemon.executor.PilotLifecycle}, {@link org.coalition.daemon.home.PublishedJobLifecycle}). Every decision
+ * goes through {@link Decisions}: one log line with its reason. Time (how long a job or a pilot has waited) comes from an injected {@link Clock}.
  */
 public final class Broker implements PilotService, PilotTokens {
   private static final Logger LOG = LoggerFactory.getLogger(Broker.class);
@@ -125,9 +124,7 @@ public final class Broker implements PilotService, PilotTokens {
     this.metrics = new BrokerMetrics(settings.site());
     this.batch = new BatchHealth(settings.site(), clock);
     this.clock = clock;
-    HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
-    tls.outbound().ifPresent(http::sslContext);
-    PeerDownload download = new PeerDownload(http.build(), tls.peers());
+    PeerDownload download = PeerDownload.over(tls.outbound(), tls.peers());
     OutputFetch fetch = new OutputFetch(download, !outputs.servesHttp(), OutputFetch.TOTAL_TIME, outputs.sibling("incoming"),
         settings.staging().maxJobBytes());
     this.parks = parks;
@@ -352,9 +349,8 @@ public final class Broker implements PilotService, PilotTokens {
   }
 
   /**
-   * Starts draining (an operator's {@code coalition drain}): no more foreign work is taken, the
-   * pilots still queued are cancelled, running foreign jobs finish. This site's own jobs go on
-   * as before. {@link #drained()} says when the daemon can exit without costing a run.
+   * Starts draining (an operator's {@code coalition drain}): no more foreign work is taken, queued pilots are cancelled, running
+   * foreign jobs finish, this site's own jobs go on. {@link #drained()} says when the daemon can exit without costing a run.
    */
   public void drain() {
     if (executorSide.draining()) {
@@ -368,6 +364,11 @@ public final class Broker implements PilotService, PilotTokens {
 
   public boolean draining() {
     return executorSide.draining();
+  }
+
+  /** The slots this site sold that are open now: the market desk keeps them from the contracts' notes, the executor side fills them. */
+  public SoldSlots soldSlots() {
+    return executorSide.sold();
   }
 
   /** Foreign jobs still running here (pilots holding a job, or being given one). */

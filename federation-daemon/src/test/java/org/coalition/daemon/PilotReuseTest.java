@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -16,11 +17,13 @@ import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.base.PilotReuse;
+import org.coalition.daemon.base.SoldSlots.Slot;
 import org.coalition.daemon.outputs.RunOutputs;
 import org.coalition.daemon.pilot.PilotAgent;
 import org.coalition.daemon.pilot.PilotService.Assignment;
 import org.coalition.daemon.pilot.PilotService.PilotRefused;
 import org.coalition.daemon.pilot.PilotService.RunOutcome;
+import org.coalition.handler.PilotSpec;
 import org.coalition.periodic.BalancingPeriod;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Pilots that run several jobs (docs/decisions/0013-fast-in-fast-out.md, step 2), on the in-memory
  * coordination and hand-written batch systems: late binding at each ask, a wait for work woken by
- * the queue, and the cores going back to local users.
+ * the queue, the cores going back to local users, and pilots in a slot the site sold.
  */
 class PilotReuseTest {
   private static final Duration IDLE_EXIT = Duration.ofMillis(300);
@@ -231,5 +234,46 @@ class PilotReuseTest {
     assertEquals(1L, exec.decisions().counts().get("release pilot-ended"));
     assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals(run.job())), "its job is queued again");
     assertEquals(0, home.coordination().ledgers().get("home").jobsSubmitted(), "the preempted run credits nothing");
+  }
+
+  /**
+   * A slot this site sold, open (docs/decisions/0020): its buyer's pilots go into the reservation
+   * though the site is full, as far as the block's cores go, with no time beyond their jobs', and a
+   * local job waiting does not get them evicted.
+   */
+  @Test
+  void theBuyersPilotsGoIntoASoldSlotAsFarAsItsCoresGoAndAreNotEvicted() {
+    execBatch.allocatedCores = 8; // full: no pilot goes out on idle capacity
+    publish("1", 2);
+    publish("2", 2);
+    publish("3", 2);
+    assertEquals(0, execBatch.submitted.size(), "a full site sends no pilot on idle capacity");
+
+    String reservation = "coalition_1_batch_cpu4x1";
+    exec.soldSlots().set(List.of(new Slot("home", reservation, 4, clock.instant().plus(Duration.ofHours(2)))));
+    exec.tick();
+    assertEquals(List.of(reservation, reservation), execBatch.submitted.stream().map(PilotSpec::reservation).toList(),
+        "two pilots of 2 cores fill the block of 4");
+    assertEquals(3600 + 60, execBatch.submitted.get(0).walltimeSeconds(), "no time beyond its job's: the slot ends");
+    exec.tick();
+    assertEquals(2, execBatch.submitted.size(), "the block's cores are taken");
+    assertTrue(exec.decisions().counts().containsKey("pilot sold-slot"), exec.decisions().counts().toString());
+
+    for (PilotSpec pilot : execBatch.submitted) {
+      Map<String, String> env = pilot.environment();
+      exec.work(env.get(PilotAgent.ID), env.get(PilotAgent.TOKEN)).orElseThrow();
+    }
+    execBatch.userJob("local", 4); // a local user waits, the site is over its threshold
+    exec.tick();
+    assertEquals(List.of(), execBatch.cancelled, "a pilot in a sold slot runs on the buyer's cores: not evicted for local users");
+  }
+
+  @Test
+  void aJobThatWouldOutlastASoldSlotIsNotSentIntoIt() {
+    execBatch.allocatedCores = 8;
+    publish("1", 2);
+    exec.soldSlots().set(List.of(new Slot("home", "coalition_1_batch_cpu4x1", 4, clock.instant().plus(Duration.ofMinutes(30)))));
+    exec.tick();
+    assertEquals(0, execBatch.submitted.size(), "an hour's job does not fit a slot ending in 30 minutes");
   }
 }

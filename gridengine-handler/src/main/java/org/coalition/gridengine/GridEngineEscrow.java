@@ -36,9 +36,15 @@ final class GridEngineEscrow implements Escrow {
     return held(reservations.escrow(name, start, end, pe, Math.multiplyExact(nodes, coresPerNode), holder));
   }
 
+  /**
+   * The list admits the buyer's pool account, and the daemon's user still: Grid Engine checks an
+   * AR's access against a job's owner, and the daemon submits pilots as itself (as root, each runs
+   * as its pool account through {@code runuser}).
+   */
   @Override
   public Held handOver(String name, String account) {
     reservations.handOver(name, account);
+    reservations.admit(name, holder);
     return find(name).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "advance reservation " + name + " is gone"));
   }
 

@@ -188,8 +188,11 @@ public final class GridEngineHandler implements ResourceHandler, HomeQueueSide {
   /** Advance reservations through {@code qconf} and {@code qrsub} beside the site's {@code qstat}, held for the daemon's user ({@link GridEngineEscrow}). */
   @Override
   public Optional<Escrow> escrow() {
-    return Optional.of(new GridEngineEscrow(new GridEngineReservations(GridEngineHome.beside(config.qstat(), "qconf")),
-        config.parallelEnvironment(), user));
+    return Optional.of(new GridEngineEscrow(reservations(), config.parallelEnvironment(), user));
+  }
+
+  private GridEngineReservations reservations() {
+    return new GridEngineReservations(GridEngineHome.beside(config.qstat(), "qconf"));
   }
 
   @Override
@@ -209,6 +212,11 @@ public final class GridEngineHandler implements ResourceHandler, HomeQueueSide {
     }
     if (!spec.partition().isEmpty()) {
       nativeSpec.append(" -q ").append(spec.partition());
+    }
+    if (!spec.reservation().isEmpty()) {
+      long ar = reservations().show(spec.reservation()).orElseThrow(() -> new HandlerException(Category.REJECTED, "pilot " + spec.name()
+          + ": Grid Engine has no advance reservation " + spec.reservation())).id();
+      nativeSpec.append(" -ar ").append(ar);
     }
     if (spec.memoryMb() > 0 && !config.memoryComplex().isEmpty()) {
       // -w w: DRMAA's verification ignores load values, so a load-value complex (mem_free) looks unknown to it and every queue

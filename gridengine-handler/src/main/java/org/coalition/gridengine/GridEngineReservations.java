@@ -90,6 +90,13 @@ public final class GridEngineReservations {
     return show(name).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "reservation " + name + " is gone"));
   }
 
+  /** Admits {@code user} too, beside those the list admits already. */
+  public void admit(String name, String user) {
+    check(name, NAME, "reservation name");
+    check(user, USER, "account");
+    qconf.run(List.of("-au", user, name), null).requireSuccess("admit " + user + " to " + name, Category.REJECTED);
+  }
+
   /** Who the reservation's access list admits now. */
   public List<String> admitted(String name) {
     check(name, NAME, "reservation name");

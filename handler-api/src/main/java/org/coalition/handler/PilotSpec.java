@@ -13,8 +13,9 @@ import org.coalition.job.JobLayout;
  * the local account it runs as (mapped from the job's home site; never root), where it goes
  * (partition or queue, empty for the default), what it runs, and where its batch output (its
  * standard output and error, the pilot's own log) goes: a file on the nodes, or {@link #DISCARD}.
- * Batch systems' own retries (requeue on node failure) are off for pilots: the federation
- * requeues, not the local system.
+ * A pilot may be bound to a reservation of the batch system (a capacity contract's block). Batch
+ * systems' own retries (requeue on node failure) are off for pilots: the federation requeues, not
+ * the local system.
  */
 public record PilotSpec(
     String name,
@@ -28,14 +29,22 @@ public record PilotSpec(
     String workingDirectory,
     boolean held,
     JobLayout layout,
-    String output) {
+    String output,
+    String reservation) {
   /** The output of a pilot whose site keeps none. */
   public static final String DISCARD = "/dev/null";
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
   private static final Pattern PARTITION = Pattern.compile("[A-Za-z0-9._-]{0,64}");
+  private static final Pattern RESERVATION = Pattern.compile("[A-Za-z0-9._-]{0,64}");
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,127}");
   /** An absolute path without what batch systems expand in output paths (Slurm's %j, Grid Engine's $JOB_ID, spaces). */
   private static final Pattern OUTPUT = Pattern.compile("/[A-Za-z0-9._+/-]{0,1023}");
+
+  /** A pilot outside any reservation. */
+  public PilotSpec(String name, String account, int cores, long memoryMb, long walltimeSeconds, String partition, List<String> command,
+      Map<String, String> environment, String workingDirectory, boolean held, JobLayout layout, String output) {
+    this(name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, layout, output, "");
+  }
 
   /** A pilot laid out as {@code layout} whose output is discarded. */
   public PilotSpec(String name, String account, int cores, long memoryMb, long walltimeSeconds, String partition, List<String> command,
@@ -89,6 +98,9 @@ public record PilotSpec(
       throw new IllegalArgumentException("pilot " + name + ": output must be an absolute file path of letters, digits and '._+-/', was '"
           + output + "'");
     }
+    if (reservation == null || !RESERVATION.matcher(reservation).matches()) {
+      throw new IllegalArgumentException("pilot " + name + ": reservation '" + reservation + "' is not a reservation's name (empty for none)");
+    }
     if (cores % layout.tasks() != 0) {
       throw new IllegalArgumentException("pilot " + name + ": its " + layout.tasks() + " tasks must share its " + cores + " cores evenly");
     }
@@ -106,7 +118,17 @@ public record PilotSpec(
 
   /** The same pilot with its batch output going to {@code file} ({@link #DISCARD}: nowhere). */
   public PilotSpec withOutput(String file) {
-    return new PilotSpec(name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, layout, file);
+    return new PilotSpec(name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, layout, file,
+        reservation);
+  }
+
+  /**
+   * The same pilot in the batch system's reservation {@code name} (a capacity contract's block,
+   * handed to its account: docs/decisions/0020), which it may start in only; empty for none.
+   */
+  public PilotSpec inReservation(String name) {
+    return new PilotSpec(this.name, account, cores, memoryMb, walltimeSeconds, partition, command, environment, workingDirectory, held, layout,
+        output, name);
   }
 
   /** The cores each of its tasks gets. */

@@ -132,6 +132,9 @@ final class V0038Rest extends RestAdapter<SlurmApi> {
     if (!spec.partition().isEmpty()) {
       job.setPartition(spec.partition());
     }
+    if (!spec.reservation().isEmpty()) {
+      job.setReservation(spec.reservation());
+    }
     job.setTasks(spec.layout().tasks());
     job.setCpusPerTask(spec.coresPerTask());
     if (spec.layout().nodes() > 1) {

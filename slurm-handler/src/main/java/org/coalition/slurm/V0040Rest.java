@@ -139,6 +139,9 @@ final class V0040Rest extends RestAdapter<SlurmApi> {
     if (!spec.partition().isEmpty()) {
       job.setPartition(spec.partition());
     }
+    if (!spec.reservation().isEmpty()) {
+      job.setReservation(spec.reservation());
+    }
     job.setTasks(spec.layout().tasks());
     job.setCpusPerTask(spec.coresPerTask());
     if (spec.layout().nodes() > 1) {

@@ -78,7 +78,9 @@ final class Eviction {
     Map<Pilot, Claim> running = new HashMap<>();
     for (Pilot p : pilots.all()) {
       Pilot.State s = p.state();
-      if ((s.phase() == PilotLifecycle.Phase.RUNNING || s.phase() == PilotLifecycle.Phase.HANDED) && s.claim() != null && s.handle() != null) {
+      // a pilot in a slot this site sold runs on its buyer's cores, which local jobs cannot have: never evicted for them
+      if ((s.phase() == PilotLifecycle.Phase.RUNNING || s.phase() == PilotLifecycle.Phase.HANDED) && s.claim() != null && s.handle() != null
+          && p.reservation.isEmpty()) {
         running.put(p, s.claim());
       }
     }

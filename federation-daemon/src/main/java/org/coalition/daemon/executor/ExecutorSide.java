@@ -19,6 +19,7 @@ import org.coalition.daemon.base.BrokerSettings;
 import org.coalition.daemon.base.Contain;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.base.PeriodBudget;
+import org.coalition.daemon.base.SoldSlots;
 import org.coalition.daemon.executor.PilotLifecycle.Effect;
 import org.coalition.daemon.executor.PilotLifecycle.Event;
 import org.coalition.daemon.outputs.PeerDownload;
@@ -44,14 +45,13 @@ import org.slf4j.LoggerFactory;
 public final class ExecutorSide implements PilotService, PilotTokens {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorSide.class);
   /** How long a job whose pilot the batch system refused is passed over. */
-  private static final long REFUSED_HOLD_MILLIS = 10 * 60_000;
+  static final long REFUSED_HOLD_MILLIS = 10 * 60_000;
   /** A pilot asks for its job's time limit and this much more (start-up, the output's trip). */
-  private static final long PILOT_MARGIN_SECONDS = 60;
+  static final long PILOT_MARGIN_SECONDS = 60;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
   private final ResourceHandler handler;
-  private final RunOutputs outputs;
   private final PilotFiles files;
   private final Decisions decisions;
   private final PeriodBudget budget;
@@ -61,6 +61,9 @@ public final class ExecutorSide implements PilotService, PilotTokens {
   private final Eviction eviction;
   private final BrokerMetrics metrics;
   private final Clock clock;
+  private final RunReports reports;
+  /** Pilots into the slots this site sold that are open now. */
+  private final SoldSlotPilots soldSlots;
   /** Jobs whose pilot the batch system refused, and until when (clock millis) they are passed over. */
   private final Map<JobRef, Long> refusedUntil = new HashMap<>();
   private volatile boolean draining;
@@ -72,7 +75,6 @@ public final class ExecutorSide implements PilotService, PilotTokens {
     this.settings = settings;
     this.coordination = coordination;
     this.handler = handler;
-    this.outputs = outputs;
     this.files = new PilotFiles(settings, coordination, outputs, download);
     this.decisions = decisions;
     this.budget = budget;
@@ -82,6 +84,13 @@ public final class ExecutorSide implements PilotService, PilotTokens {
     this.eviction = new Eviction(settings, coordination, handler, pilots, decisions, clock);
     this.metrics = metrics;
     this.clock = clock;
+    this.reports = new RunReports(coordination, outputs, files, recovery, decisions);
+    this.soldSlots = new SoldSlotPilots(settings, coordination, handler, pilots, decisions, clock, refusedUntil, this::submit);
+  }
+
+  /** The slots this site sold that are open now, which the market desk keeps and this side fills with their buyers' pilots. */
+  public SoldSlots sold() {
+    return soldSlots.sold();
   }
 
   public Pilots pilots() {
@@ -178,6 +187,9 @@ public final class ExecutorSide implements PilotService, PilotTokens {
    */
   public void submitRound(QueueObservation obs) {
     binding.observed(obs);
+    if (!draining) {
+      soldSlots.round();
+    }
     if (draining || obs.reservationRatio() >= settings.exposureThreshold()) {
       return;
     }
@@ -207,7 +219,7 @@ public final class ExecutorSide implements PilotService, PilotTokens {
       }
       Optional<Pilot> pilot;
       try {
-        pilot = submit(j);
+        pilot = submit(j, settings.reuse().extraTime().toSeconds(), "");
       } catch (HandlerException e) {
         LOG.warn("site {}: the batch system did not take pilots this round ({}); retrying next round", settings.site(), e.getMessage());
         break;
@@ -230,14 +242,14 @@ public final class ExecutorSide implements PilotService, PilotTokens {
    * Submits a pilot shaped like {@code j}; empty (and recorded) when the batch system refuses this
    * pilot (its shape, its account), or throws when the batch system takes none now (unavailable).
    */
-  private Optional<Pilot> submit(JobSpec j) {
+  Optional<Pilot> submit(JobSpec j, long extraSeconds, String reservation) {
     String account = settings.accountFor(j).orElseThrow();
-    Pilots.Issued issued = pilots.create(account, j, settings.reuse().extraTime().toSeconds(), clock.millis());
+    Pilots.Issued issued = pilots.create(account, j, extraSeconds, clock.millis(), reservation);
     Pilot p = issued.pilot();
     try {
       p.submitted(handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), Pilots.memoryFor(j),
           p.walltime + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(), PilotAgent.environment(p.id, issued.token(),
-              settings), "/tmp", false, j.layout(), settings.pilotOutputFile(p.id))));
+              settings), "/tmp", false, j.layout(), settings.pilotOutputFile(p.id)).inReservation(reservation)));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);
       if (e instanceof HandlerException h && h.category() == HandlerException.Category.UNAVAILABLE) {
@@ -305,7 +317,7 @@ public final class ExecutorSide implements PilotService, PilotTokens {
   public void finish(String pilotId, String token, RunOutcome outcome) {
     Pilot p = pilots.check(pilotId, token);
     synchronized (p) { // two reports of one run at once store its output once
-      report(p, outcome);
+      reports.report(p, outcome);
     }
   }
 
@@ -319,39 +331,6 @@ public final class ExecutorSide implements PilotService, PilotTokens {
     Pilot p = pilots.check(pilotId, token);
     p.claimed();
     files.files(p.id, tar, sha256);
-  }
-
-  private void report(Pilot p, RunOutcome outcome) {
-    Claim c = p.claim();
-    if (c == null) {
-      throw new PilotRefused("pilot " + p.id + " has no job to finish");
-    }
-    if (p.reported()) {
-      return; // a retry after an answer that got lost: the run is in already
-    }
-    if (p.phase() == PilotLifecycle.Phase.EVICTING) {
-      throw new PilotRefused("pilot " + p.id + "'s run was evicted for local users: its job goes back to the queue, and the run counts for nothing");
-    }
-    recovery.requireAdopted(p);
-    // stored once: a retry after a failed hand-in reuses it rather than storing the output again
-    RunOutputs.Stored stored;
-    try {
-      stored = p.output() != null ? new RunOutputs.Stored(p.output(), outputs.checksum(p.output()))
-          : files.store(p.id, c, outcome.stdout(), outcome.stderr());
-    } catch (RunOutputs.SpoolFull e) {
-      LOG.warn("site {}: the output of {} (pilot {}) cannot be stored now: {}; the pilot keeps it and reports again", settings.site(),
-          c.ref(), p.id, e.getCause().getMessage());
-      throw e;
-    }
-    String ref = stored.reference();
-    p.stored(ref);
-    recovery.keep(p);
-    // start and end on this daemon's federation clock: a pilot's own clock may be off, and it does not know the epoch
-    double end = Math.max(p.startedAt(), coordination.now());
-    coordination.finish(c, outcome.result(p.startedAt(), end, ref, stored.sha256()));
-    p.reportedRun();
-    recovery.keep(p);
-    decisions.record("finish", job(c.ref()) + " pilot=" + p.id, "ran-here", outcome.ended() + " after " + Numbers.format(end - p.startedAt()) + " s");
   }
 
   /**

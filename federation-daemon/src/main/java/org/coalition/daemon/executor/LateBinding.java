@@ -73,7 +73,7 @@ final class LateBinding {
     Optional<String> held = Optional.empty();
     while (open.getAsBoolean()) {
       long seen = signal.generation();
-      held = p.runs() > 0 ? heldBack(p) : Optional.empty();
+      held = p.runs() > 0 && p.reservation.isEmpty() ? heldBack(p) : Optional.empty(); // a sold slot's cores are its buyer's
       if (held.isEmpty()) {
         Optional<Assignment> a = claimFor(p);
         if (a.isPresent()) {

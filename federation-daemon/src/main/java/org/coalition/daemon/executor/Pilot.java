@@ -36,6 +36,12 @@ public final class Pilot {
   final JobRef target;
   /** When it was submitted, in the broker's clock's milliseconds. */
   final long submittedMillis;
+  /**
+   * The batch system's reservation it was submitted into, a capacity contract's block this site
+   * sold to its home ("" for none): its cores are the buyer's for the slot, so local users'
+   * demand does not send it away after a job ({@link LateBinding#heldBack}).
+   */
+  final String reservation;
   private volatile State state;
 
   /**
@@ -93,13 +99,17 @@ public final class Pilot {
 
   Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, JobLayout layout, JobRef target,
       long submittedMillis) {
-    this(id, tokenHash, account, cores, memoryMb, walltime, 0, layout, target, submittedMillis);
+    this(id, tokenHash, account, cores, memoryMb, walltime, 0, layout, target, submittedMillis, "");
   }
 
-  /** A pilot whose {@code walltime} includes {@code extraSeconds} beyond its first job's limit ({@link org.coalition.daemon.base.PilotReuse}). */
+  /**
+   * A pilot whose {@code walltime} includes {@code extraSeconds} beyond its first job's limit
+   * ({@link org.coalition.daemon.base.PilotReuse}), in the batch system's {@code reservation} ("" for none).
+   */
   Pilot(String id, byte[] tokenHash, String account, int cores, long memoryMb, long walltime, long extraSeconds, JobLayout layout, JobRef target,
-      long submittedMillis) {
+      long submittedMillis, String reservation) {
     this.id = id;
+    this.reservation = reservation;
     this.extraSeconds = extraSeconds;
     this.account = account;
     this.cores = cores;
@@ -117,8 +127,8 @@ public final class Pilot {
    */
   static Pilot restored(PilotJournal.Entry e) {
     Pilot p = new Pilot(e.id(), HexFormat.of().parseHex(e.tokenSha256()), e.account(), e.cores(),
-        e.memoryMb() == null ? 0 : e.memoryMb(), e.walltime(), e.layout() == null ? JobLayout.ONE : e.layout(), e.target(),
-        e.submittedMillis());
+        e.memoryMb() == null ? 0 : e.memoryMb(), e.walltime(), 0, e.layout() == null ? JobLayout.ONE : e.layout(), e.target(),
+        e.submittedMillis(), e.reservation() == null ? "" : e.reservation());
     Phase phase = PilotLifecycle.restored(Phase.valueOf(e.phase()), e.claim() != null, e.reported(), e.confirmed());
     p.state = new State(phase, p.state.tokenHash(), e.handle(), e.claim(), e.startedAt(), e.output(), e.reported(), -1, 0);
     return p;
@@ -200,7 +210,7 @@ public final class Pilot {
     State s = state;
     return new PilotJournal.Entry(id, HexFormat.of().formatHex(s.tokenHash()), account, cores, memoryMb, walltime, target, submittedMillis,
         PilotLifecycle.journaled(s.phase()).name(), s.handle(), s.claim(), s.startedAt(), s.output(), s.reported(),
-        PilotLifecycle.confirmed(s.phase()), layout.one() ? null : layout);
+        PilotLifecycle.confirmed(s.phase()), layout.one() ? null : layout, reservation.isEmpty() ? null : reservation);
   }
 
   /** Whether it has not asked for work yet (it waits in the local queue or is starting). */

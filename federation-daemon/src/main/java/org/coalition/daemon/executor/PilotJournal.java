@@ -48,9 +48,11 @@ public final class PilotJournal {
    * written before it was kept: such a pilot is taken to have had its job. {@code memoryMb} is
    * absent from records written before it was kept: such a pilot asked the site's default. {@code layout}
    * is absent (null) for a pilot of one task on one node without GRES, as in records written before it was kept.
+   * {@code reservation} is absent (null) for a pilot in no reservation of the batch system.
    */
   record Entry(String id, String tokenSha256, String account, int cores, Long memoryMb, long walltime, JobRef target, long submittedMillis, String phase,
-      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, Boolean confirmed, JobLayout layout) {
+      PilotHandle handle, Claim claim, double startedAt, String output, boolean reported, Boolean confirmed, JobLayout layout,
+      String reservation) {
     Entry {
       if (id == null || !ID.matcher(id).matches()) {
         throw new IllegalArgumentException("not a pilot id: " + id);

@@ -45,13 +45,14 @@ public final class Pilots {
 
   /**
    * A new pilot shaped like {@code target}, to run as {@code account}, with its first token; it has
-   * {@code target}'s time limit and {@code extraSeconds} more for further jobs ({@link org.coalition.daemon.base.PilotReuse}).
+   * {@code target}'s time limit and {@code extraSeconds} more for further jobs ({@link org.coalition.daemon.base.PilotReuse}), in the
+   * batch system's {@code reservation} ("" for none).
    */
-  synchronized Issued create(String account, JobSpec target, long extraSeconds, long nowMillis) {
+  synchronized Issued create(String account, JobSpec target, long extraSeconds, long nowMillis, String reservation) {
     String id = site + "-" + (++serial) + "-" + Long.toHexString(random.nextInt() & 0xffffffL);
     String token = newToken();
     Pilot p = new Pilot(id, hash(token), account, target.cores(), target.memoryMb(), target.walltimeSeconds() + extraSeconds, extraSeconds,
-        target.layout(), target.ref(), nowMillis);
+        target.layout(), target.ref(), nowMillis, reservation);
     byId.put(p.id, p);
     return new Issued(p, token);
   }

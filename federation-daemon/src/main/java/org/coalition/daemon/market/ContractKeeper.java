@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -13,8 +15,10 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
 import org.coalition.daemon.base.Decisions;
+import org.coalition.daemon.base.SoldSlots;
 import org.coalition.handler.Escrow;
 import org.coalition.handler.HandlerException;
+import org.coalition.policy.contracts.BlockType;
 import org.coalition.policy.contracts.Contract.Phase;
 import org.coalition.policy.contracts.ContractTerms;
 import org.coalition.policy.contracts.MarketCalendar;
@@ -83,12 +87,14 @@ final class ContractKeeper {
     }
   }
 
-  /** One step over the site's contracts of a closed day whose slot has started. */
-  void step(Market market, MarketCalendar calendar, MarketDay day, Instant now) {
-    day.outcomes().stream().flatMap(o -> o.contracts().stream()).filter(c -> c.buyer().equals(site) || c.seller().equals(site)).forEach(c -> {
+  /** One step over the site's contracts of a closed day whose slot has started; the slots it sold that are open after it. */
+  List<SoldSlots.Slot> step(Market market, MarketCalendar calendar, MarketDay day, Instant now) {
+    List<SoldSlots.Slot> open = new ArrayList<>();
+    for (ContractTerms c : day.outcomes().stream().flatMap(o -> o.contracts().stream())
+        .filter(c -> c.buyer().equals(site) || c.seller().equals(site)).toList()) {
       Instant start = Instant.ofEpochSecond(c.slotStart());
       if (now.isBefore(start)) {
-        return;
+        continue;
       }
       Map<String, ContractNote> notes = day.notes().getOrDefault(c.id(), Map.of());
       boolean selling = c.seller().equals(site);
@@ -96,17 +102,21 @@ final class ContractKeeper {
       ContractNote theirs = notes.get(selling ? c.buyer() : c.seller());
       Phase own = mine == null ? Phase.CLEARED : mine.phase();
       if (own.isFinal()) {
-        return;
+        continue;
       }
-      boolean ended = !now.isBefore(start.plus(calendar.slot()));
+      Instant end = start.plus(calendar.slot());
+      boolean ended = !now.isBefore(end);
       if (!bound(own) || !bound(theirs == null ? Phase.CLEARED : theirs.phase())) {
         lapse(market, c, selling);
       } else if (selling) {
-        sell(market, c, own, ended);
+        if (sell(market, c, own, ended)) {
+          open.add(new SoldSlots.Slot(c.buyer(), escrowName(c.slotStart(), c.blockType()), (int) BlockType.cores(c.blockType()), end));
+        }
       } else {
         buy(market, c, own, theirs, ended);
       }
-    });
+    }
+    return open;
   }
 
   /** Acknowledged by that party, and not lapsed. */
@@ -123,7 +133,8 @@ final class ContractKeeper {
     }
   }
 
-  private void sell(Market market, ContractTerms c, Phase own, boolean ended) {
+  /** The seller's step; whether the slot is open, handed to the buyer, after it. */
+  private boolean sell(Market market, ContractTerms c, Phase own, boolean ended) {
     String name = escrowName(c.slotStart(), c.blockType());
     if (own == Phase.OPEN) {
       if (ended) {
@@ -131,37 +142,41 @@ final class ContractKeeper {
           decisions.record("market-contract", c.id(), "settled", "the slot ended with the block given to " + c.buyer());
         }
         release(name, c.id());
-      } else if (seen(name) == Seen.GONE) {
-        broken(market, c, name, "reservation " + name + " was removed during the slot");
+        return false;
       }
-      return;
+      if (seen(name) == Seen.GONE) {
+        broken(market, c, name, "reservation " + name + " was removed during the slot");
+        return false;
+      }
+      return true;
     }
     if (ended) {
       broken(market, c, name, "the slot passed before this site opened it");
-      return;
+      return false;
     }
     Optional<String> pool = poolAccount.apply(c.buyer());
     if (pool.isEmpty()) {
       broken(market, c, name, "this site maps no pool account to " + c.buyer() + " (accounts in the site file)");
-      return;
+      return false;
     }
     Seen there = seen(name);
     if (there != Seen.THERE) {
       if (there == Seen.GONE) {
         broken(market, c, name, "no reservation " + name + " at the slot's start");
       }
-      return;
+      return false;
     }
     try {
       escrow.orElseThrow().handOver(name, pool.get());
     } catch (HandlerException e) {
       LOG.warn("site {}: reservation {} is not handed to {} yet ({}); the next step tries again", site, name, pool.get(), e.getMessage());
-      return;
+      return false;
     }
-    if (note(market, c, Phase.OPEN, name)) {
-      decisions.record("market-contract", c.id(), "opened", "reservation " + name + " handed to " + c.buyer() + "'s pool account "
-          + pool.get());
+    if (!note(market, c, Phase.OPEN, name)) {
+      return false;
     }
+    decisions.record("market-contract", c.id(), "opened", "reservation " + name + " handed to " + c.buyer() + "'s pool account " + pool.get());
+    return true;
   }
 
   private void buy(Market market, ContractTerms c, Phase own, ContractNote seller, boolean ended) {

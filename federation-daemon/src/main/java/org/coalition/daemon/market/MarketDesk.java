@@ -18,6 +18,7 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
 import org.coalition.daemon.base.Decisions;
+import org.coalition.daemon.base.SoldSlots;
 import org.coalition.daemon.market.BidBook.OwnBid;
 import org.coalition.handler.Escrow;
 import org.coalition.handler.HandlerException;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The site's desk in the day-ahead capacity market (docs/decisions/0020-capacity-contracts.md),
- * run every minute ({@link #step}). It keeps no state of its own: what it did is in the market's
+ * stepped every half minute ({@link #step}; the daemon's {@code SiteDaemon.MARKET_STEP}). It keeps no state of its own: what it did is in the market's
  * records and in the day's bids file ({@link BidBook}). By the federation's calendar, for each day:
  *
  * <ol>
@@ -74,17 +75,19 @@ public final class MarketDesk {
   private final Decisions decisions;
   private final Optional<Escrow> escrow;
   private final ContractKeeper keeper;
+  private final SoldSlots sold;
 
   /**
    * A desk trading {@code offers} for {@code coordination}'s site, at {@code prices}, keeping its
    * nonces in {@code book}; with {@code approval}, contracts wait for the admin's acknowledgement.
    * It sells only what it can hold in {@code escrow} first, and hands a block sold to the pool
-   * account {@code poolAccount} gives the buyer ({@link ContractKeeper}).
+   * account {@code poolAccount} gives the buyer ({@link ContractKeeper}); the slots sold that are open
+   * go into {@code sold} at each step, for the executor side.
    *
    * @throws IllegalArgumentException if it is to sell without an escrow
    */
   public MarketDesk(Coordination coordination, List<MarketOffer> offers, boolean approval, BidPrices prices, BidBook book, Clock clock,
-      Decisions decisions, Optional<Escrow> escrow, Function<String, Optional<String>> poolAccount) {
+      Decisions decisions, Optional<Escrow> escrow, Function<String, Optional<String>> poolAccount, SoldSlots sold) {
     this.coordination = coordination;
     this.offers = List.copyOf(offers);
     this.approval = approval;
@@ -93,6 +96,7 @@ public final class MarketDesk {
     this.clock = clock;
     this.decisions = decisions;
     this.escrow = escrow;
+    this.sold = sold;
     if (escrow.isEmpty() && offers.stream().anyMatch(o -> o.side() == Side.SELL)) {
       throw new IllegalArgumentException("site " + coordination.site() + " would sell capacity its batch system cannot hold in escrow"
           + " (its handler has no reservations); remove contracts.sell, or grant the daemon the batch system's reservations");
@@ -107,6 +111,7 @@ public final class MarketDesk {
     Instant now = clock.instant();
     Duration margin = margin(calendar);
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+    List<SoldSlots.Slot> open = new ArrayList<>();
     for (LocalDate day = today.minusDays(1); !day.isAfter(today.plusDays(2)); day = day.plusDays(1)) {
       Instant gate = calendar.gate(day);
       Instant close = calendar.revealsClose(day);
@@ -117,26 +122,27 @@ public final class MarketDesk {
       } else if (!now.isBefore(gate.plus(margin)) && now.isBefore(close.minus(margin))) {
         reveal(market, day);
       } else if (!now.isBefore(close.plus(margin))) {
-        after(market, calendar, day, now, now.isBefore(close.plus(margin).plus(PUBLISH_WITHIN)) && coordination.isLeader(),
-            !day.isAfter(today) && !offers.isEmpty());
+        open.addAll(after(market, calendar, day, now, now.isBefore(close.plus(margin).plus(PUBLISH_WITHIN)) && coordination.isLeader(),
+            !day.isAfter(today) && !offers.isEmpty()));
       }
     }
+    sold.set(open);
   }
 
   /**
    * After a day's close: its clearing read once, the site's bids settled and their nonces forgotten,
    * the clearing published when {@code leading}, and, on the day of the slots or the day after
    * ({@code slotsNear}), its contracts kept ({@link ContractKeeper}) from the step after the one
-   * that acknowledged them.
+   * that acknowledged them; the slots sold that are open after it.
    */
-  private void after(Market market, MarketCalendar calendar, LocalDate day, Instant now, boolean leading, boolean slotsNear) {
+  private List<SoldSlots.Slot> after(Market market, MarketCalendar calendar, LocalDate day, Instant now, boolean leading, boolean slotsNear) {
     var own = book.read(day);
     if (own.isEmpty() && !leading && !slotsNear) {
-      return;
+      return List.of();
     }
     MarketDay cleared = market.read(day);
     if (!cleared.closed()) {
-      return;
+      return List.of();
     }
     if (own.isPresent()) {
       own.get().forEach(b -> settled(market, b, cleared));
@@ -147,9 +153,7 @@ public final class MarketDesk {
       decisions.record("market-clearing", day.toString(), "published", cleared.outcomes().size() + " auctions, "
           + cleared.outcomes().stream().mapToInt(o -> o.contracts().size()).sum() + " contracts, as every member clears them");
     }
-    if (slotsNear && own.isEmpty()) {
-      keeper.step(market, calendar, cleared, now);
-    }
+    return slotsNear && own.isEmpty() ? keeper.step(market, calendar, cleared, now) : List.of();
   }
 
   /** A minute, or a quarter of the reveal window where that is shorter (the testbed's windows of a few minutes). */

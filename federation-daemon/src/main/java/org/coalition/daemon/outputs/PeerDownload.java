@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.coalition.daemon.base.PeerSites;
 
@@ -45,6 +46,13 @@ public final class PeerDownload {
 
   public PeerDownload(HttpClient http, PeerSites peers) {
     this(http, peers, STALL_WINDOW);
+  }
+
+  /** Downloads over HTTP/1.1 (10 s to connect), showing {@code outbound}'s identity where daemons speak TLS to each other. */
+  public static PeerDownload over(Optional<SSLContext> outbound, PeerSites peers) {
+    HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10));
+    outbound.ifPresent(http::sslContext);
+    return new PeerDownload(http.build(), peers);
   }
 
   /** A download whose body must bring {@link #STALL_BYTES} in each {@code stallWindow} (tests shorten it). */

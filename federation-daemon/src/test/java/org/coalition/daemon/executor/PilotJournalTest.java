@@ -27,7 +27,7 @@ class PilotJournalTest {
   private static PilotJournal.Entry entry(String id, String phase) {
     return new PilotJournal.Entry(id, HexFormat.of().formatHex(Pilots.hash("secret-" + id)), "fed-north", 4, 2048L, 3660, JOB.ref(), 1_000L,
         phase,
-        new PilotHandle("slurm", "4127"), new Claim(JOB, "south", 0x1234L), 20.5, "", false, true, null);
+        new PilotHandle("slurm", "4127"), new Claim(JOB, "south", 0x1234L), 20.5, "", false, true, null, null);
   }
 
   @Test

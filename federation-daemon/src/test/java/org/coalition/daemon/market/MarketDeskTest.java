@@ -22,6 +22,7 @@ import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.base.Decisions;
+import org.coalition.daemon.base.SoldSlots;
 import org.coalition.policy.contracts.Contract.Phase;
 import org.coalition.policy.contracts.ContractTerms;
 import org.coalition.policy.contracts.MarketCalendar;
@@ -48,17 +49,18 @@ class MarketDeskTest {
   private final InMemoryFederation fed = new InMemoryFederation(clock);
   private final long oneAm = MarketCalendar.start(DAY).plus(Duration.ofHours(1)).getEpochSecond();
 
-  private record Site(InMemoryCoordination coordination, Decisions decisions, BidBook book, FakeEscrow escrow) {}
+  private record Site(InMemoryCoordination coordination, Decisions decisions, BidBook book, FakeEscrow escrow, SoldSlots sold) {}
 
   private Site site(String name) {
     InMemoryCoordination c = fed.connect(name);
     c.join(new SiteInfo(name, "local:" + name, 64), new SiteStatus(name, 64, 0, 0, 0, 1000));
-    return new Site(c, new Decisions(name), new BidBook(tmp.resolve(name).resolve("market")), new FakeEscrow());
+    return new Site(c, new Decisions(name), new BidBook(tmp.resolve(name).resolve("market")), new FakeEscrow(),
+        new SoldSlots());
   }
 
   private MarketDesk desk(Site s, MarketOffer offer, boolean approval, long price) {
     return new MarketDesk(s.coordination(), List.of(offer), approval, (side, type, slot) -> price, s.book(), clock, s.decisions(),
-        Optional.of(s.escrow()), home -> Optional.of("pool-" + home));
+        Optional.of(s.escrow()), home -> Optional.of("pool-" + home), s.sold());
   }
 
   /** A desk selling one block of its 01:00 slot at a floor of 10,000. */
@@ -189,11 +191,15 @@ class MarketDeskTest {
     assertEquals(name, north.coordination().market().read(DAY).notes().get(id).get("north").reservation());
     desks.forEach(MarketDesk::step);
     assertEquals(1, count(south, "market-contract opened"), "opened once");
+    assertEquals(List.of(new SoldSlots.Slot("north", name, 8, Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()))), south.sold().open(),
+        "the executor side is told of the open slot");
+    assertEquals(List.of(), north.sold().open(), "the buyer sold nothing");
 
     at(Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()).plusSeconds(20), desks);
     assertEquals(Phase.SETTLED, phase(south, id));
     assertEquals(Phase.SETTLED, phase(north, id));
     assertFalse(south.escrow().held.containsKey(name), "released at the slot's end");
+    assertEquals(List.of(), south.sold().open(), "no slot open after its end");
   }
 
   /** A seller whose reservation is gone when the slot opens breaks the contract; the buyer, never given the slot, says so at its end. */
@@ -247,7 +253,7 @@ class MarketDeskTest {
     Site south = site("south");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MarketDesk(south.coordination(),
         List.of(new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0)), false, (side, type, slot) -> 0, south.book(), clock, south.decisions(),
-        Optional.empty(), home -> Optional.empty()));
+        Optional.empty(), home -> Optional.empty(), south.sold()));
     assertTrue(e.getMessage().contains("remove contracts.sell"), e.getMessage());
   }
 
