@@ -12,9 +12,13 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.coalition.handler.Escrow;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
 import org.coalition.slurm.SlurmReservations.Reservation;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
@@ -73,6 +77,48 @@ class SlurmReservationsIT {
     }
     assertEquals(Optional.empty(), reservations.show(name));
     assertFalse(reservations.remove(name), "removing twice finds it gone");
+  }
+
+  /**
+   * The daemon's path to the same: the handler's escrow holds the node for the daemon's own user
+   * (holding again finds it, another window is refused), hands it to the pool account, and a
+   * pilot submitted through slurmrestd into the reservation starts when the slot opens, on each
+   * REST version.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"slurm22-c1", "slurm24-c1@v0.0.40", "slurm24-c1"})
+  void aPilotSubmittedThroughSlurmrestdIntoTheEscrowStartsWhenTheSlotOpens(String target) {
+    Instance slurm = SlurmHandlerIT.instance(target);
+    SlurmHandlerIT.emptyQueue(slurm);
+    SlurmHandler handler = SlurmHandler.connect(SlurmHandlerIT.pinned(target, SlurmHandlerIT.config(slurm)
+        .withScontrol(List.of(slurm.tool("scontrol").toString()))));
+    Escrow escrow = handler.escrow().orElseThrow();
+    String name = "coalition_it_" + System.currentTimeMillis();
+    Instant start = Instant.now().plus(LEAD).truncatedTo(ChronoUnit.SECONDS);
+    Instant end = start.plus(SLOT);
+    String partition = slurm.get("partition");
+    int cores = Integer.parseInt(slurm.get("cpus"));
+    String pool = slurm.get("pool");
+    try {
+      Escrow.Held held = escrow.hold(name, start, end, partition, 1, cores);
+      assertEquals(List.of(slurm.get("rest.user")), held.admits(), "held for the daemon's own user");
+      assertEquals(held, escrow.hold(name, start, end, partition, 1, cores), "holding again finds the same reservation");
+      HandlerException moved = assertThrows(HandlerException.class, () -> escrow.hold(name, start.plusSeconds(60), end.plusSeconds(60),
+          partition, 1, cores));
+      assertTrue(moved.getMessage().contains("scontrol delete ReservationName=" + name), moved.getMessage());
+      assertEquals(List.of(pool), escrow.handOver(name, pool).admits());
+      PilotHandle pilot = handler.submit(new PilotSpec("coalition-it-pilot", pool, 1, 0, 60, partition, List.of("/bin/sleep", "3"), Map.of(),
+          "/tmp", false).inReservation(name));
+      Instant started = startOf(slurm, pilot.nativeId(), end);
+      System.out.printf("[contracts] %s: a pilot submitted through slurmrestd into %s started %+d s after the slot opened%n", target, name,
+          Duration.between(start, started).toSeconds());
+      assertFalse(started.isBefore(start), "the pilot started before its slot: " + started + ", slot opens " + start);
+      assertTrue(started.isBefore(start.plusSeconds(15)), "the pilot started " + started + ", slot opened " + start);
+    } finally {
+      SlurmHandlerIT.emptyQueue(slurm); // first: Slurm refuses to delete a reservation a job runs in ("Requested reservation is in use")
+      escrow.release(name);
+    }
+    assertEquals(Optional.empty(), escrow.find(name));
   }
 
   @ParameterizedTest(name = "{0}")
