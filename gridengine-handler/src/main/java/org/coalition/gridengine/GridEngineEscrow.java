@@ -48,9 +48,21 @@ final class GridEngineEscrow implements Escrow {
     return find(name).orElseThrow(() -> new HandlerException(Category.NOT_FOUND, "advance reservation " + name + " is gone"));
   }
 
+  /** The AR, or empty when there is none or it is on its way out: {@link #release} deletes its access list at once, the AR a moment later. */
   @Override
   public Optional<Held> find(String name) {
-    return reservations.show(name).map(this::held);
+    Optional<Reservation> ar = reservations.show(name);
+    if (ar.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(held(ar.get()));
+    } catch (HandlerException e) {
+      if (e.category() == Category.NOT_FOUND) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -12,8 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import org.coalition.handler.Escrow;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.HandlerException.Category;
+import org.coalition.handler.PilotHandle;
+import org.coalition.handler.PilotSpec;
 import org.coalition.handler.Tool;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
@@ -76,6 +80,42 @@ class GridEngineReservationsIT {
     assertFalse(reservations.remove(name), "removing twice finds none");
   }
 
+  /**
+   * The daemon's path to the same: the handler's escrow (an AR of the pilots' parallel environment)
+   * held for the daemon's user, handed to the pool account with the daemon's user still admitted
+   * (Grid Engine checks the owner of a DRMAA job, the daemon), and a pilot submitted through DRMAA
+   * with {@code -ar} starts when the slot opens, as the pool account.
+   */
+  @Test
+  void aPilotSubmittedThroughDrmaaIntoTheEscrowStartsWhenTheSlotOpens() {
+    String name = "coalition_it_" + System.currentTimeMillis();
+    Instant start = Instant.now().plus(LEAD).truncatedTo(ChronoUnit.SECONDS);
+    Instant end = start.plus(Duration.ofSeconds(90)); // Grid Engine refuses a job whose h_rt is longer than the AR; a pilot asks at least 60 s
+    int slots = Integer.parseInt(sge.get("slots"));
+    String pool = sge.get("pool");
+    emptyQueue(); // an AR is refused ("no suitable queues") while a job still holds the slots for its h_rt
+    try (GridEngineHandler handler = GridEngineHandler.connect(GridEngineContractIT.config(sge))) {
+      Escrow escrow = handler.escrow().orElseThrow();
+      try {
+        Escrow.Held held = escrow.hold(name, start, end, "all", 1, slots);
+        assertEquals(List.of("root"), held.admits(), "held for the daemon's user");
+        assertEquals(held, escrow.hold(name, start, end, "all", 1, slots), "holding again finds the same AR");
+        assertEquals(Set.of("root", pool), Set.copyOf(escrow.handOver(name, pool).admits()), "the pool account, and the daemon's user");
+        PilotHandle pilot = handler.submit(new PilotSpec("coalition-it-pilot", pool, slots, 0, 60, "", List.of("/bin/sleep", "3"), Map.of(),
+            "/tmp", false).inReservation(name));
+        Instant started = running(pilot.nativeId(), end);
+        System.out.printf("[contracts] sge: a pilot submitted through DRMAA into %s seen running %+d s after the slot opened%n", name,
+            Duration.between(start, started).toSeconds());
+        assertFalse(started.isBefore(start), "the pilot ran before its slot: " + started + ", slot opens " + start);
+        assertTrue(started.isBefore(start.plusSeconds(20)), "the pilot started " + started + ", slot opened " + start);
+      } finally {
+        Command.of(sge.tool("qdel"), "-u", "root", pool).run();
+        escrow.release(name);
+      }
+      assertEquals(Optional.empty(), escrow.find(name));
+    }
+  }
+
   @Test
   void whatGridEngineRefusesIsARejectionInItsOwnWords() {
     Instant start = Instant.now().plus(Duration.ofHours(2));
@@ -86,6 +126,13 @@ class GridEngineReservationsIT {
     assertThrows(HandlerException.class, () -> reservations.admitted("coalition_it_bad"), "the access list went with the refused AR");
     assertThrows(IllegalArgumentException.class, () -> reservations.escrow("a-b c", start, start.plusSeconds(60), "smp", 1, "root"));
     assertThrows(IllegalArgumentException.class, () -> reservations.handOver("coalition_it_bad", "root,evil"));
+  }
+
+  /** Deletes every job, and waits until Grid Engine lists none. */
+  private void emptyQueue() {
+    Command.of(sge.tool("qdel"), "-u", "*").run();
+    Eventually.waitFor(() -> "jobs left after qdel", Duration.ofSeconds(60), Duration.ofMillis(250),
+        () -> Command.of(sge.tool("qstat"), "-u", "*").run().stdout().isBlank());
   }
 
   /** Submits {@code sleep 3} as {@code user} with {@code options}; its job id. */
