@@ -2,6 +2,7 @@ package org.coalition.daemon.market;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.coalition.policy.contracts.BlockType;
@@ -13,9 +14,9 @@ import org.coalition.policy.contracts.SealedBid.Side;
  * docs/decisions/0020 defines it ({@link ContractPrices}): a sale's floor is the expected delay
  * EG(L, Phi) its users would suffer, with the hour's mean queue L and arrival rate; a purchase's
  * ceiling the block's core-seconds its queue of that hour would fill. Where the hour has no
- * history yet (a new site's first day), or the block is larger than the site, a sale asks the
- * block's whole value and a purchase offers nothing: the desk does not trade blind. An hour with
- * no arrivals seen gives a floor of 0 (EG tends to 0 with the rate).
+ * history yet (a new site's first day), or the block is larger than the site, none: the desk then
+ * bids the site file's limit alone. An hour with no arrivals seen gives a floor of 0 (EG tends
+ * to 0 with the rate).
  */
 public final class HistoryPrices implements BidPrices {
   private final HourlyLoad history;
@@ -30,7 +31,7 @@ public final class HistoryPrices implements BidPrices {
   }
 
   @Override
-  public long price(Side side, String blockType, long slotStart) {
+  public OptionalLong price(Side side, String blockType, long slotStart) {
     int hour = (int) Math.floorMod(slotStart / 3600, 24L);
     long blockCores = BlockType.cores(blockType);
     long seconds = slot.get().toSeconds();
@@ -38,11 +39,11 @@ public final class HistoryPrices implements BidPrices {
     Optional<Double> queue = history.queueSeconds(hour);
     Optional<Double> rate = history.arrivalsPerSecond(hour);
     if (blockCores > cores || queue.isEmpty() || rate.isEmpty()) {
-      return side == Side.SELL ? blockCores * seconds : 0;
+      return OptionalLong.empty();
     }
     if (side == Side.BUY) {
-      return ContractPrices.buyCeiling(queue.get(), (int) blockCores, cores, seconds);
+      return OptionalLong.of(ContractPrices.buyCeiling(queue.get(), (int) blockCores, cores, seconds));
     }
-    return rate.get() == 0 ? 0 : ContractPrices.sellFloor(queue.get(), rate.get(), (int) blockCores, cores, seconds);
+    return OptionalLong.of(rate.get() == 0 ? 0 : ContractPrices.sellFloor(queue.get(), rate.get(), (int) blockCores, cores, seconds));
   }
 }

@@ -11,6 +11,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Function;
 import org.coalition.coordination.ContractNote;
 import org.coalition.coordination.Coordination;
@@ -174,7 +175,7 @@ public final class MarketDesk {
         if (bids.stream().anyMatch(b -> b.of(slot, offer.blockType()))) {
           continue;
         }
-        long price = price(offer, slot);
+        long price = price(offer, slot, calendar.slot());
         if (price == 0 && offer.side() == Side.BUY) {
           continue; // a purchase worth nothing to the site: no bid
         }
@@ -233,10 +234,21 @@ public final class MarketDesk {
     }
   }
 
-  /** The floor or ceiling for one block, with the offer's limit: a sale takes no less, a purchase pays no more. */
-  private long price(MarketOffer offer, long slot) {
-    long own = Math.max(0, Math.min(SealedBid.MAX_PRICE, prices.price(offer.side(), offer.blockType(), slot)));
-    return offer.side() == Side.SELL ? Math.max(own, Math.min(offer.limit(), SealedBid.MAX_PRICE)) : Math.min(own, offer.limit());
+  /**
+   * The price of one block: the site's own floor or ceiling with the offer's limit (a sale takes no
+   * less, a purchase pays no more; a purchase's 0 is no limit). Where the history cannot judge the
+   * slot, the limit alone: a sale asks it (the block's whole value where it is 0), a purchase offers
+   * it (none where it is 0: nothing to go by).
+   */
+  private long price(MarketOffer offer, long slot, Duration slotLength) {
+    long max = SealedBid.MAX_PRICE;
+    long limit = Math.min(offer.limit(), max);
+    OptionalLong own = prices.price(offer.side(), offer.blockType(), slot);
+    if (own.isEmpty()) {
+      return offer.side() == Side.BUY ? limit : limit > 0 ? limit : Math.min(max, BlockType.cores(offer.blockType()) * slotLength.toSeconds());
+    }
+    long value = Math.max(0, Math.min(max, own.getAsLong()));
+    return offer.side() == Side.SELL ? Math.max(value, limit) : limit == 0 ? value : Math.min(value, limit);
   }
 
   /** The slots of {@code day} in the offer's hours that the calendar sells, in time order. */

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.coalition.policy.contracts.ContractPrices;
 import org.coalition.policy.contracts.SealedBid.Side;
 import org.junit.jupiter.api.Test;
@@ -58,15 +59,15 @@ class HourlyLoadTest {
   }
 
   @Test
-  void pricesComeFromTheSlotsHourAndTradeNothingBlindWithoutHistory() {
+  void pricesComeFromTheSlotsHourAndNoneWithoutHistory() {
     HourlyLoad h = new HourlyLoad(tmp.resolve("market"));
     HistoryPrices prices = new HistoryPrices(h, () -> 64, () -> Duration.ofHours(1));
-    assertEquals(8 * 3600, prices.price(Side.SELL, "batch.cpu8x1", THREE_AM), "no history of 03:00: a sale asks the block's whole value");
-    assertEquals(0, prices.price(Side.BUY, "batch.cpu8x1", THREE_AM), "and a purchase offers nothing");
+    assertEquals(OptionalLong.empty(), prices.price(Side.SELL, "batch.cpu8x1", THREE_AM), "no history of 03:00: nothing to judge by");
+    assertEquals(OptionalLong.empty(), prices.price(Side.BUY, "batch.cpu8x1", THREE_AM));
     threeAm(h, DAY - 86_400, 36, 600);
     double rate = h.arrivalsPerSecond(3).orElseThrow();
-    assertEquals(ContractPrices.sellFloor(600, rate, 8, 64, 3600), prices.price(Side.SELL, "batch.cpu8x1", THREE_AM));
-    assertEquals(ContractPrices.buyCeiling(600, 8, 64, 3600), prices.price(Side.BUY, "batch.cpu8x1", THREE_AM));
-    assertEquals(128 * 3600, prices.price(Side.SELL, "batch.cpu64x2", THREE_AM), "a block larger than the site: its whole value");
+    assertEquals(OptionalLong.of(ContractPrices.sellFloor(600, rate, 8, 64, 3600)), prices.price(Side.SELL, "batch.cpu8x1", THREE_AM));
+    assertEquals(OptionalLong.of(ContractPrices.buyCeiling(600, 8, 64, 3600)), prices.price(Side.BUY, "batch.cpu8x1", THREE_AM));
+    assertEquals(OptionalLong.empty(), prices.price(Side.SELL, "batch.cpu64x2", THREE_AM), "a block larger than the site: not judged");
   }
 }

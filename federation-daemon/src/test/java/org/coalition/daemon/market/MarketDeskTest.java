@@ -14,6 +14,7 @@ import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.coalition.coordination.MarketDay;
 import org.coalition.coordination.MutableClock;
@@ -59,7 +60,7 @@ class MarketDeskTest {
   }
 
   private MarketDesk desk(Site s, MarketOffer offer, boolean approval, long price) {
-    return new MarketDesk(s.coordination(), List.of(offer), approval, (side, type, slot) -> price, s.book(), clock, s.decisions(),
+    return new MarketDesk(s.coordination(), List.of(offer), approval, (side, type, slot) -> OptionalLong.of(price), s.book(), clock, s.decisions(),
         Optional.of(s.escrow()), home -> Optional.of("pool-" + home), s.sold());
   }
 
@@ -238,6 +239,29 @@ class MarketDeskTest {
     assertTrue(south.escrow().held.isEmpty(), "the block given back to south's users");
   }
 
+  /** The price sealed for one offer of {@code s}, its own price being {@code own} (empty: no history). */
+  private long sealed(Site s, MarketOffer offer, OptionalLong own) {
+    new MarketDesk(s.coordination(), List.of(offer), false, (side, type, slot) -> own, s.book(), clock, s.decisions(), Optional.of(s.escrow()),
+        home -> Optional.empty(), s.sold()).step();
+    return s.book().read(DAY).map(b -> b.get(b.size() - 1).bid().price()).orElse(-1L);
+  }
+
+  /**
+   * Where the site's history cannot judge a slot, the site file's limit is the price: a sale asks
+   * it, or the block's whole value without one; a purchase offers it, and nothing without one. With
+   * history, a purchase's limit of 0 is no limit (the site file's default).
+   */
+  @Test
+  void withoutHistoryTheLimitIsThePriceAndAPurchasesZeroLimitIsNone() {
+    assertEquals(5_000, sealed(site("a"), new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 5_000), OptionalLong.empty()));
+    assertEquals(-1, sealed(site("b"), new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 0), OptionalLong.empty()), "nothing to go by: no bid");
+    assertEquals(9_000, sealed(site("c"), new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 9_000), OptionalLong.empty()));
+    assertEquals(8 * 3600, sealed(site("d"), new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0), OptionalLong.empty()), "the block's whole value");
+    assertEquals(20_000, sealed(site("e"), new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 0), OptionalLong.of(20_000)), "the ceiling, no limit");
+    assertEquals(7_000, sealed(site("f"), new MarketOffer(Side.BUY, TYPE, Set.of(1), 1, 7_000), OptionalLong.of(20_000)), "the limit binds");
+    assertEquals(20_000, sealed(site("g"), new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 9_000), OptionalLong.of(20_000)), "the floor binds");
+  }
+
   /** A batch system that will not hold the block: nothing is bid for it, and the decision line says why. */
   @Test
   void aBlockTheBatchSystemWillNotHoldIsNotBid() {
@@ -252,7 +276,7 @@ class MarketDeskTest {
   void aDeskThatWouldSellWithoutAnEscrowIsRefused() {
     Site south = site("south");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MarketDesk(south.coordination(),
-        List.of(new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0)), false, (side, type, slot) -> 0, south.book(), clock, south.decisions(),
+        List.of(new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0)), false, (side, type, slot) -> OptionalLong.of(0), south.book(), clock, south.decisions(),
         Optional.empty(), home -> Optional.empty(), south.sold()));
     assertTrue(e.getMessage().contains("remove contracts.sell"), e.getMessage());
   }
