@@ -23,7 +23,9 @@ import org.coalition.daemon.pilot.PilotAgent;
 import org.coalition.daemon.pilot.PilotService.Assignment;
 import org.coalition.daemon.pilot.PilotService.PilotRefused;
 import org.coalition.daemon.pilot.PilotService.RunOutcome;
+import org.coalition.handler.HomeJob;
 import org.coalition.handler.PilotSpec;
+import org.coalition.handler.PilotState;
 import org.coalition.periodic.BalancingPeriod;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,7 @@ class PilotReuseTest {
   private Broker exec;
   private BalancingPeriod homePeriod;
   private BalancingPeriod execPeriod;
+  private InMemoryFederation fed;
 
   @BeforeEach
   void sites() {
@@ -57,7 +60,7 @@ class PilotReuseTest {
 
   /** Both sites, anew, their pilots reused as {@code reuse} says; the executor's batch system preempts pilots when {@code preempts}. */
   private void sites(PilotReuse reuse, boolean preempts) {
-    InMemoryFederation fed = new InMemoryFederation(clock);
+    fed = new InMemoryFederation(clock);
     homeBatch = new FakeBatch(4);
     homeBatch.allocatedCores = 4;
     execBatch = new FakeBatch(8);
@@ -266,6 +269,53 @@ class PilotReuseTest {
     execBatch.userJob("local", 4); // a local user waits, the site is over its threshold
     exec.tick();
     assertEquals(List.of(), execBatch.cancelled, "a pilot in a sold slot runs on the buyer's cores: not evicted for local users");
+  }
+
+  /** Homes that share a pool account here do not share the block one of them bought: a pilot in north's slot runs north's jobs only. */
+  @Test
+  void aPilotInASoldSlotRunsOnlyItsBuyersJobs() {
+    FakeBatch westBatch = new FakeBatch(4);
+    westBatch.allocatedCores = 4;
+    Broker west = new Broker(BrokerTest.settings("west", "local:west"), fed.connect("west"), westBatch, Optional.of(westBatch),
+        new RunOutputs(tmp.resolve("west")), clock);
+    west.start();
+    execBatch.allocatedCores = 8;
+    publish("1", 2);
+    exec.soldSlots().set(List.of(new Slot("home", "coalition_1_batch_cpu4x1", 2, clock.instant().plus(Duration.ofHours(3)))));
+    exec.tick();
+    Map<String, String> env = execBatch.submitted.get(0).environment();
+    String pilot = env.get(PilotAgent.ID);
+    Assignment first = exec.work(pilot, env.get(PilotAgent.TOKEN)).orElseThrow();
+    shortJob(westBatch, "w1"); // west's job, run here as the same pool account, short enough for the pilot's time left
+    BalancingPeriod westPeriod = new BalancingPeriod(west.coordination());
+    for (int i = 0; i < 2; i++) {
+      homePeriod.run();
+      westPeriod.run();
+      west.tick();
+      clock.advance(Duration.ofSeconds(31));
+    }
+    homePeriod.run();
+    west.tick();
+    assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.home().equals("west")), "west's job is queued");
+    exec.finish(pilot, first.token(), ran("one\n"));
+    assertEquals(Optional.empty(), exec.work(pilot, first.token()), "the pilot in home's slot does not take west's job");
+
+    execBatch.pilots.replaceAll((h, state) -> PilotState.COMPLETED); // that pilot exited; a new one in the slot takes home's own short job
+    shortJob(homeBatch, "2");
+    round();
+    clock.advance(Duration.ofSeconds(31));
+    homePeriod.run();
+    home.tick();
+    exec.tick();
+    assertEquals(2, execBatch.submitted.size(), "a second pilot went into the slot");
+    Map<String, String> next = execBatch.submitted.get(execBatch.submitted.size() - 1).environment();
+    assertEquals("home/2", exec.work(next.get(PilotAgent.ID), next.get(PilotAgent.TOKEN)).orElseThrow().job(), "its buyer's job, as before");
+  }
+
+  /** A ten-minute job of 2 cores waiting at {@code batch}. */
+  private static void shortJob(FakeBatch batch, String id) {
+    batch.jobs.put(id, HomeJob.builder(id, "alice").cpus(2).timeLimitSeconds(600).build());
+    batch.scripts.put(id, "#!/bin/sh\necho " + id + "\n");
   }
 
   @Test

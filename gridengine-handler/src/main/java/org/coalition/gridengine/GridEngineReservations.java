@@ -81,7 +81,9 @@ public final class GridEngineReservations {
     check(name, NAME, "reservation name");
     check(pool, USER, "pool account");
     String list = qconf.run(List.of("-su", name), null).requireSuccess("read access list " + name, Category.NOT_FOUND);
-    qconf.run(List.of("-au", pool, name), null).requireSuccess("admit " + pool + " to " + name, Category.REJECTED);
+    if (!entries(list).contains(pool)) { // a hand-over tried again finds it admitted already
+      qconf.run(List.of("-au", pool, name), null).requireSuccess("admit " + pool + " to " + name, Category.REJECTED);
+    }
     for (String entry : entries(list)) {
       if (!entry.equals(pool)) {
         qconf.run(List.of("-du", entry, name), null).requireSuccess("remove " + entry + " from " + name, Category.REJECTED);
@@ -94,7 +96,9 @@ public final class GridEngineReservations {
   public void admit(String name, String user) {
     check(name, NAME, "reservation name");
     check(user, USER, "account");
-    qconf.run(List.of("-au", user, name), null).requireSuccess("admit " + user + " to " + name, Category.REJECTED);
+    if (!admitted(name).contains(user)) {
+      qconf.run(List.of("-au", user, name), null).requireSuccess("admit " + user + " to " + name, Category.REJECTED);
+    }
   }
 
   /** Who the reservation's access list admits now. */

@@ -153,7 +153,9 @@ final class LateBinding {
         throw e;
       }
       metrics.claimed((System.nanoTime() - claiming) / 1e9, p.startedAt() - j.release());
-      budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
+      if (p.reservation.isEmpty()) { // a sold slot's work is the contract's, outside the BILB allowance
+        budget.take(PeriodBudget.coreSeconds(j.cores(), j.walltimeSeconds()));
+      }
       Optional<String> place = settings.identities().placeFor(j);
       decisions.record("claim", "job=" + j.ref() + " pilot=" + p.id, "directcontr", pick.reason() + (p.runs() > 1 ? "; its job " + p.runs() : "")
           + place.map(d -> "; in place in " + d).orElse(""));
@@ -175,9 +177,14 @@ final class LateBinding {
     }
   }
 
-  /** Whether {@code p} can run {@code j} at {@code nowMillis}: the account {@code j} runs as here is the pilot's, and it fits. */
+  /**
+   * Whether {@code p} can run {@code j} at {@code nowMillis}: the account {@code j} runs as here is
+   * the pilot's, it fits, and a pilot in a slot this site sold runs only its buyer's jobs (homes
+   * that share a pool account do not share the block one of them bought).
+   */
   private boolean takes(Pilot p, JobSpec j, long nowMillis) {
-    return settings.accountFor(j).map(p.account::equals).orElse(false) && p.fits(j, nowMillis);
+    return settings.accountFor(j).map(p.account::equals).orElse(false) && p.fits(j, nowMillis)
+        && (p.reservation.isEmpty() || j.home().equals(p.target.home()));
   }
 
   /**
