@@ -42,6 +42,7 @@ import picocli.CommandLine.Command;
       ClientCommands.LedgerCommand.class,
       ClientCommands.JobCommand.class,
       ClientCommands.ParticipationCommand.class,
+      ContractsCommand.class,
       DrainCommand.class,
       CompletionCommand.class,
       ManualCommand.class,

@@ -11,7 +11,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +22,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
+import org.coalition.api.model.ContractView;
+import org.coalition.api.model.Contracts;
 import org.coalition.api.model.DecisionView;
 import org.coalition.api.model.Drain;
 import org.coalition.api.model.Federation;
@@ -44,6 +48,7 @@ import org.coalition.coordination.SiteStatus;
 import org.coalition.daemon.BatchHealth;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.home.FinishedJob;
+import org.coalition.daemon.market.ContractBook;
 import org.coalition.handler.QueueObservation;
 import org.coalition.policy.text.Numbers;
 
@@ -233,6 +238,33 @@ public final class SiteResource {
     }
     broker.setParticipation(change.level());
     return participation();
+  }
+
+  @GET
+  @Path("v1/contracts")
+  public Contracts contracts() {
+    return new Contracts(broker.settings().site(), contractBook().around().stream().map(this::view).toList());
+  }
+
+  /** The admin's acknowledgement of a contract the site file holds for approval (operators). */
+  @POST
+  @Path("v1/contracts/{id}/acknowledge")
+  public ContractView acknowledge(@PathParam("id") String id) {
+    try {
+      return view(contractBook().acknowledge(id));
+    } catch (ContractBook.Refused e) {
+      throw new ApiError(e.unknown() ? ApiError.Code.NOT_FOUND : ApiError.Code.CONFLICT, e.getMessage());
+    }
+  }
+
+  private ContractBook contractBook() {
+    return new ContractBook(coordination, broker.decisions(), Clock.systemUTC());
+  }
+
+  private ContractView view(ContractBook.Entry e) {
+    Instant start = Instant.ofEpochSecond(e.terms().slotStart());
+    return new ContractView(e.terms().id(), start.toString(), start.plus(coordination.market().calendar().slot()).toString(),
+        e.terms().blockType(), e.buying() ? "buy" : "sell", e.counterparty(), e.price(), e.own().name(), e.theirs().name(), e.reservation());
   }
 
   // --- metrics and the document ----------------------------------------------------------

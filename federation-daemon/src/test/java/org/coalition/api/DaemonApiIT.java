@@ -253,6 +253,27 @@ class DaemonApiIT {
     assertEquals(3600, s.broker().participation());
   }
 
+  /**
+   * The site's contracts are read as any other view, and an acknowledgement is an operator write:
+   * refused without the token, and for an id that is not one of the site's contracts, 404 in words.
+   */
+  @Test
+  void contractsAreReadByThisHostAndAcknowledgedOnlyWithTheOperatorToken() throws Exception {
+    Site s = fed.site("east", 1);
+    s.broker().start();
+    JsonNode none = get(s.broker(), "v1/contracts");
+    assertEquals("east", none.path("site").asText());
+    assertTrue(none.path("contracts").isArray() && none.path("contracts").isEmpty(), none.toString());
+    String id = "1796342400-nodes-west-east";
+    assertError(send(s.broker(), "POST", "v1/contracts/" + id + "/acknowledge", null, null), 401, "UNAUTHORIZED");
+    assertError(send(s.broker(), "POST", "v1/contracts/" + id + "/acknowledge", "guess-guess-guess", null), 403, "FORBIDDEN");
+    HttpResponse<String> unknown = send(s.broker(), "POST", "v1/contracts/" + id + "/acknowledge", OPERATOR, null);
+    assertError(unknown, 404, "NOT_FOUND");
+    assertTrue(JSON.readTree(unknown.body()).path("error").path("message").asText().contains("site east has no contract " + id),
+        unknown.body());
+    assertTrue(get(s.broker(), "v1/contracts").path("contracts").isEmpty(), "nothing written by refused requests");
+  }
+
   /** The dashboard's page and files come from this jar (uPlot from its WebJar), and the two reads only it makes answer. */
   @Test
   void theDashboardIsServedWithItsFilesAndTheReadsItMakes() throws Exception {

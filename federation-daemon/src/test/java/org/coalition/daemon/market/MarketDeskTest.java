@@ -262,6 +262,45 @@ class MarketDeskTest {
     assertEquals(20_000, sealed(site("g"), new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 9_000), OptionalLong.of(20_000)), "the floor binds");
   }
 
+  /**
+   * The admin's acknowledgement of a held contract ({@link ContractBook}): listed as cleared here and
+   * acknowledged there, acknowledged by the admin before its slot, and then opened as any other;
+   * an unknown id and a slot already open are refused, each saying so.
+   */
+  @Test
+  void aHeldContractAcknowledgedByTheAdminOpensAtItsSlot() {
+    Site south = site("south");
+    Site west = site("west");
+    List<MarketDesk> desks = List.of(seller(south), buyer(west, true));
+    trade(desks);
+    ContractBook book = new ContractBook(west.coordination(), west.decisions(), clock);
+    ContractBook.Entry held = book.around().get(0);
+    assertEquals(List.of(Phase.CLEARED, Phase.ACKNOWLEDGED, "south", true), List.of(held.own(), held.theirs(), held.counterparty(),
+        held.buying()), "west's admin has not acknowledged it; south has");
+    String id = held.terms().id();
+    ContractBook.Refused unknown = assertThrows(ContractBook.Refused.class, () -> book.acknowledge("1-nosuch-a-b"));
+    assertTrue(unknown.unknown() && unknown.getMessage().contains("has no contract 1-nosuch-a-b"), unknown.getMessage());
+    assertEquals(Phase.ACKNOWLEDGED, book.acknowledge(id).own());
+    assertEquals(Phase.ACKNOWLEDGED, book.acknowledge(id).own(), "acknowledging again changes nothing");
+    assertEquals(1, count(west, "market-contract acknowledged-by-admin"));
+    at(Instant.ofEpochSecond(oneAm).plusSeconds(20), desks);
+    assertEquals(Phase.OPEN, phase(south, id), "opened, not lapsed");
+    assertEquals(Phase.OPEN, phase(west, id));
+  }
+
+  @Test
+  void aHeldContractWhoseSlotHasOpenedCannotBeAcknowledgedAnyMore() {
+    Site south = site("south");
+    Site west = site("west");
+    trade(List.of(seller(south), buyer(west, true)));
+    ContractBook book = new ContractBook(west.coordination(), west.decisions(), clock);
+    String id = contract(west);
+    clock.advance(Duration.between(clock.instant(), Instant.ofEpochSecond(oneAm).plusSeconds(5)));
+    ContractBook.Refused late = assertThrows(ContractBook.Refused.class, () -> book.acknowledge(id));
+    assertFalse(late.unknown());
+    assertTrue(late.getMessage().contains("slot opened") && late.getMessage().contains("lapsed"), late.getMessage());
+  }
+
   /** A batch system that will not hold the block: nothing is bid for it, and the decision line says why. */
   @Test
   void aBlockTheBatchSystemWillNotHoldIsNotBid() {
