@@ -114,6 +114,13 @@ class GridEngineReservationsIT {
       }
       assertEquals(Optional.empty(), escrow.find(name));
     }
+    // find says none once the access list is gone; the AR itself goes when its jobs have: until then a job without h_rt
+    // cannot be placed beside it ("no suitable queues" under -w e), so the tests after this one wait for it to go
+    Instant released = Instant.now();
+    Eventually.waitFor(() -> "qrstat still lists " + name + " after its release", Duration.between(released, end).plusSeconds(30),
+        Duration.ofMillis(250), () -> reservations.show(name).isEmpty());
+    System.out.printf("[contracts] sge: the released AR left qrstat %.1f s after its release%n",
+        Duration.between(released, Instant.now()).toMillis() / 1e3);
   }
 
   @Test
