@@ -115,7 +115,11 @@ public final class GridEngineReservations {
     for (Element summary : QstatXml.children(root, "ar_summary")) {
       if (name.equals(QstatXml.text(summary, "name"))) {
         long id = QstatXml.number(summary, "id");
-        String xml = qrstat.run(List.of("-ar", String.valueOf(id), "-xml"), null).requireSuccess("show reservation " + id, Category.NOT_FOUND);
+        Tool.Result one = qrstat.run(List.of("-ar", String.valueOf(id), "-xml"), null);
+        if (one.exitCode() != 0 && one.stdout().contains("<ar_unknown>")) {
+          return Optional.empty(); // it went between the two looks (a released AR goes once its jobs have)
+        }
+        String xml = one.requireSuccess("show reservation " + id, Category.NOT_FOUND);
         return Optional.of(parse(QstatXml.parse(xml, "qrstat -ar " + id + " -xml", "qrstat")));
       }
     }
