@@ -35,4 +35,19 @@ class LedgersTest {
     assertEquals(1, l.get("mallory").jobsSubmitted(), "the credit to a non-member is not counted");
     assertEquals(Set.of("north", "mallory", "friend"), l.keySet());
   }
+
+  @Test
+  void aContractsPaymentRaisesItsPayeeAndLowersItsPayerWithoutCountingAsARun() {
+    double slot = 1_796_428_800;
+    LedgerRow north = LedgerRow.empty("north").accepted("south", HOUR).paid("south", UtilitySums.paid(2500, slot));
+    Map<String, SiteLedger> l = Ledgers.of(List.of(north, LedgerRow.empty("south")), Set.of("north", "south"));
+    assertEquals(3600 + 2500, l.get("south").priority(Utility.SIMPL, slot), 1e-9);
+    assertEquals(-(3600 + 2500), l.get("north").priority(Utility.SIMPL, slot), 1e-9);
+    assertEquals(1, l.get("south").jobsExecuted(), "a payment is no run");
+    assertEquals(1, l.get("north").jobsSubmitted());
+    for (Utility u : Utility.values()) {
+      assertEquals(0, l.values().stream().mapToDouble(s -> s.priority(u, slot + 1e5)).sum(), 1e-3, u + ": priorities sum to zero");
+    }
+    assertEquals(2500 * 1e5, UtilitySums.paid(2500, slot).orig().at(slot + 1e5), 1e-3, "ORIG grows as a run of that work would");
+  }
 }

@@ -273,7 +273,7 @@ public final class ZkCoordination implements Coordination {
   /** This site's handle on the day-ahead capacity market, judged by the federation's calendar (the operator's). */
   @Override
   public Market market() {
-    return new ZkMarket(zk);
+    return new ZkMarket(zk, ledger);
   }
 
   @Override

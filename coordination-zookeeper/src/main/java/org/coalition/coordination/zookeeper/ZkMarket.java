@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.ACL;
@@ -17,12 +18,15 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
+import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.zookeeper.ZkRecords.CalendarRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.ClearingRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.CommitRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.RevealRecord;
 import org.coalition.policy.contracts.Commitment;
 import org.coalition.policy.contracts.Commitment.Reveal;
+import org.coalition.policy.contracts.ContractLifecycle;
+import org.coalition.policy.contracts.ContractLifecycle.Credit;
 import org.coalition.policy.contracts.ContractTerms;
 import org.coalition.policy.contracts.DayAheadMarket.Outcome;
 import org.coalition.policy.contracts.DayAheadMarket.Refusal;
@@ -35,7 +39,8 @@ import org.coalition.zookeeper.policy.FederationAcls;
  * The day-ahead market in ZooKeeper: each member's folder {@code market/SITE/DAY} holds its
  * commitments and reveals ({@code SLOT.TYPE.commit}, {@code SLOT.TYPE.reveal}), its clearing when
  * it led ({@code clearing}) and its notes of its contracts, one per phase ({@code contract.ID.PHASE}),
- * each written once with {@link FederationAcls#sealed}'s list: the servers let no member change or
+ * a note that owes a payment ({@link ContractLifecycle#paidWith}) written in one multi with it
+ * ({@link ZkLedger#pay}), each written once with {@link FederationAcls#sealed}'s list: the servers let no member change or
  * delete a market record, so no bid is rewritten after the gate or taken back after the close. The gate is the
  * servers' clock: a commitment counts only if its node was made and last changed before the gate
  * ({@code ctime}, {@code mtime}), a reveal only if made between the gate and the reveals' close,
@@ -51,11 +56,13 @@ final class ZkMarket implements Market {
   static final int MAX_DAY_NODES = 4_000;
 
   private final ZkSite zk;
+  private final ZkLedger ledger;
   /** What this site writes its records with: created once, never changed or deleted by it (the servers' policy insists). */
   private final List<ACL> sealed;
 
-  ZkMarket(ZkSite zk) {
+  ZkMarket(ZkSite zk, ZkLedger ledger) {
     this.zk = zk;
+    this.ledger = ledger;
     this.sealed = FederationAcls.sealed(zk.self);
   }
 
@@ -134,7 +141,23 @@ final class ZkMarket implements Market {
   @Override
   public void note(ContractNote note) {
     zk.requireOwn(note.writer());
-    create(MarketCalendar.dayOf(note.terms().slotStart()), noteName(note), note, "this site noted that phase of the contract already");
+    LocalDate day = MarketCalendar.dayOf(note.terms().slotStart());
+    String taken = "this site noted that phase of the contract already";
+    Optional<Credit> owed = ContractLifecycle.paidWith(note.terms(), note.writer(), note.phase());
+    if (owed.isEmpty()) {
+      create(day, noteName(note), note, taken);
+      return;
+    }
+    String path = zk.paths.marketNode(zk.site, day, noteName(note));
+    byte[] bytes = ZkRecords.write(note);
+    try {
+      ensureDay(day);
+    } catch (Exception e) {
+      throw ZkSite.translate("writing " + path, e);
+    }
+    if (!ledger.pay(owed.get().to(), UtilitySums.paid(owed.get().amount(), note.terms().slotStart()), path, bytes, sealed)) {
+      sameAsThere(path, bytes, taken);
+    }
   }
 
   /** {@code contract.ID.PHASE}: one node per phase a party has noted, each written once. */
@@ -323,17 +346,22 @@ final class ZkMarket implements Market {
       ensureDay(day);
       zk.client.create().withACL(sealed).forPath(path, bytes);
     } catch (KeeperException.NodeExistsException e) {
-      byte[] there;
-      try {
-        there = zk.client.getData().forPath(path);
-      } catch (Exception read) {
-        throw ZkSite.translate("reading " + path, read);
-      }
-      if (!Arrays.equals(there, bytes)) {
-        throw new CoordinationException(Kind.INVALID, path + ": " + taken);
-      }
+      sameAsThere(path, bytes, taken);
     } catch (Exception e) {
       throw ZkSite.translate("writing " + path, e);
+    }
+  }
+
+  /** A record written again as it is there is no change; anything else in its place is {@code taken}. */
+  private void sameAsThere(String path, byte[] bytes, String taken) {
+    byte[] there;
+    try {
+      there = zk.client.getData().forPath(path);
+    } catch (Exception read) {
+      throw ZkSite.translate("reading " + path, read);
+    }
+    if (!Arrays.equals(there, bytes)) {
+      throw new CoordinationException(Kind.INVALID, path + ": " + taken);
     }
   }
 

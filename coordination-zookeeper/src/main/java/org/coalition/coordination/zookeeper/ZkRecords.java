@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.Credit;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.RunResult;
 import org.coalition.job.JobLayout;
 import org.coalition.policy.contracts.Commitment;
@@ -39,6 +41,7 @@ final class ZkRecords {
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .addMixIn(RunResult.class, RunResultJson.class)
       .addMixIn(JobSpec.class, JobSpecJson.class)
+      .addMixIn(LedgerRow.class, LedgerRowJson.class)
       .build();
 
   /**
@@ -87,6 +90,15 @@ final class ZkRecords {
 
     @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = AsBefore.class)
     abstract JobOwner owner();
+  }
+
+  /**
+   * A ledger row's contract payments are written only when it has made some (a daemon from before
+   * contracts reads every other row as it did); read as none when absent.
+   */
+  private abstract static class LedgerRowJson {
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    abstract Map<String, Credit> paid();
   }
 
   /**

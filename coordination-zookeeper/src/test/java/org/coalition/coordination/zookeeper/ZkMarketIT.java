@@ -24,8 +24,12 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.data.ACL;
 import org.coalition.coordination.ContractNote;
 import org.coalition.coordination.CoordinationException;
+import org.coalition.coordination.Credit;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
+import org.coalition.coordination.SiteLedger;
+import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.zookeeper.ZkRecords.CommitRecord;
 import org.coalition.coordination.zookeeper.ZkRecords.RevealRecord;
 import org.coalition.policy.contracts.Commitment;
@@ -37,6 +41,7 @@ import org.coalition.policy.contracts.DayAheadMarket.Refusal;
 import org.coalition.policy.contracts.MarketCalendar;
 import org.coalition.policy.contracts.SealedBid;
 import org.coalition.policy.contracts.SealedBid.Side;
+import org.coalition.policy.fairness.Utility;
 import org.coalition.testbed.zookeeper.Ensemble;
 import org.coalition.zookeeper.policy.FederationAcls;
 import org.coalition.zookeeper.policy.Identity;
@@ -51,7 +56,8 @@ import org.junit.jupiter.api.Test;
  * reveals a bid other than the one it sealed, backdates a commitment with its own client and tries
  * to rewrite or take one back, publishes a clearing in its own favour and writes a contract it is
  * no party of. Every member clears alike and refuses each of e's records, counted; the servers
- * refuse e's writes outside its own folder and any change or deletion of a market record.
+ * refuse e's writes outside its own folder and any change or deletion of a market record. A note
+ * that owes a payment pays it once from its writer's ledger row; a row taking one back is not believed.
  */
 class ZkMarketIT {
   private static final String TYPE = "batch.cpu8x1";
@@ -296,5 +302,51 @@ class ZkMarketIT {
       assertEquals(1L, refused.get("ContractNote"), "e's contract that was never cleared: " + refused);
       assertEquals(1L, refused.get("MarketRecord"), "e's note of a contract it is no party of: " + refused);
     }
+  }
+
+  @Test
+  void aNoteThatOwesAPaymentPaysItFromItsWritersRowOnceInTheSameWriteAndARowThatTakesOneBackIsNotBelieved() throws Exception {
+    try (Members members = members()) {
+      Map<String, ZkCoordination> sites = members.sites();
+      Map<String, String> nonces = commit(sites, honestBids());
+      waitUntil(calendar.gate(day));
+      honestBids().forEach((s, bid) -> sites.get(s).market().reveal(bid, nonces.get(s)));
+      waitUntil(calendar.revealsClose(day));
+      ContractTerms c = bFromAAt70();
+      Market a = sites.get("a").market();
+      Market b = sites.get("b").market();
+      a.note(new ContractNote("a", c, Phase.ACKNOWLEDGED, ""));
+      b.note(new ContractNote("b", c, Phase.ACKNOWLEDGED, ""));
+      assertEquals(Map.of(), sites.get("c").ledgerRows().get("b").paid(), "an acknowledgement pays nothing yet");
+      a.note(new ContractNote("a", c, Phase.OPEN, "coalition_r1"));
+      b.note(new ContractNote("b", c, Phase.OPEN, "coalition_r1"));
+      b.note(new ContractNote("b", c, Phase.OPEN, "coalition_r1")); // again, as a retry after a lost answer: no second fee
+      assertThrows(CoordinationException.class, () -> b.note(new ContractNote("b", c, Phase.OPEN, "coalition_r2")),
+          "one note per phase");
+      Credit fee = new Credit(UtilitySums.paid(35, slot), 1);
+      assertEquals(Map.of("a", fee), sites.get("c").ledgerRows().get("b").paid(), "the holding fee, once: half of a's price of 70");
+      assertEquals(Map.of(), sites.get("c").ledgerRows().get("a").paid(), "a seller's opening pays nothing");
+
+      a.note(new ContractNote("a", c, Phase.BROKEN, "")); // a took the reservation back during the slot
+      assertEquals(Map.of("b", new Credit(UtilitySums.paid(70, slot), 1)), sites.get("c").ledgerRows().get("a").paid(),
+          "a breaking seller pays the price");
+      Map<String, SiteLedger> atD = sites.get("d").ledgers();
+      assertEquals(35 - 70, atD.get("a").priority(Utility.SIMPL, slot), 1e-9);
+      assertEquals(70 - 35, atD.get("b").priority(Utility.SIMPL, slot), 1e-9);
+      assertEquals(0, atD.get("a").jobsExecuted() + atD.get("b").jobsSubmitted(), "payments are no runs");
+
+      String eRow = paths.ledger("e");
+      members.e().setData().forPath(eRow, eRow(100));
+      assertEquals(100, sites.get("c").ledgers().get("a").contribution().simpl().at(0) - 35, 1e-9, "e's payment to a, believed");
+      members.e().setData().forPath(eRow, eRow(1));
+      assertEquals(fee.sums().simpl().intercept() + 100, sites.get("c").ledgers().get("a").contribution().simpl().at(0), 1e-9,
+          "e taking back what it paid is not believed");
+      assertEquals(1L, sites.get("c").refusedPeerRecords().get("LedgerRow"), sites.get("c").refusedPeerRecords().toString());
+    }
+  }
+
+  /** e's ledger row, as e's own client writes it: one payment of {@code amount} to a. */
+  private byte[] eRow(double amount) {
+    return ZkRecords.write(new LedgerRow("e", Map.of(), Map.of("a", new Credit(UtilitySums.paid(amount, slot), 1))));
   }
 }

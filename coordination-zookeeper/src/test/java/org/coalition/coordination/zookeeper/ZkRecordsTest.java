@@ -10,7 +10,9 @@ import java.util.Map;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.JobOwner;
 import org.coalition.coordination.JobSpec;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.RunResult;
+import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.zookeeper.ZkRecords.ResultRecord;
 import org.coalition.job.JobLayout;
 import org.junit.jupiter.api.Test;
@@ -150,5 +152,18 @@ class ZkRecordsTest {
     CoordinationException negative = assertThrows(CoordinationException.class, () -> ZkRecords.read(PATH,
         json.replace("}", ",\"outputBytes\":-1}").getBytes(StandardCharsets.UTF_8), RunResult.class));
     assertEquals(CoordinationException.Kind.INVALID, negative.kind(), negative.getMessage());
+  }
+
+  @Test
+  void aLedgerRowsPaymentsTravelAndARowWithoutThemIsWrittenAsBefore() {
+    UtilitySums hour = UtilitySums.of(0, RunResult.builder(0, 3600).build(), 1);
+    LedgerRow runs = LedgerRow.empty("north").accepted("south", hour);
+    String json = new String(ZkRecords.write(runs), StandardCharsets.UTF_8);
+    assertFalse(json.contains("paid"), "a daemon from before contracts, which refuses unknown fields, reads it: " + json);
+    assertEquals(runs, ZkRecords.read(PATH, json.getBytes(StandardCharsets.UTF_8), LedgerRow.class), "no payments");
+    LedgerRow paid = runs.paid("south", UtilitySums.paid(2500, 1_796_428_800));
+    assertEquals(paid, ZkRecords.read(PATH, ZkRecords.write(paid), LedgerRow.class));
+    assertEquals(1, paid.paid().get("south").jobs(), "one payment");
+    assertEquals(1, paid.total().jobs(), "a payment is no run");
   }
 }

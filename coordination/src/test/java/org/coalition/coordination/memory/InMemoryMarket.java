@@ -5,14 +5,19 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.coalition.coordination.ContractNote;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.CoordinationException.Kind;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
+import org.coalition.coordination.UtilitySums;
 import org.coalition.policy.contracts.Commitment;
 import org.coalition.policy.contracts.Commitment.Reveal;
+import org.coalition.policy.contracts.ContractLifecycle;
+import org.coalition.policy.contracts.ContractLifecycle.Credit;
 import org.coalition.policy.contracts.ContractTerms;
 import org.coalition.policy.contracts.DayAheadMarket.Outcome;
 import org.coalition.policy.contracts.DayBids;
@@ -22,7 +27,8 @@ import org.coalition.policy.contracts.SealedBid;
 /**
  * The market's in-memory twin, for the daemon's unit tests: the rules of ZooKeeper's market
  * (docs/decisions/0020-capacity-contracts.md) on records held by {@link InMemoryFederation}, each
- * stamped with the federation's clock when written, as the servers stamp a node. A member writes
+ * stamped with the federation's clock when written, as the servers stamp a node; a note that owes a
+ * payment pays it from the writer's ledger row with its first writing, as ZooKeeper's multi does. A member writes
  * only through this interface, so the hostile records ZooKeeper's reader refuses cannot arise
  * here; the integration tests against real ZooKeeper try those.
  */
@@ -96,8 +102,15 @@ final class InMemoryMarket implements Market {
   public void note(ContractNote note) {
     CoordinationException.requireOwn(site, note.writer());
     synchronized (fed.lock) {
-      write(MarketCalendar.dayOf(note.terms().slotStart()), "contract." + note.terms().id() + "." + note.phase(), note,
-          "this site noted that phase of the contract already");
+      LocalDate day = MarketCalendar.dayOf(note.terms().slotStart());
+      String name = "contract." + note.terms().id() + "." + note.phase();
+      boolean fresh = find(site, day, name) == null;
+      write(day, name, note, "this site noted that phase of the contract already");
+      Optional<Credit> owed = ContractLifecycle.paidWith(note.terms(), note.writer(), note.phase());
+      if (fresh && owed.isPresent()) {
+        LedgerRow row = fed.ledgers.getOrDefault(site, LedgerRow.empty(site));
+        fed.ledgers.put(site, row.paid(owed.get().to(), UtilitySums.paid(owed.get().amount(), note.terms().slotStart())));
+      }
     }
   }
 

@@ -20,6 +20,7 @@ import org.coalition.handler.Escrow;
 import org.coalition.handler.HandlerException;
 import org.coalition.policy.contracts.BlockType;
 import org.coalition.policy.contracts.Contract.Phase;
+import org.coalition.policy.contracts.ContractLifecycle;
 import org.coalition.policy.contracts.ContractTerms;
 import org.coalition.policy.contracts.MarketCalendar;
 import org.slf4j.Logger;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * here, or the slot passed before it could; during the slot it checks the reservation is still
  * there; at its end it notes {@code SETTLED} and releases what is left. The buyer follows the
  * seller's notes: {@code OPEN} when the seller opened, and at the end {@code SETTLED}, or
- * {@code BROKEN} if the slot was never opened. Every step is a {@code decision=market-contract} line.
+ * {@code BROKEN} if the slot was never opened. The buyer's {@code OPEN} pays the holding fee and
+ * the seller's {@code BROKEN} the price, from each one's ledger row in the same write
+ * ({@link ContractLifecycle#paidWith}). Every step is a {@code decision=market-contract} line.
  */
 final class ContractKeeper {
   private static final Logger LOG = LoggerFactory.getLogger(ContractKeeper.class);
@@ -182,22 +185,26 @@ final class ContractKeeper {
   private void buy(Market market, ContractTerms c, Phase own, ContractNote seller, boolean ended) {
     Phase theirs = seller.phase();
     boolean given = theirs == Phase.OPEN || theirs == Phase.SETTLED;
+    if (given && own == Phase.ACKNOWLEDGED) {
+      // the note that pays the holding fee (ContractLifecycle.paidWith), before SETTLED even when this site saw the slot late
+      if (!note(market, c, Phase.OPEN, seller.reservation())) {
+        return;
+      }
+      decisions.record("market-contract", c.id(), "opened", c.seller() + " opened the slot in reservation " + seller.reservation()
+          + "; the holding fee of " + ContractLifecycle.PREPAID_RATIO * c.sellPrice() + " is paid to it");
+    }
     if (ended) {
       Phase last = given ? Phase.SETTLED : Phase.BROKEN;
       if (note(market, c, last, seller.reservation())) {
         decisions.record("market-contract", c.id(), given ? "settled" : "broken", given ? "the slot ended; " + c.seller() + " gave it"
             : c.seller() + " never opened the slot");
       }
-    } else if (own == Phase.ACKNOWLEDGED && given) {
-      if (note(market, c, Phase.OPEN, seller.reservation())) {
-        decisions.record("market-contract", c.id(), "opened", c.seller() + " opened the slot in reservation " + seller.reservation());
-      }
     }
   }
 
   private void broken(Market market, ContractTerms c, String name, String why) {
     if (note(market, c, Phase.BROKEN, "")) {
-      decisions.record("market-contract", c.id(), "broken", why);
+      decisions.record("market-contract", c.id(), "broken", why + "; this site pays " + c.buyer() + " the price of " + c.sellPrice());
     }
     release(name, c.id());
   }

@@ -16,10 +16,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.coalition.coordination.Credit;
+import org.coalition.coordination.LedgerRow;
 import org.coalition.coordination.MarketDay;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.base.Decisions;
@@ -155,6 +158,16 @@ class MarketDeskTest {
     desks.forEach(MarketDesk::step);
   }
 
+  /** The day's one contract's terms, as {@code s} reads them. */
+  private static ContractTerms terms(Site s) {
+    return s.coordination().market().read(DAY).outcomes().get(0).contracts().get(0);
+  }
+
+  /** What {@code payer}'s ledger row paid, by payee, as every member reads it. */
+  private static Map<String, Credit> paid(Site payer) {
+    return payer.coordination().ledgerRows().getOrDefault(payer.coordination().site(), LedgerRow.empty("x")).paid();
+  }
+
   private static Phase phase(Site s, String contract) {
     MarketDay day = s.coordination().market().read(DAY);
     return day.notes().get(contract).get(s.coordination().site()).phase();
@@ -201,6 +214,10 @@ class MarketDeskTest {
     assertEquals(Phase.SETTLED, phase(north, id));
     assertFalse(south.escrow().held.containsKey(name), "released at the slot's end");
     assertEquals(List.of(), south.sold().open(), "no slot open after its end");
+    ContractTerms t = terms(north);
+    assertEquals(Map.of("south", new Credit(UtilitySums.paid(0.5 * t.sellPrice(), oneAm), 1)), paid(north),
+        "north paid south the holding fee, half its price, once");
+    assertEquals(Map.of(), paid(south), "a seller who gave the block pays nothing");
   }
 
   /** A seller whose reservation is gone when the slot opens breaks the contract; the buyer, never given the slot, says so at its end. */
@@ -221,6 +238,9 @@ class MarketDeskTest {
     at(Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()).plusSeconds(20), desks);
     assertEquals(Phase.BROKEN, phase(north, id));
     assertTrue(south.decisions().counts().containsKey("market-contract broken"), south.decisions().counts().toString());
+    assertEquals(Map.of("north", new Credit(UtilitySums.paid(terms(north).sellPrice(), oneAm), 1)), paid(south),
+        "south pays north the price of the contract it broke");
+    assertEquals(Map.of(), paid(north), "a buyer never given the block pays no fee");
   }
 
   /** A contract the buyer's admin never approved lapses when its slot opens: both say so, and the seller's escrow is released. */
@@ -237,6 +257,8 @@ class MarketDeskTest {
     assertEquals(Phase.LAPSED, phase(south, id));
     assertEquals(Phase.LAPSED, phase(west, id));
     assertTrue(south.escrow().held.isEmpty(), "the block given back to south's users");
+    assertEquals(Map.of(), paid(west), "a lapsed contract pays nothing");
+    assertEquals(Map.of(), paid(south));
   }
 
   /** The price sealed for one offer of {@code s}, its own price being {@code own} (empty: no history). */

@@ -1,6 +1,7 @@
 package org.coalition.policy.contracts;
 
 import java.util.List;
+import java.util.Optional;
 import org.coalition.policy.contracts.Contract.Phase;
 
 /**
@@ -88,6 +89,27 @@ public final class ContractLifecycle {
     Contract settled = new Contract(c.terms(), Phase.SETTLED, true, true, c.reservation(), usedCoreSeconds);
     return new Step(settled, List.of(), c.terms().id() + ": settled, " + c.terms().buyer() + " used " + usedCoreSeconds
         + " core-seconds of the block", false);
+  }
+
+  /**
+   * The credit a party's note of {@code phase} pays from its own ledger row, where the federation
+   * has no one to move credit between two sites (docs/decisions/0020, "Settlement in the ledger"):
+   * each payment is written by its payer, once, with the note that owes it. The buyer's
+   * {@link Phase#OPEN} (the seller gave the block) pays the holding fee; the seller's
+   * {@link Phase#BROKEN} pays the sell price. The table above moves the same net credit for
+   * every contract that ends before its block was given (fee paid, then returned with the
+   * price): the fee is only paid once the block is given. A block taken back during its slot
+   * keeps its fee and costs the price besides. Any other note pays nothing; runs are credited as
+   * every run is.
+   */
+  public static Optional<Credit> paidWith(ContractTerms t, String writer, Phase phase) {
+    if (phase == Phase.OPEN && writer.equals(t.buyer())) {
+      return Optional.of(new Credit(t.buyer(), t.seller(), PREPAID_RATIO * t.sellPrice(), "holding fee of " + t.id()));
+    }
+    if (phase == Phase.BROKEN && writer.equals(t.seller())) {
+      return Optional.of(new Credit(t.seller(), t.buyer(), t.sellPrice(), "penalty for broken " + t.id()));
+    }
+    return Optional.empty();
   }
 
   private static Step refuse(Contract c, String why) {

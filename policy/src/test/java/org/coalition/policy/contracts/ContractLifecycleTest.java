@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Optional;
 import org.coalition.policy.contracts.Contract.Phase;
 import org.coalition.policy.contracts.ContractLifecycle.Credit;
 import org.coalition.policy.contracts.ContractLifecycle.Step;
@@ -76,6 +77,27 @@ class ContractLifecycleTest {
     Step lapsed = ContractLifecycle.slotOpened(buyerOnly.contract(), "coalition-c1", true);
     assertEquals(Phase.LAPSED, lapsed.contract().phase());
     assertEquals(List.of(), lapsed.credits());
+  }
+
+  @Test
+  void inTheLedgerTheBuyerPaysTheFeeWhenGivenTheBlockAndASellerWhoBreaksPaysThePrice() {
+    assertEquals(Optional.of(new Credit("north", "south", 2500, "holding fee of " + TERMS.id())),
+        ContractLifecycle.paidWith(TERMS, "north", Phase.OPEN));
+    assertEquals(Optional.of(new Credit("south", "north", 5000, "penalty for broken " + TERMS.id())),
+        ContractLifecycle.paidWith(TERMS, "south", Phase.BROKEN));
+    for (Phase p : Phase.values()) {
+      if (p != Phase.OPEN) {
+        assertTrue(ContractLifecycle.paidWith(TERMS, "north", p).isEmpty(), "north's " + p);
+      }
+      if (p != Phase.BROKEN) {
+        assertTrue(ContractLifecycle.paidWith(TERMS, "south", p).isEmpty(), "south's " + p);
+      }
+    }
+    // a contract never given nets the same as the table's: fee paid, returned, price paid
+    double table = ContractLifecycle.slotOpened(acknowledged(), null, false).credits().stream().mapToDouble(Credit::amount).sum()
+        - ContractLifecycle.acknowledge(ContractLifecycle.acknowledge(Contract.cleared(TERMS), "north").contract(), "south")
+            .credits().get(0).amount();
+    assertEquals(table, ContractLifecycle.paidWith(TERMS, "south", Phase.BROKEN).orElseThrow().amount());
   }
 
   @Test
