@@ -40,7 +40,7 @@ final class MarketSides {
         () -> broker.coordination().market().calendar().slot());
     MarketDesk desk = new MarketDesk(broker.coordination(), offers(contracts), contracts.approval(), prices,
         new BidBook(c.spool().resolve("market")), Clock.systemUTC(), broker.decisions(), handler.escrow(), broker.settings()::accountFor,
-        broker.soldSlots());
+        broker.soldSlots(), broker.boughtSlots());
     return Optional.of(new MarketSide(desk, history));
   }
 

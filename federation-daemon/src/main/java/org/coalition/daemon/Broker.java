@@ -11,6 +11,7 @@ import java.util.Optional;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.SiteInfo;
 import org.coalition.coordination.SiteStatus;
+import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.BrokerMetrics;
 import org.coalition.daemon.base.BrokerSettings;
 import org.coalition.daemon.base.Contain;
@@ -45,22 +46,19 @@ import org.slf4j.LoggerFactory;
  * of DESIGN.md in order, and pilots call it through {@link PilotService}.
  *
  * <ol>
- *   <li>A local job opts in: it stays home while there is room; once it has waited
- *       {@code publishAfter} with no room, it is parked and published, as far as the BILB send
- *       allowance of the current period goes. A published job still unclaimed when room appears
- *       here is withdrawn and runs at home.
+ *   <li>A local job opts in: it stays home while there is room; once it has waited {@code publishAfter} with no room, it is
+ *       parked and published, as far as the BILB send allowance of the current period goes (or a block this site bought for the
+ *       slot open now, {@link BoughtSlots}). A published job still unclaimed when room appears here is withdrawn and runs at home.
  *   <li>Jobs appear in the federation queue (the coordination layer wakes the broker).
- *   <li>Local capacity is ready (reservation ratio under the exposure threshold, cores free, BILB
- *       receive allowance left): a pilot shaped like a waiting job goes into the local queue.
- *       When it starts it asks for work and DirectContr picks the job then (late binding).
- *   <li>A job ends: the pilot reports it, the result goes to the home site, which replays it in
- *       the user's parked job and folds it into the ledger.
- *   <li>A site leaves: the coordination layer requeues its claims; its pilots' heartbeats fail
- *       and they kill their runs.
+ *   <li>Local capacity is ready (reservation ratio under the exposure threshold, cores free, BILB receive allowance left): a
+ *       pilot shaped like a waiting job goes into the local queue. When it starts it asks for work and DirectContr picks the job
+ *       then (late binding).
+ *   <li>A job ends: the pilot reports it, the result goes to the home site, which replays it in the user's parked job and folds
+ *       it into the ledger.
+ *   <li>A site leaves: the coordination layer requeues its claims; its pilots' heartbeats fail and they kill their runs.
  * </ol>
  *
- * Allowances are in core-seconds (cores times time limit); see {@link PeriodBudget} for how the
- * last job of a period may pass them.
+ * Allowances are in core-seconds (cores times time limit); see {@link PeriodBudget} for how the last job of a period may pass them.
  *
  * <p>The pieces: {@link HomeSide} (events 1 and 4 at home), {@link ExecutorSide} (events 2 and 3, and the pilot protocol),
  * {@link PeriodBudget} (the BILB allowances of the period), with the pilot and the published job as state machines
@@ -106,10 +104,9 @@ public final class Broker implements PilotService, PilotTokens {
   }
 
   /**
-   * A broker that keeps its pilots in {@code journal} and its parks in {@code parks}, so that
-   * after a restart it takes the pilots back and their runs go on
-   * (docs/decisions/0011-durable-work.md), tells its parks from administrators' holds, and keeps
-   * what an operator set at runtime in {@code operator} (its participation level).
+   * A broker that keeps its pilots in {@code journal} and its parks in {@code parks}, so that after a restart it takes the pilots back and their runs go on
+   * (docs/decisions/0011-durable-work.md), tells its parks from administrators' holds, and keeps what an operator set at runtime in {@code operator} (its
+   * participation level).
    */
   public Broker(BrokerSettings settings, Coordination coordination, ResourceHandler handler, Optional<HomeQueue> home, RunOutputs outputs,
       PilotJournal journal, ParkJournal parks, OperatorSettings operator, DaemonTls tls, Clock clock) {
@@ -226,9 +223,8 @@ public final class Broker implements PilotService, PilotTokens {
   }
 
   /**
-   * Joins the federation and recovers after a restart: this site's jobs still in the federation
-   * are tracked again, a job parked here but not published (a crash between the two) is released
-   * to run at home, and the journaled pilots are taken back with their claims.
+   * Joins the federation and recovers after a restart: this site's jobs still in the federation are tracked again, a job parked here but not published (a
+   * crash between the two) is released to run at home, and the journaled pilots are taken back with their claims.
    */
   public synchronized void start() {
     QueueObservation obs = handler.observe();
@@ -242,10 +238,7 @@ public final class Broker implements PilotService, PilotTokens {
         homeSide.publishedCount(), handler.describe());
   }
 
-  /**
-   * One round of events. A batch system that cannot be observed skips the round; a step that
-   * fails is logged and counted and the next steps still run; the next round retries.
-   */
+  /** One round of events: a batch system not observed skips the round; a step that fails is logged and counted, the next steps still run. */
   public synchronized void tick() {
     if (!joined) {
       throw new IllegalStateException("start() the broker before ticking it");
@@ -349,8 +342,8 @@ public final class Broker implements PilotService, PilotTokens {
   }
 
   /**
-   * Starts draining (an operator's {@code coalition drain}): no more foreign work is taken, queued pilots are cancelled, running
-   * foreign jobs finish, this site's own jobs go on. {@link #drained()} says when the daemon can exit without costing a run.
+   * Starts draining (an operator's {@code coalition drain}): no more foreign work is taken, queued pilots are cancelled, running foreign jobs finish, this
+   * site's own jobs go on. {@link #drained()} says when the daemon can exit without costing a run.
    */
   public void drain() {
     if (executorSide.draining()) {
@@ -369,6 +362,11 @@ public final class Broker implements PilotService, PilotTokens {
   /** The slots this site sold that are open now: the market desk keeps them from the contracts' notes, the executor side fills them. */
   public SoldSlots soldSlots() {
     return executorSide.sold();
+  }
+
+  /** The slots this site bought that are open now: the market desk keeps them from the contracts' notes, the home side publishes into them. */
+  public BoughtSlots boughtSlots() {
+    return homeSide.bought();
   }
 
   /** Foreign jobs still running here (pilots holding a job, or being given one). */

@@ -28,7 +28,7 @@ public final class SiteDaemon implements AutoCloseable {
   private final PeriodicScheduler periodic;
   private final Optional<MarketSide> market;
 
-  /** How often the market desk steps: its calendar's margins are a minute. */
+  /** How often the market desk steps, on UTC's grid of it (a slot of whole minutes opens at a step): its calendar's margins are a minute. */
   static final Duration MARKET_STEP = Duration.ofSeconds(30);
 
   private SiteDaemon(Broker broker, Duration tick, Duration period, Optional<MarketSide> market) {

@@ -1,6 +1,7 @@
 package org.coalition.periodic;
 
 import java.time.Duration;
+import java.util.Date;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.quartz.DisallowConcurrentExecution;
@@ -20,8 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Quartz, only as a trigger: runs {@link BalancingPeriod#run()} every period (configurable), and
- * each further task given to {@link #every} at its own interval (the market desk's minute), never
- * two runs of one task at once. One scheduler per daemon, in memory (RAMJobStore), a thread per
+ * each further task given to {@link #every} at its own interval on that interval's grid (the market
+ * desk's half minute), never two runs of one task at once. One scheduler per daemon, in memory (RAMJobStore), a thread per
  * task, so a long balancing period does not hold the market's calendar back.
  */
 public final class PeriodicScheduler implements AutoCloseable {
@@ -54,21 +55,38 @@ public final class PeriodicScheduler implements AutoCloseable {
     }
   }
 
-  /** Runs {@code task} every {@code interval} from now on, as {@code name}; a task that throws is logged and runs again at its next time. */
+  /**
+   * Runs {@code task} every {@code interval}, as {@code name}, on the grid of that interval counted
+   * from the epoch (a 30-second interval runs at :00 and :30 of each UTC minute, {@link #GRID_LAG_MILLIS} ms
+   * after), so that what happens at a time on that grid (a market slot opening) is seen at once and
+   * not up to an interval late; a task that throws is logged and runs again at its next time.
+   */
   public void every(String name, Duration interval, Runnable task) {
     try {
-      schedule(name, interval, task);
+      schedule(name, interval, task, onTheGrid(System.currentTimeMillis(), interval.toMillis()));
     } catch (SchedulerException e) {
       throw new IllegalStateException("cannot schedule " + name + " of " + site + ": " + e.getMessage(), e);
     }
   }
 
+  /** How long after a time on its grid a task of {@link #every} runs: a little, so that a clock read in it is past that time. */
+  static final long GRID_LAG_MILLIS = 200;
+
+  /** The first time after {@code nowMillis} on the grid of {@code intervalMillis} from the epoch, plus {@link #GRID_LAG_MILLIS}. */
+  static long onTheGrid(long nowMillis, long intervalMillis) {
+    return Math.floorDiv(nowMillis, intervalMillis) * intervalMillis + intervalMillis + GRID_LAG_MILLIS;
+  }
+
   private void schedule(String name, Duration interval, Runnable task) throws SchedulerException {
+    schedule(name, interval, task, System.currentTimeMillis());
+  }
+
+  private void schedule(String name, Duration interval, Runnable task, long startMillis) throws SchedulerException {
     JobDataMap data = new JobDataMap();
     data.put(TASK, task);
     JobDetail job = JobBuilder.newJob(PeriodJob.class).withIdentity(name, site).usingJobData(data).build();
     Trigger trigger = TriggerBuilder.newTrigger().withIdentity("every-" + name, site)
-        .startNow()
+        .startAt(new Date(startMillis))
         .withSchedule(SimpleScheduleBuilder.simpleSchedule()
             .withIntervalInMilliseconds(interval.toMillis())
             .repeatForever()

@@ -17,6 +17,7 @@ import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.FederatedJob;
 import org.coalition.coordination.Inputs;
 import org.coalition.coordination.JobSpec;
+import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.BoundedParallel;
 import org.coalition.daemon.base.BrokerMetrics;
 import org.coalition.daemon.base.BrokerSettings;
@@ -37,11 +38,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The home side of a site (events 1 and 4 of DESIGN.md): an opted-in local job stays home while
- * there is room; once it has waited {@code publishAfter} with no room it is parked and published,
- * as far as the period's send allowance goes; a published job still unclaimed when room appears
- * here is withdrawn and runs at home; a run that comes back is replayed in the user's parked job.
- * Each job moves through {@link PublishedJobLifecycle}. Touched only by the broker's tick.
+ * The home side of a site (events 1 and 4 of DESIGN.md): an opted-in local job stays home while there is room; once it has
+ * waited {@code publishAfter} with no room it is parked and published, as far as the period's send allowance or a block bought
+ * goes ({@link SendGate}); a published job still unclaimed when room appears here is withdrawn and runs at home; a run that
+ * comes back is replayed in the user's parked job. Each job moves through {@link PublishedJobLifecycle}. Touched by the tick.
  */
 public final class HomeSide {
   private static final Logger LOG = LoggerFactory.getLogger(HomeSide.class);
@@ -63,6 +63,7 @@ public final class HomeSide {
 
   /** The jobs this side follows, each where it is in its lifecycle: the only state it keeps of them. */
   private final PublishedJobs jobs = new PublishedJobs();
+  private final SendGate sendGate;
 
   public HomeSide(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, PeriodBudget budget,
       Clock clock, OutputFetch fetch, BrokerMetrics metrics, ParkJournal parks, InputPacker packer) {
@@ -71,6 +72,7 @@ public final class HomeSide {
     this.home = home;
     this.decisions = decisions;
     this.budget = budget;
+    this.sendGate = new SendGate(budget, new BoughtSlots(), decisions, clock);
     this.clock = clock;
     this.fetch = fetch;
     this.metrics = metrics;
@@ -79,6 +81,11 @@ public final class HomeSide {
     this.files = new HomeFiles(settings.site(), packer, decisions, notes);
     this.parallel = new BoundedParallel("home-" + settings.site(), home.map(HomeQueue::concurrentCalls).orElse(1));
     this.replays = new HomeResults(settings, coordination, home, decisions, clock, fetch, metrics, notes, parallel, this::forgetPark);
+  }
+
+  /** The slots this site bought that are open now: the market desk sets them, this side publishes into them. */
+  public BoughtSlots bought() {
+    return sendGate.bought();
   }
 
   public Optional<String> whyHome(String jobId) {
@@ -109,10 +116,7 @@ public final class HomeSide {
     return replays.finished(jobId);
   }
 
-  /**
-   * After a (re)start: this site's jobs still in the federation are followed again, and a job
-   * parked here but not published (a crash between the two) is released to run at home.
-   */
+  /** After a (re)start: this site's jobs in the federation are followed again; one parked, not published (a crash between) runs home. */
   public void recover() {
     for (FederatedJob f : coordination.jobs(settings.site())) {
       fire(f.job().jobId(), Event.FOUND_PUBLISHED, j -> j.withSpec(f.job()));
@@ -229,6 +233,7 @@ public final class HomeSide {
     parallel.forEach(where.entrySet(), e -> notes.seen(h, e.getKey(), e.getValue()));
     Map<String, Integer> free = new HashMap<>(); // by part of the site (one entry unless it has several batch systems)
     List<HomeJob> going = new ArrayList<>();
+    SendGate.Round gate = sendGate.round(inFederation.values());
     for (HomeJob j : queued) {
       FederatedJob f = inFederation.get(j.id());
       Phase phase = jobs.phase(j.id());
@@ -276,12 +281,7 @@ public final class HomeSide {
         keep(h, j, "shape", j.staysHome()); // it would go now, but cannot as it asks
         continue;
       }
-      if (!budget.trySend(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()))) {
-        if (jobs.phase(j.id()) == Phase.WAITING) {
-          decisions.record("keep", job(j.id()), "send-allowance", String.format(
-              "this period's send allowance is used up (%s of %s core-seconds sent)", Numbers.format(budget.sent()),
-              Numbers.format(budget.sendAllowance())));
-        }
+      if (!gate.lets(job(j.id()), j.cpus(), j.timeLimitSeconds(), jobs.phase(j.id()) == Phase.WAITING)) {
         fire(j.id(), Event.HELD_BACK);
         continue;
       }
@@ -299,10 +299,7 @@ public final class HomeSide {
     files.told(h, j, code, reason);
   }
 
-  /**
-   * Publishes the jobs that go this round, their scripts read at once ({@link HomeQueue#payload}),
-   * in batches of {@link Coordination#MAX_PUBLISH_BATCH}.
-   */
+  /** Publishes the jobs that go this round, scripts read at once ({@link HomeQueue#payload}), in batches of {@link Coordination#MAX_PUBLISH_BATCH}. */
   private void publish(HomeQueue h, List<HomeJob> going, QueueObservation obs) {
     Map<String, String> scripts = new ConcurrentHashMap<>();
     Map<String, String> unreadable = new ConcurrentHashMap<>();

@@ -14,6 +14,7 @@ import org.coalition.coordination.ContractNote;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
+import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.base.SoldSlots;
 import org.coalition.handler.Escrow;
@@ -90,9 +91,15 @@ final class ContractKeeper {
     }
   }
 
-  /** One step over the site's contracts of a closed day whose slot has started; the slots it sold that are open after it. */
-  List<SoldSlots.Slot> step(Market market, MarketCalendar calendar, MarketDay day, Instant now) {
+  /** The slots a step leaves open: those the site sold (handed to their buyers) and those it bought (not broken by their sellers). */
+  record Open(List<SoldSlots.Slot> sold, List<BoughtSlots.Slot> bought) {
+    static final Open NONE = new Open(List.of(), List.of());
+  }
+
+  /** One step over the site's contracts of a closed day whose slot has started; the slots open after it. */
+  Open step(Market market, MarketCalendar calendar, MarketDay day, Instant now) {
     List<SoldSlots.Slot> open = new ArrayList<>();
+    List<BoughtSlots.Slot> bought = new ArrayList<>();
     for (ContractTerms c : day.outcomes().stream().flatMap(o -> o.contracts().stream())
         .filter(c -> c.buyer().equals(site) || c.seller().equals(site)).toList()) {
       Instant start = Instant.ofEpochSecond(c.slotStart());
@@ -117,9 +124,12 @@ final class ContractKeeper {
         }
       } else {
         buy(market, c, own, theirs, ended);
+        if (!ended && theirs.phase() != Phase.BROKEN) {
+          bought.add(new BoughtSlots.Slot(c.seller(), (int) BlockType.cores(c.blockType()), end));
+        }
       }
     }
-    return open;
+    return new Open(open, bought);
   }
 
   /** Acknowledged by that party, and not lapsed. */

@@ -18,6 +18,7 @@ import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
+import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.base.SoldSlots;
 import org.coalition.daemon.market.BidBook.OwnBid;
@@ -77,18 +78,20 @@ public final class MarketDesk {
   private final Optional<Escrow> escrow;
   private final ContractKeeper keeper;
   private final SoldSlots sold;
+  private final BoughtSlots bought;
 
   /**
    * A desk trading {@code offers} for {@code coordination}'s site, at {@code prices}, keeping its
    * nonces in {@code book}; with {@code approval}, contracts wait for the admin's acknowledgement.
    * It sells only what it can hold in {@code escrow} first, and hands a block sold to the pool
    * account {@code poolAccount} gives the buyer ({@link ContractKeeper}); the slots sold that are open
-   * go into {@code sold} at each step, for the executor side.
+   * go into {@code sold} at each step, for the executor side, and those bought into {@code bought}, for the home side.
    *
    * @throws IllegalArgumentException if it is to sell without an escrow
    */
   public MarketDesk(Coordination coordination, List<MarketOffer> offers, boolean approval, BidPrices prices, BidBook book, Clock clock,
-      Decisions decisions, Optional<Escrow> escrow, Function<String, Optional<String>> poolAccount, SoldSlots sold) {
+      Decisions decisions, Optional<Escrow> escrow, Function<String, Optional<String>> poolAccount, SoldSlots sold,
+      BoughtSlots bought) {
     this.coordination = coordination;
     this.offers = List.copyOf(offers);
     this.approval = approval;
@@ -98,6 +101,7 @@ public final class MarketDesk {
     this.decisions = decisions;
     this.escrow = escrow;
     this.sold = sold;
+    this.bought = bought;
     if (escrow.isEmpty() && offers.stream().anyMatch(o -> o.side() == Side.SELL)) {
       throw new IllegalArgumentException("site " + coordination.site() + " would sell capacity its batch system cannot hold in escrow"
           + " (its handler has no reservations); remove contracts.sell, or grant the daemon the batch system's reservations");
@@ -113,6 +117,7 @@ public final class MarketDesk {
     Duration margin = margin(calendar);
     LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
     List<SoldSlots.Slot> open = new ArrayList<>();
+    List<BoughtSlots.Slot> boughtOpen = new ArrayList<>();
     for (LocalDate day = today.minusDays(1); !day.isAfter(today.plusDays(2)); day = day.plusDays(1)) {
       Instant gate = calendar.gate(day);
       Instant close = calendar.revealsClose(day);
@@ -123,11 +128,14 @@ public final class MarketDesk {
       } else if (!now.isBefore(gate.plus(margin)) && now.isBefore(close.minus(margin))) {
         reveal(market, day);
       } else if (!now.isBefore(close.plus(margin))) {
-        open.addAll(after(market, calendar, day, now, now.isBefore(close.plus(margin).plus(PUBLISH_WITHIN)) && coordination.isLeader(),
-            !day.isAfter(today) && !offers.isEmpty()));
+        ContractKeeper.Open after = after(market, calendar, day, now, now.isBefore(close.plus(margin).plus(PUBLISH_WITHIN))
+            && coordination.isLeader(), !day.isAfter(today) && !offers.isEmpty());
+        open.addAll(after.sold());
+        boughtOpen.addAll(after.bought());
       }
     }
     sold.set(open);
+    bought.set(boughtOpen);
   }
 
   /**
@@ -136,14 +144,14 @@ public final class MarketDesk {
    * ({@code slotsNear}), its contracts kept ({@link ContractKeeper}) from the step after the one
    * that acknowledged them; the slots sold that are open after it.
    */
-  private List<SoldSlots.Slot> after(Market market, MarketCalendar calendar, LocalDate day, Instant now, boolean leading, boolean slotsNear) {
+  private ContractKeeper.Open after(Market market, MarketCalendar calendar, LocalDate day, Instant now, boolean leading, boolean slotsNear) {
     var own = book.read(day);
     if (own.isEmpty() && !leading && !slotsNear) {
-      return List.of();
+      return ContractKeeper.Open.NONE;
     }
     MarketDay cleared = market.read(day);
     if (!cleared.closed()) {
-      return List.of();
+      return ContractKeeper.Open.NONE;
     }
     if (own.isPresent()) {
       own.get().forEach(b -> settled(market, b, cleared));
@@ -154,7 +162,7 @@ public final class MarketDesk {
       decisions.record("market-clearing", day.toString(), "published", cleared.outcomes().size() + " auctions, "
           + cleared.outcomes().stream().mapToInt(o -> o.contracts().size()).sum() + " contracts, as every member clears them");
     }
-    return slotsNear && own.isEmpty() ? keeper.step(market, calendar, cleared, now) : List.of();
+    return slotsNear && own.isEmpty() ? keeper.step(market, calendar, cleared, now) : ContractKeeper.Open.NONE;
   }
 
   /** A minute, or a quarter of the reveal window where that is shorter (the testbed's windows of a few minutes). */

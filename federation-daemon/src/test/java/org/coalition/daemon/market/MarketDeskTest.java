@@ -25,6 +25,7 @@ import org.coalition.coordination.SiteStatus;
 import org.coalition.coordination.UtilitySums;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.base.SoldSlots;
 import org.coalition.policy.contracts.Contract.Phase;
@@ -53,18 +54,18 @@ class MarketDeskTest {
   private final InMemoryFederation fed = new InMemoryFederation(clock);
   private final long oneAm = MarketCalendar.start(DAY).plus(Duration.ofHours(1)).getEpochSecond();
 
-  private record Site(InMemoryCoordination coordination, Decisions decisions, BidBook book, FakeEscrow escrow, SoldSlots sold) {}
+  private record Site(InMemoryCoordination coordination, Decisions decisions, BidBook book, FakeEscrow escrow, SoldSlots sold, BoughtSlots bought) {}
 
   private Site site(String name) {
     InMemoryCoordination c = fed.connect(name);
     c.join(new SiteInfo(name, "local:" + name, 64), new SiteStatus(name, 64, 0, 0, 0, 1000));
     return new Site(c, new Decisions(name), new BidBook(tmp.resolve(name).resolve("market")), new FakeEscrow(),
-        new SoldSlots());
+        new SoldSlots(), new BoughtSlots());
   }
 
   private MarketDesk desk(Site s, MarketOffer offer, boolean approval, long price) {
     return new MarketDesk(s.coordination(), List.of(offer), approval, (side, type, slot) -> OptionalLong.of(price), s.book(), clock, s.decisions(),
-        Optional.of(s.escrow()), home -> Optional.of("pool-" + home), s.sold());
+        Optional.of(s.escrow()), home -> Optional.of("pool-" + home), s.sold(), s.bought());
   }
 
   /** A desk selling one block of its 01:00 slot at a floor of 10,000. */
@@ -208,12 +209,16 @@ class MarketDeskTest {
     assertEquals(List.of(new SoldSlots.Slot("north", name, 8, Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()))), south.sold().open(),
         "the executor side is told of the open slot");
     assertEquals(List.of(), north.sold().open(), "the buyer sold nothing");
+    assertEquals(List.of(new BoughtSlots.Slot("south", 8, Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()))), north.bought().open(),
+        "the home side is told of the slot it bought, to publish into it beyond its send allowance");
+    assertEquals(List.of(), south.bought().open(), "the seller bought nothing");
 
     at(Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()).plusSeconds(20), desks);
     assertEquals(Phase.SETTLED, phase(south, id));
     assertEquals(Phase.SETTLED, phase(north, id));
     assertFalse(south.escrow().held.containsKey(name), "released at the slot's end");
     assertEquals(List.of(), south.sold().open(), "no slot open after its end");
+    assertEquals(List.of(), north.bought().open(), "nor bought");
     ContractTerms t = terms(north);
     assertEquals(Map.of("south", new Credit(UtilitySums.paid(0.5 * t.sellPrice(), oneAm), 1)), paid(north),
         "north paid south the holding fee, half its price, once");
@@ -235,6 +240,8 @@ class MarketDeskTest {
     at(Instant.ofEpochSecond(oneAm).plusSeconds(20), desks);
     assertEquals(Phase.BROKEN, phase(south, id));
     assertEquals(Phase.ACKNOWLEDGED, phase(north, id), "the buyer waits for the slot's end");
+    desks.forEach(MarketDesk::step);
+    assertEquals(List.of(), north.bought().open(), "a slot its seller broke is no capacity to publish into");
     at(Instant.ofEpochSecond(oneAm).plus(CALENDAR.slot()).plusSeconds(20), desks);
     assertEquals(Phase.BROKEN, phase(north, id));
     assertTrue(south.decisions().counts().containsKey("market-contract broken"), south.decisions().counts().toString());
@@ -264,7 +271,7 @@ class MarketDeskTest {
   /** The price sealed for one offer of {@code s}, its own price being {@code own} (empty: no history). */
   private long sealed(Site s, MarketOffer offer, OptionalLong own) {
     new MarketDesk(s.coordination(), List.of(offer), false, (side, type, slot) -> own, s.book(), clock, s.decisions(), Optional.of(s.escrow()),
-        home -> Optional.empty(), s.sold()).step();
+        home -> Optional.empty(), s.sold(), s.bought()).step();
     return s.book().read(DAY).map(b -> b.get(b.size() - 1).bid().price()).orElse(-1L);
   }
 
@@ -338,7 +345,7 @@ class MarketDeskTest {
     Site south = site("south");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new MarketDesk(south.coordination(),
         List.of(new MarketOffer(Side.SELL, TYPE, Set.of(1), 1, 0)), false, (side, type, slot) -> OptionalLong.of(0), south.book(), clock, south.decisions(),
-        Optional.empty(), home -> Optional.empty(), south.sold()));
+        Optional.empty(), home -> Optional.empty(), south.sold(), south.bought()));
     assertTrue(e.getMessage().contains("remove contracts.sell"), e.getMessage());
   }
 
