@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryCoordination;
 import org.coalition.coordination.memory.InMemoryFederation;
+import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.PilotReuse;
 import org.coalition.daemon.base.SoldSlots.Slot;
 import org.coalition.daemon.outputs.RunOutputs;
@@ -60,6 +61,10 @@ class PilotReuseTest {
 
   /** Both sites, anew, their pilots reused as {@code reuse} says; the executor's batch system preempts pilots when {@code preempts}. */
   private void sites(PilotReuse reuse, boolean preempts) {
+    sites(reuse, preempts, 1_000_000);
+  }
+
+  private void sites(PilotReuse reuse, boolean preempts, double execParticipation) {
     fed = new InMemoryFederation(clock);
     homeBatch = new FakeBatch(4);
     homeBatch.allocatedCores = 4;
@@ -69,7 +74,7 @@ class PilotReuseTest {
     String run = Long.toString(System.nanoTime());
     home = new Broker(BrokerTest.settings("home", "local:home").toBuilder().reuse(reuse).build(), hc, homeBatch, Optional.of(homeBatch),
         new RunOutputs(tmp.resolve(run).resolve("home")), clock);
-    exec = new Broker(BrokerTest.settings("exec", "local:exec").toBuilder().reuse(reuse)
+    exec = new Broker(BrokerTest.settings("exec", "local:exec").toBuilder().reuse(reuse).participation(execParticipation)
         .batchSystemEvicts(preempts).build(), ec, execBatch, Optional.empty(),
         new RunOutputs(tmp.resolve(run).resolve("exec")), clock);
     home.start();
@@ -237,6 +242,26 @@ class PilotReuseTest {
     assertEquals(1L, exec.decisions().counts().get("release pilot-ended"));
     assertTrue(exec.coordination().queue().stream().anyMatch(j -> j.ref().toString().equals(run.job())), "its job is queued again");
     assertEquals(0, home.coordination().ledgers().get("home").jobsSubmitted(), "the preempted run credits nothing");
+  }
+
+  /**
+   * A slot sold by a site that shares nothing best effort (participation 0, so the buyer's send
+   * allowance is 0 too): the buyer publishes into the slot it bought, and the seller's pilots go
+   * into the reservation (seen missing on the testbed, SlurmContractIT).
+   */
+  @Test
+  void aSellerThatSharesNothingBestEffortStillRunsTheBuyersJobsInTheSlot() {
+    sites(new PilotReuse(IDLE_EXIT, Duration.ofMinutes(10)), false, 0);
+    execBatch.allocatedCores = 8;
+    String reservation = "coalition_1_batch_cpu4x1";
+    home.boughtSlots().set(List.of(new BoughtSlots.Slot("exec", 4, clock.instant().plus(Duration.ofHours(2)))));
+    exec.soldSlots().set(List.of(new Slot("home", reservation, 4, clock.instant().plus(Duration.ofHours(2)))));
+    publish("1", 2);
+    publish("2", 2);
+    assertTrue(home.decisions().counts().containsKey("publish bought-slot"), home.decisions().counts().toString());
+    exec.tick();
+    assertEquals(List.of(reservation, reservation), execBatch.submitted.stream().map(PilotSpec::reservation).toList(),
+        exec.decisions().counts().toString());
   }
 
   /**

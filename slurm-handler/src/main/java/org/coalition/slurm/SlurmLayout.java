@@ -115,10 +115,11 @@ record SlurmLayout(JobLayout layout, String staysHome) {
   /**
    * Whether as many usable nodes as {@code layout} asks for each have its share of {@code cores},
    * {@code memoryMb} of RealMemory (a node whose memory Slurm does not say counts as big enough)
-   * and every GRES it asks for, counted: busy or not.
+   * and every GRES it asks for, counted: busy or not, reserved or not (a reservation's own pilots
+   * run there, {@link SlurmNode#usableInAReservation}).
    */
   static boolean canHold(List<SlurmNode> nodes, int cores, long memoryMb, JobLayout layout) {
-    return enough(nodes, layout, n -> n.cpus() >= layout.coresPerNode(cores)
+    return enough(nodes, layout, n -> n.usableInAReservation() && n.cpus() >= layout.coresPerNode(cores)
         && (n.memoryMb() == 0 || n.memoryMb() >= memoryMb), SlurmNode::gres);
   }
 
@@ -127,16 +128,16 @@ record SlurmLayout(JobLayout layout, String staysHome) {
    * {@code memoryMb} (the memory it asks for on each node) and every GRES it asks for free now.
    */
   static boolean hasRoom(List<SlurmNode> nodes, int cores, long memoryMb, JobLayout layout) {
-    return enough(nodes, layout, n -> n.cpus() - n.allocatedCpus() >= layout.coresPerNode(cores) && n.memoryFree(memoryMb), n -> {
+    return enough(nodes, layout, n -> n.usable() && n.cpus() - n.allocatedCpus() >= layout.coresPerNode(cores) && n.memoryFree(memoryMb), n -> {
       Map<String, Integer> free = new HashMap<>(n.gres());
       n.gresUsed().forEach((name, used) -> free.merge(name, -used, Integer::sum));
       return free;
     });
   }
 
-  /** Whether at least {@code layout.nodes()} usable nodes pass {@code test} and have {@code layout}'s GRES in {@code gres}. */
+  /** Whether at least {@code layout.nodes()} nodes pass {@code test} and have {@code layout}'s GRES in {@code gres}. */
   private static boolean enough(List<SlurmNode> nodes, JobLayout layout, Predicate<SlurmNode> test, Function<SlurmNode, Map<String, Integer>> gres) {
-    return nodes.stream().filter(n -> n.usable() && test.test(n)
+    return nodes.stream().filter(n -> test.test(n)
         && layout.gres().entrySet().stream().allMatch(w -> gres.apply(n).getOrDefault(w.getKey(), 0) >= w.getValue()))
         .count() >= layout.nodes();
   }

@@ -49,4 +49,13 @@ record SlurmNode(String name, Set<String> states, int cpus, int allocatedCpus, l
     }
     return true;
   }
+
+  /**
+   * Whether the node would take work but for an advance reservation: a reserved node holds the
+   * jobs its reservation admits (a contract's pilots, docs/decisions/0020), so it counts for what
+   * the site could hold at all, though not as capacity now.
+   */
+  boolean usableInAReservation() {
+    return states.stream().allMatch(s -> s.equals("RESERVED") || s.equals("MAINTENANCE") || !UNUSABLE.contains(s));
+  }
 }

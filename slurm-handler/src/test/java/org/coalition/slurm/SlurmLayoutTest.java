@@ -70,6 +70,16 @@ class SlurmLayoutTest {
     assertFalse(SlurmLayout.canHold(nodes, 4, 0, new JobLayout(4, 4, Map.of())), "the fourth is drained");
   }
 
+  /** A node in an advance reservation (a contract's slot, sold to a buyer) holds the jobs the reservation admits, but has no room now for others. */
+  @Test
+  void aReservedNodeCanHoldAPilotForItsReservationButHasNoRoomForOthers() {
+    List<SlurmNode> reserved = List.of(new SlurmNode("localhost", Set.of("IDLE", "RESERVED"), 8, 0, 16000, Map.of(), Map.of()));
+    assertTrue(SlurmLayout.canHold(reserved, 4, 200, JobLayout.ONE), "the buyer's pilot goes into the reservation (seen on the testbed)");
+    assertFalse(SlurmLayout.hasRoom(reserved, 4, 200, JobLayout.ONE), "no room for a local job while it is reserved");
+    List<SlurmNode> down = List.of(new SlurmNode("localhost", Set.of("DOWN", "RESERVED"), 8, 0, 16000, Map.of(), Map.of()));
+    assertFalse(SlurmLayout.canHold(down, 4, 200, JobLayout.ONE), "a reserved node that is down holds nothing");
+  }
+
   @Test
   void aJobOfGresHasRoomOnlyWhereItsGresAreFreeNowNotWhereCoresAreFree() {
     List<SlurmNode> nodes = List.of(new SlurmNode("g1", Set.of("MIXED"), 8, 1, 8000, Map.of("gpu", 1), SlurmLayout.nodeGres("gpu:1(IDX:0)")),
