@@ -127,6 +127,32 @@
     ], true);
   }
 
+  // the market desk steps every 30 s: the contracts are read as often, not at every refresh
+  const CONTRACTS_MS = 30000;
+  let contractsRead = 0;
+
+  function showContracts(c) {
+    const now = Date.now();
+    fill('contracts', c.contracts.map(function (x) {
+      const open = Date.parse(x.slotStart) <= now && now < Date.parse(x.slotEnd);
+      const state = function (phase) { return [phase.toLowerCase(), phase === 'BROKEN' ? 'gone' : phase === 'OPEN' ? 'live' : null]; };
+      return [[x.slotStart.substring(0, 16).replace('T', ' ') + ' - ' + x.slotEnd.substring(11, 16) + (open ? ' (open now)' : ''),
+        open ? 'live' : null], x.blockType, x.side === 'buy' ? 'bought' : 'sold', x.counterparty, num(x.price, 0), num(x.holdingFee, 0),
+        state(x.phase), state(x.counterpartyPhase), x.reservation || '–'];
+    }));
+    const bought = c.contracts.filter(function (x) { return x.side === 'buy'; }).length;
+    const broken = c.contracts.filter(function (x) { return x.phase === 'BROKEN' || x.counterpartyPhase === 'BROKEN'; }).length;
+    document.getElementById('contracts-note').textContent = c.contracts.length === 0
+      ? 'No contract: this site bids in the day-ahead market with contracts.enabled in its site file (docs/site-file.md).'
+      : bought + ' bought, ' + (c.contracts.length - bought) + ' sold, ' + broken + ' broken; read every ' + CONTRACTS_MS / 1000 + ' s.';
+  }
+
+  async function refreshContracts() {
+    if (Date.now() - contractsRead < CONTRACTS_MS) { return; }
+    contractsRead = Date.now();
+    showContracts(await get('v1/contracts'));
+  }
+
   function showDecisions(d) {
     fill('decisions', d.decisions.slice(0, 50).map(function (x) {
       return [new Date(x.millis).toISOString().substring(11, 19), x.kind, x.subject, x.reason, x.detail];
@@ -142,6 +168,7 @@
       showLedger(results[2]);
       showFlows(results[3]);
       showDecisions(results[4]);
+      await refreshContracts();
       const live = fed.sites.filter(function (s) { return s.live; }).length;
       document.getElementById('summary').textContent = live + ' of ' + fed.sites.length + ' sites live; leader ' + (fed.leader || 'none')
         + ', BILB period ' + fed.period;

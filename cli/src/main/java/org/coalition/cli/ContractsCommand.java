@@ -22,13 +22,13 @@ import picocli.CommandLine.Parameters;
  * approval ({@code contracts.approval}).
  */
 @Command(name = "contracts", mixinStandardHelpOptions = true, description = "The site's capacity contracts, and the admin's acknowledgement of one.",
-    subcommands = {ContractsCommand.ListContracts.class, ContractsCommand.Acknowledge.class})
+    subcommands = {ContractsCommand.ListContracts.class, ContractsCommand.Show.class, ContractsCommand.Acknowledge.class})
 final class ContractsCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "name what to do: list, or acknowledge ID");
+    throw new CommandLine.ParameterException(spec.commandLine(), "name what to do: list, show ID, or acknowledge ID");
   }
 
   @Command(name = "list", mixinStandardHelpOptions = true,
@@ -60,16 +60,42 @@ final class ContractsCommand implements Runnable {
     }
   }
 
-  @Command(name = "acknowledge", mixinStandardHelpOptions = true,
-      description = "Acknowledge a contract held for the admin's approval, before its slot opens; needs the operator token.")
-  static final class Acknowledge extends ClientCommands.Reader<ContractView> {
-    Acknowledge() {
-      super(ContractView.class);
-    }
-
+  /** A command about one contract, named by its id. */
+  abstract static class OneContract extends ClientCommands.Reader<ContractView> {
     @Parameters(paramLabel = "ID", description = "The contract's id, as coalition contracts list --json shows it.")
     String id;
 
+    OneContract() {
+      super(ContractView.class);
+    }
+  }
+
+  @Command(name = "show", mixinStandardHelpOptions = true,
+      description = "One contract: its slot and block, the parties, the price and the holding fee, what each party says of it, the reservation.")
+  static final class Show extends OneContract {
+    @Override
+    JsonNode fetch(URI base) throws Exception {
+      return ApiClient.get(base, "v1/contracts/" + URLEncoder.encode(id, StandardCharsets.UTF_8), target.readToken());
+    }
+
+    @Override
+    void print(PrintWriter out, ContractView v) {
+      boolean buy = v.side().equals("buy");
+      Output.table(out, List.of("contract", v.id()), List.of(
+          List.of("slot (UTC)", v.slotStart() + " - " + v.slotEnd()),
+          List.of("block", v.blockType()),
+          List.of(buy ? "bought from" : "sold to", v.counterparty()),
+          List.of("price (credit)", Output.number(v.price(), 0)),
+          List.of("holding fee (credit)", Output.number(v.holdingFee(), 0) + ", paid by the buyer when the slot opens"),
+          List.of("this site says", v.phase().toLowerCase(Locale.ROOT)),
+          List.of(v.counterparty() + " says", v.counterpartyPhase().toLowerCase(Locale.ROOT)),
+          List.of("reservation", v.reservation().isEmpty() ? "- (the seller names it when the slot opens)" : v.reservation())));
+    }
+  }
+
+  @Command(name = "acknowledge", mixinStandardHelpOptions = true,
+      description = "Acknowledge a contract held for the admin's approval, before its slot opens; needs the operator token.")
+  static final class Acknowledge extends OneContract {
     @Option(names = "--token-file", paramLabel = "FILE", description = "The operator token (default: http.operator-token-file of --config).")
     Path tokenFile;
 

@@ -24,30 +24,38 @@ import org.coalition.zookeeper.policy.Identity;
 /**
  * A federation the end-to-end tests start: real ZooKeeper servers (TLS, the federation bootstrapped
  * with its members), and a daemon process per member, each started from a site file of its own
- * and answering on a port of its own. The daemons' logs are kept in {@code target/e2e/SITE.log}.
+ * and answering on a port of its own. The daemons' logs are kept in {@code target/e2e/SITE.log}, or a folder the test names.
  */
 final class Federation implements AutoCloseable {
   static final String NAME = "e2e";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path tmp;
+  private final Path logs;
   private final Ensemble zk;
   private final List<String> members;
   private final Map<String, Integer> ports = new HashMap<>();
   private final Map<String, ProcessBuilder> commands = new HashMap<>();
   private final Map<String, Process> daemons = new HashMap<>();
+  private final Map<String, Long> participation = new HashMap<>();
   private final DaemonApi api = new DaemonApi();
 
-  private Federation(Path tmp, Ensemble zk, List<String> members) {
+  private Federation(Path tmp, Path logs, Ensemble zk, List<String> members) {
     this.tmp = tmp;
+    this.logs = logs;
     this.zk = zk;
     this.members = List.copyOf(members);
   }
 
   /** A federation of {@code members} in an ensemble of {@code servers}, each member a free port and an empty log; no daemon yet. */
   static Federation start(Path tmp, int servers, List<String> members) throws Exception {
+    return start(tmp, LOGS, servers, members);
+  }
+
+  /** As {@link #start(Path, int, List)}, the daemons' logs in {@code logs}: a test that runs beside others keeps its own. */
+  static Federation start(Path tmp, Path logs, int servers, List<String> members) throws Exception {
     Ensemble zk = Ensemble.start(servers);
-    Federation f = new Federation(tmp, zk, members);
+    Federation f = new Federation(tmp, logs, zk, members);
     try {
       ZkFederation.bootstrap(zk.connectString(), new ZkTls(zk.identity(Identity.operator(NAME)), zk.trustStore()), members, Clock.systemUTC());
       Path token = tmp.resolve("operator.token");
@@ -55,7 +63,7 @@ final class Federation implements AutoCloseable {
       Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
       for (String site : members) {
         f.ports.put(site, Ports.free());
-        Files.deleteIfExists(log(site));
+        Files.deleteIfExists(f.logOf(site));
       }
       return f;
     } catch (Exception e) {
@@ -64,12 +72,29 @@ final class Federation implements AutoCloseable {
     }
   }
 
+  /** A BILB participation level (core-seconds) so high that it bounds no site's sharing: what a site starts with here. */
+  static final long ANY_LOAD = 1_000_000;
+
+  /** Sets {@code site}'s BILB participation level, for the daemon started next: how much foreign load it takes or sends. */
+  void participation(String site, long level) {
+    participation.put(site, level);
+  }
+
   Ensemble zk() {
     return zk;
   }
 
+  /** Where the daemons' logs are kept: {@code target/e2e/SITE.log}. */
+  private static final Path LOGS = Path.of("target", "e2e");
+
+  /** {@code site}'s daemon's log, of a federation started with the default logs folder. */
   static Path log(String site) {
-    return Path.of("target", "e2e", site + ".log");
+    return LOGS.resolve(site + ".log");
+  }
+
+  /** {@code site}'s daemon's log, in this federation's logs folder. */
+  Path logOf(String site) {
+    return logs.resolve(site + ".log");
   }
 
   /** The built jar, copied where every node of the testbed sees it at one path: the jobs folder of {@code instance} (the chroot's too). */
@@ -122,7 +147,7 @@ final class Federation implements AutoCloseable {
           "*": %s
         sharing:
           exposure-threshold: 0.7
-          participation: 1000000
+          participation: %d
           balancing-period: 2s
           utility: simpl
           publish-after: 2s
@@ -136,16 +161,16 @@ final class Federation implements AutoCloseable {
           port: %d
           operator-token-file: %s
         spool: %s
-        %s""", site, NAME, zk.connectString(), zk.identity(new Identity(NAME, site)), zk.trustStore(), handlers, account, partition,
-        java, jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site), extra));
-    Files.createDirectories(log(site).getParent());
+        %s""", site, NAME, zk.connectString(), zk.identity(new Identity(NAME, site)), zk.trustStore(), handlers, account,
+        participation.getOrDefault(site, ANY_LOAD), partition, java, jar, ports.get(site), tmp.resolve("operator.token"), tmp.resolve("spool-" + site), extra));
+    Files.createDirectories(logs);
     // The JIT's quick tier and the serial collector, as the pilots above and the container tier's daemons: these tests check
     // what the daemons do, not how fast (the benchmarks run them as shipped), and on CI's two cores, with the testbed and the
     // container tier beside them, C2's compiler threads and G1's take CPU the other tests wait for (docs/testbed.md).
     ProcessBuilder daemon = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-jar",
         Path.of("target", "coalition.jar").toAbsolutePath().toString(), "daemon", "--config", file.toString(), "--tick", "500ms");
     daemon.environment().putAll(environment);
-    daemon.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log(site).toFile()));
+    daemon.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logOf(site).toFile()));
     commands.put(site, daemon);
     daemons.put(site, daemon.start());
   }
@@ -182,6 +207,11 @@ final class Federation implements AutoCloseable {
       Eventually.waitFor(site + "'s daemon answers with all " + members.size() + " sites live", START,
           () -> liveSites(site) == members.size());
     }
+  }
+
+  /** The port {@code site}'s daemon answers on (127.0.0.1). */
+  int port(String site) {
+    return ports.get(site);
   }
 
   /** A GET of {@code site}'s daemon's API: its JSON, null for 404. */

@@ -823,17 +823,10 @@ class SlurmFederationIT {
     }
   }
 
-
-
-
   /** A federation of {@code members} in a ZooKeeper server of its own; no daemon yet. */
   private void federation(List<String> members) throws Exception {
     fed = Federation.start(tmp, 1, members);
   }
-
-
-
-
 
   private static int executed(Map<String, JsonNode> rows) {
     return rows.get("south").path("jobsExecuted").asInt() + rows.get("west").path("jobsExecuted").asInt();
@@ -868,8 +861,6 @@ class SlurmFederationIT {
     return Federation.nodeVisibleJar(clusters.getOrDefault("south", clusters.get("north")));
   }
 
-
-
   private void startDaemon(String site, Path jar) throws IOException {
     startDaemon(site, jar, List.of(clusters.get(site)));
   }
@@ -880,7 +871,6 @@ class SlurmFederationIT {
     String handlers = systems.stream().map(Federation::slurmHandler).collect(Collectors.joining());
     startDaemon(site, jar, handlers, poolAccount != null ? poolAccount : first.get("user"), first.get("partition"), Map.of());
   }
-
 
   /** The account foreign jobs run as where no identity domain maps their user (null: the testbed's user, as in most tests). */
   private String poolAccount;
@@ -970,15 +960,6 @@ class SlurmFederationIT {
     fed.startDaemon(site, jar, handlers, account, partition, environment, siteFileExtra.getOrDefault(site, ""));
   }
 
-
-
-
-
-
-
-
-
-
   private Map<String, JsonNode> ledger(String site) {
     Map<String, JsonNode> rows = new TreeMap<>();
     try {
@@ -991,8 +972,6 @@ class SlurmFederationIT {
     SITES.keySet().forEach(s -> rows.putIfAbsent(s, JSON.createObjectNode()));
     return rows;
   }
-
-
 
   /**
    * Each job's records in Slurm's accounting, requeued runs included ({@code sacct --duplicates}):
@@ -1115,7 +1094,5 @@ class SlurmFederationIT {
     }
     return f;
   }
-
-
 
 }

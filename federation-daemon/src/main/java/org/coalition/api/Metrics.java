@@ -20,6 +20,8 @@ import java.util.function.ToDoubleFunction;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.SiteLedger;
 import org.coalition.daemon.Broker;
+import org.coalition.daemon.base.BoughtSlots;
+import org.coalition.daemon.base.SoldSlots;
 import org.coalition.handler.QueueObservation;
 import org.coalition.policy.fairness.Utility;
 
@@ -81,6 +83,11 @@ final class Metrics {
         cb -> broker.batchHealth().age().ifPresent(a -> cb.call(a.toMillis() / 1000.0, site)), "site");
     gauge("coalition_zookeeper_connected", "1 while the ZooKeeper session is connected.", cb -> cb.call(health.zookeeperConnected() ? 1 : 0,
         site), "site");
+    gauge("coalition_contract_cores_open", "Cores of the capacity-contract blocks whose slot is open now: bought (this site's jobs go there"
+        + " beyond the send allowance) and sold (the buyers' pilots run here).", cb -> {
+          cb.call(broker.boughtSlots().open().stream().mapToInt(BoughtSlots.Slot::cores).sum(), site, "buy");
+          cb.call(broker.soldSlots().open().stream().mapToInt(SoldSlots.Slot::cores).sum(), site, "sell");
+        }, "site", "side");
     gauge("coalition_leader", "1 while this daemon leads the federation (runs BILB).", cb -> cb.call(c.isLeader() ? 1 : 0, site), "site");
     broker.metrics().registerInto(registry);
     Info build = Info.builder().name("coalition_build_info").help("The running build of Coalition.").labelNames("version").build();

@@ -50,6 +50,7 @@ import org.coalition.daemon.Broker;
 import org.coalition.daemon.home.FinishedJob;
 import org.coalition.daemon.market.ContractBook;
 import org.coalition.handler.QueueObservation;
+import org.coalition.policy.contracts.ContractLifecycle;
 import org.coalition.policy.text.Numbers;
 
 /**
@@ -246,6 +247,14 @@ public final class SiteResource {
     return new Contracts(broker.settings().site(), contractBook().around().stream().map(this::view).toList());
   }
 
+  /** One of the site's contracts, of any day the market still keeps; 404 for an id that is not this site's. */
+  @GET
+  @Path("v1/contracts/{id}")
+  public ContractView contract(@PathParam("id") String id) {
+    return view(contractBook().find(id).orElseThrow(() -> new ApiError(ApiError.Code.NOT_FOUND, "site " + broker.settings().site()
+        + " has no contract " + id + " (coalition contracts list shows them)")));
+  }
+
   /** The admin's acknowledgement of a contract the site file holds for approval (operators). */
   @POST
   @Path("v1/contracts/{id}/acknowledge")
@@ -264,7 +273,8 @@ public final class SiteResource {
   private ContractView view(ContractBook.Entry e) {
     Instant start = Instant.ofEpochSecond(e.terms().slotStart());
     return new ContractView(e.terms().id(), start.toString(), start.plus(coordination.market().calendar().slot()).toString(),
-        e.terms().blockType(), e.buying() ? "buy" : "sell", e.counterparty(), e.price(), e.own().name(), e.theirs().name(), e.reservation());
+        e.terms().blockType(), e.buying() ? "buy" : "sell", e.counterparty(), e.price(),
+        ContractLifecycle.PREPAID_RATIO * e.terms().sellPrice(), e.own().name(), e.theirs().name(), e.reservation());
   }
 
   // --- metrics and the document ----------------------------------------------------------

@@ -255,7 +255,7 @@ class DaemonApiIT {
 
   /**
    * The site's contracts are read as any other view, and an acknowledgement is an operator write:
-   * refused without the token, and for an id that is not one of the site's contracts, 404 in words.
+   * refused without the token; an id that is not one of the site's contracts, read or acknowledged, 404 in words.
    */
   @Test
   void contractsAreReadByThisHostAndAcknowledgedOnlyWithTheOperatorToken() throws Exception {
@@ -271,6 +271,9 @@ class DaemonApiIT {
     assertError(unknown, 404, "NOT_FOUND");
     assertTrue(JSON.readTree(unknown.body()).path("error").path("message").asText().contains("site east has no contract " + id),
         unknown.body());
+    HttpResponse<String> notShown = send(s.broker(), "GET", "v1/contracts/" + id, null, null);
+    assertError(notShown, 404, "NOT_FOUND");
+    assertTrue(notShown.body().contains("site east has no contract " + id), notShown.body());
     assertTrue(get(s.broker(), "v1/contracts").path("contracts").isEmpty(), "nothing written by refused requests");
   }
 

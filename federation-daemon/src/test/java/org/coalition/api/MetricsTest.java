@@ -9,11 +9,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.coalition.coordination.MutableClock;
 import org.coalition.coordination.memory.InMemoryFederation;
 import org.coalition.daemon.Broker;
 import org.coalition.daemon.FakeBatch;
 import org.coalition.daemon.TestSettings;
+import org.coalition.daemon.base.BoughtSlots;
+import org.coalition.daemon.base.SoldSlots;
 import org.coalition.daemon.outputs.RunOutputs;
 import org.coalition.policy.fairness.Utility;
 import org.junit.jupiter.api.Test;
@@ -24,6 +27,11 @@ class MetricsTest {
   @TempDir Path tmp;
 
   private String scrape(double participation) {
+    return scrape(participation, broker -> { });
+  }
+
+  /** A scrape after one tick, {@code set} applied to the broker before it. */
+  private String scrape(double participation, Consumer<Broker> set) {
     MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
     FakeBatch batch = new FakeBatch(8);
     batch.allocatedCores = 2;
@@ -35,6 +43,7 @@ class MetricsTest {
     broker.start();
     broker.tick();
     broker.setParticipation(participation);
+    set.accept(broker);
     return new Metrics(broker, LocalHealth.INSTANCE, () -> 0).scrape();
   }
 
@@ -54,6 +63,18 @@ class MetricsTest {
     assertEquals(1.0, Exposition.value(text, "coalition_leader", Map.of("site", "north")), text);
     assertTrue(text.contains("coalition_ledger{"), "the ledger is empty until a run is folded; its TYPE line is there:\n" + text);
     assertEquals(1.0, Exposition.value(text, "coalition_peer_records_refused_total", Map.of("site", "north", "record", "JobSpec")), text);
+  }
+
+  @Test
+  void theContractBlocksOpenNowAreCountedByTheirSide() {
+    assertEquals(0.0, Exposition.value(scrape(7200), "coalition_contract_cores_open", Map.of("site", "north", "side", "buy")));
+    Instant end = Instant.parse("2026-01-01T01:00:00Z");
+    String text = scrape(7200, broker -> {
+      broker.boughtSlots().set(List.of(new BoughtSlots.Slot("south", 8, end), new BoughtSlots.Slot("west", 4, end)));
+      broker.soldSlots().set(List.of(new SoldSlots.Slot("east", "coalition_1_batch_cpu16x1", 16, end)));
+    });
+    assertEquals(12.0, Exposition.value(text, "coalition_contract_cores_open", Map.of("site", "north", "side", "buy")), text);
+    assertEquals(16.0, Exposition.value(text, "coalition_contract_cores_open", Map.of("site", "north", "side", "sell")), text);
   }
 
   @Test

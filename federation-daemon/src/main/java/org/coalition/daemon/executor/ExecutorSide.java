@@ -19,6 +19,7 @@ import org.coalition.daemon.base.BrokerSettings;
 import org.coalition.daemon.base.Contain;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.base.PeriodBudget;
+import org.coalition.daemon.base.PilotMargin;
 import org.coalition.daemon.base.SoldSlots;
 import org.coalition.daemon.executor.PilotLifecycle.Effect;
 import org.coalition.daemon.executor.PilotLifecycle.Event;
@@ -46,8 +47,6 @@ public final class ExecutorSide implements PilotService, PilotTokens {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorSide.class);
   /** How long a job whose pilot the batch system refused is passed over. */
   static final long REFUSED_HOLD_MILLIS = 10 * 60_000;
-  /** A pilot asks for its job's time limit and this much more (start-up, the output's trip). */
-  static final long PILOT_MARGIN_SECONDS = 60;
 
   private final BrokerSettings settings;
   private final Coordination coordination;
@@ -248,7 +247,7 @@ public final class ExecutorSide implements PilotService, PilotTokens {
     Pilot p = issued.pilot();
     try {
       p.submitted(handler.submit(new PilotSpec("coalition-pilot-" + p.id, account, j.cores(), Pilots.memoryFor(j),
-          p.walltime + PILOT_MARGIN_SECONDS, settings.pilotPartition(), settings.pilotCommand(), PilotAgent.environment(p.id, issued.token(),
+          p.walltime + PilotMargin.SECONDS, settings.pilotPartition(), settings.pilotCommand(), PilotAgent.environment(p.id, issued.token(),
               settings), "/tmp", false, j.layout(), settings.pilotOutputFile(p.id)).inReservation(reservation)));
     } catch (HandlerException | IllegalArgumentException e) {
       apply(p, p.fire(Event.SUBMIT_FAILED), null);

@@ -11,6 +11,7 @@ import org.coalition.coordination.JobRef;
 import org.coalition.coordination.JobSpec;
 import org.coalition.daemon.base.BrokerSettings;
 import org.coalition.daemon.base.Decisions;
+import org.coalition.daemon.base.PilotMargin;
 import org.coalition.daemon.base.SoldSlots;
 import org.coalition.handler.HandlerException;
 import org.coalition.handler.ResourceHandler;
@@ -81,7 +82,7 @@ final class SoldSlotPilots {
     Set<JobRef> targeted = new HashSet<>();
     pilots.waiting().forEach(p -> targeted.add(p.target));
     List<JobSpec> fitting = coordination.queue().stream().filter(j -> j.home().equals(slot.buyer()) && !targeted.contains(j.ref())
-        && settings.accountFor(j).equals(pool) && j.walltimeSeconds() + ExecutorSide.PILOT_MARGIN_SECONDS <= secondsLeft && settings.spreads(j)
+        && settings.accountFor(j).equals(pool) && j.walltimeSeconds() + PilotMargin.SECONDS <= secondsLeft && settings.spreads(j)
         && settings.takesInputsOf(j) && handler.canHold(j.cores(), Pilots.memoryFor(j), j.layout())).toList();
     for (Candidates order = Candidates.of(fitting, coordination, settings.utility()); order.hasNext() && left > 0; ) {
       Candidates.Pick pick = order.next();

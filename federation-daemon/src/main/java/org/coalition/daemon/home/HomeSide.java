@@ -50,7 +50,6 @@ public final class HomeSide {
   private final Coordination coordination;
   private final Optional<HomeQueue> home;
   private final Decisions decisions;
-  private final PeriodBudget budget;
   private final Clock clock;
   private final OutputFetch fetch;
   private final BrokerMetrics metrics;
@@ -71,7 +70,6 @@ public final class HomeSide {
     this.coordination = coordination;
     this.home = home;
     this.decisions = decisions;
-    this.budget = budget;
     this.sendGate = new SendGate(budget, new BoughtSlots(), decisions, clock);
     this.clock = clock;
     this.fetch = fetch;
@@ -287,7 +285,7 @@ public final class HomeSide {
       }
       going.add(j);
     }
-    publish(h, going, obs);
+    publish(h, going, gate, obs);
     Set<String> live = new HashSet<>(waiting.keySet());
     jobs.published().forEach(p -> live.add(p.id()));
     files.retain(live);
@@ -300,7 +298,7 @@ public final class HomeSide {
   }
 
   /** Publishes the jobs that go this round, scripts read at once ({@link HomeQueue#payload}), in batches of {@link Coordination#MAX_PUBLISH_BATCH}. */
-  private void publish(HomeQueue h, List<HomeJob> going, QueueObservation obs) {
+  private void publish(HomeQueue h, List<HomeJob> going, SendGate.Round gate, QueueObservation obs) {
     Map<String, String> scripts = new ConcurrentHashMap<>();
     Map<String, String> unreadable = new ConcurrentHashMap<>();
     parallel.forEach(going, j -> {
@@ -324,19 +322,20 @@ public final class HomeSide {
               .payload(script).inputs(inputs.get()).environment(j.environment()).layout(j.layout())
               .owner(settings.identities().ownerOf(j.user(), j.workDir())).build());
         } else {
-          budget.giveBack(PeriodBudget.coreSeconds(j.cpus(), j.timeLimitSeconds()));
+          gate.notSent(job(j.id()));
         }
       } catch (IllegalArgumentException | HandlerException e) {
         decisions.record("keep", job(j.id()), "not-publishable", e.getMessage());
+        gate.notSent(job(j.id()));
         fire(j.id(), Event.HELD_BACK);
       }
       if (batch.size() == Coordination.MAX_PUBLISH_BATCH) {
-        parkAndPublish(h, batch, obs);
+        parkAndPublish(h, batch, gate, obs);
         batch.clear();
       }
     }
     if (!batch.isEmpty()) {
-      parkAndPublish(h, batch, obs);
+      parkAndPublish(h, batch, gate, obs);
     }
   }
 
@@ -351,7 +350,7 @@ public final class HomeSide {
   }
 
   /** Parks, then publishes: a job is never claimable while it can also start here. */
-  private void parkAndPublish(HomeQueue h, List<JobSpec> batch, QueueObservation obs) {
+  private void parkAndPublish(HomeQueue h, List<JobSpec> batch, SendGate.Round gate, QueueObservation obs) {
     List<JobSpec> parked = new ArrayList<>();
     for (JobSpec j : batch) {
       try {
@@ -359,6 +358,7 @@ public final class HomeSide {
         parked.add(j);
       } catch (ParkFailed e) {
         fire(j.jobId(), Event.PARK_FAILED);
+        gate.notSent(job(j.jobId()));
         decisions.record("keep", job(j.jobId()), e.code, e.getMessage());
       }
     }
@@ -370,6 +370,7 @@ public final class HomeSide {
     } catch (CoordinationException e) {
       for (JobSpec j : parked) {
         fire(j.jobId(), Event.PUBLISH_FAILED);
+        gate.notSent(job(j.jobId()));
         decisions.record("keep", job(j.jobId()), "publish-failed", e.getMessage());
       }
       return;
@@ -379,9 +380,10 @@ public final class HomeSide {
     for (JobSpec j : parked) {
       fire(j.jobId(), Event.PUBLISHED, p -> p.withSpec(j));
       long seen = jobs.get(j.jobId()).firstSeenMillis();
-      decisions.record("publish", job(j.jobId()), "no-local-room", String.format(
-          "needs %d cores%s, %d of %d free, waited %s s", j.cores(), j.layout().coresAlone() ? "" : " and " + j.layout(),
-          obs.totalCores() - obs.allocatedCores(), obs.totalCores(), Numbers.format((now - (seen < 0 ? now : seen)) / 1e3)));
+      SendGate.Why why = gate.why(job(j.jobId()));
+      decisions.record("publish", job(j.jobId()), why.reason(), String.format("needs %d cores%s, %d of %d free, waited %s s%s", j.cores(),
+          j.layout().coresAlone() ? "" : " and " + j.layout(), obs.totalCores() - obs.allocatedCores(), obs.totalCores(),
+          Numbers.format((now - (seen < 0 ? now : seen)) / 1e3), why.detail()));
     }
   }
 

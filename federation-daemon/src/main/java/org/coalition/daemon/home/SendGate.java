@@ -2,10 +2,13 @@ package org.coalition.daemon.home;
 
 import java.time.Clock;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import org.coalition.coordination.FederatedJob;
 import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.Decisions;
 import org.coalition.daemon.base.PeriodBudget;
+import org.coalition.daemon.base.PilotMargin;
 import org.coalition.policy.text.Numbers;
 
 /**
@@ -14,12 +17,9 @@ import org.coalition.policy.text.Numbers;
  * within the period's send allowance ({@link PeriodBudget}). The bought blocks hold as many cores
  * at once as they have, less those of this site's jobs in the federation and not finished (those
  * published within the allowance too, so the bound errs low); a job goes into them only if its
- * time limit and a seller's pilot margin end before its slot does.
+ * time limit and a seller's pilot margin ({@link PilotMargin}) end before its slot does.
  */
 final class SendGate {
-  /** What a seller's pilot in a sold slot asks beyond its job's time limit (the executor side's margin), so that the job ends in the slot. */
-  static final long SELLERS_MARGIN_SECONDS = 60;
-
   private final PeriodBudget budget;
   private final BoughtSlots bought;
   private final Decisions decisions;
@@ -42,26 +42,31 @@ final class SendGate {
     return new Round(bought.open().stream().mapToInt(BoughtSlots.Slot::cores).sum() - taken);
   }
 
-  /** The gate of one home round: the bought cores left as its jobs go. */
+  /** The gate of one home round: the bought cores left as its jobs go, and which jobs it charged to the allowance. */
   final class Round {
     private int boughtFree;
+    private final Map<String, Double> charged = new HashMap<>();
+    private final Map<String, Integer> intoBlocks = new HashMap<>();
 
     private Round(int boughtFree) {
       this.boughtFree = boughtFree;
     }
 
     /**
-     * Whether job {@code ref} of {@code cores} cores and {@code seconds} of time limit may be
-     * published; when not, {@code tell} says so in the decision log (a job's first refusal).
+     * Whether job {@code ref} of {@code cores} cores and {@code seconds} of time limit (0: none)
+     * may be published; when not, {@code tell} says so in the decision log (a job's first
+     * refusal). A job without a time limit never goes into a bought block: nothing says it ends
+     * in the slot.
      */
     boolean lets(String ref, int cores, long seconds, boolean tell) {
-      if (cores <= Math.min(boughtFree, bought.coresFor(seconds, SELLERS_MARGIN_SECONDS, clock.instant()))) {
+      if (seconds > 0 && cores <= Math.min(boughtFree, bought.coresFor(seconds, PilotMargin.SECONDS, clock.instant()))) {
         boughtFree -= cores;
-        decisions.record("publish", ref, "bought-slot", cores + " cores of a block this site bought, its slot open now (from "
-            + String.join(", ", bought.open().stream().map(BoughtSlots.Slot::seller).distinct().toList()) + "), beyond the send allowance");
+        intoBlocks.put(ref, cores);
         return true;
       }
-      if (budget.trySend(PeriodBudget.coreSeconds(cores, seconds))) {
+      double coreSeconds = PeriodBudget.coreSeconds(cores, seconds);
+      if (budget.trySend(coreSeconds)) {
+        charged.put(ref, coreSeconds);
         return true;
       }
       if (tell) {
@@ -70,5 +75,26 @@ final class SendGate {
       }
       return false;
     }
+
+    /** A job let through that does not go after all: what it took, from the allowance or the bought blocks, is given back. */
+    void notSent(String ref) {
+      Double coreSeconds = charged.remove(ref);
+      if (coreSeconds != null) {
+        budget.giveBack(coreSeconds);
+      }
+      boughtFree += intoBlocks.getOrDefault(ref, 0);
+      intoBlocks.remove(ref);
+    }
+
+    /** Why job {@code ref}, published, went: its decision line's reason, and what it adds to the line's detail. */
+    Why why(String ref) {
+      return !intoBlocks.containsKey(ref) ? new Why("no-local-room", "") : new Why("bought-slot", ", into a block this site bought from "
+          + String.join(", ", bought.open().stream().map(BoughtSlots.Slot::seller).distinct().toList()) + ", its slot open now, beyond the"
+          + " send allowance");
+    }
+  }
+
+  /** Why a job was published: its decision line's reason ({@code bought-slot} or {@code no-local-room}) and the end of its detail. */
+  record Why(String reason, String detail) {
   }
 }

@@ -8,6 +8,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import org.coalition.coordination.Allowances;
 import org.coalition.coordination.FederatedJob;
 import org.coalition.coordination.JobSpec;
 import org.coalition.daemon.base.BoughtSlots;
@@ -39,7 +41,34 @@ class SendGateTest {
     assertTrue(round.lets("north/2", 4, 60, false));
     assertTrue(round.lets("north/3", 4, 60, false));
     assertFalse(round.lets("north/4", 1, 60, false), "the block's 8 cores are taken");
-    assertEquals(2L, decisions.counts().get("publish bought-slot"), decisions.counts().toString());
+    assertEquals("bought-slot", round.why("north/2").reason(), "its publish line says it went into the bought block");
+    assertTrue(round.why("north/2").detail().contains("from south"), round.why("north/2").detail());
+  }
+
+  @Test
+  void aJobWithoutATimeLimitNeverGoesIntoABoughtBlock() {
+    bought.set(List.of(new BoughtSlots.Slot("south", 8, NOW.plusSeconds(3600))));
+    assertFalse(gate.round(List.of()).lets("north/1", 1, 0, false), "nothing says a job without a time limit ends in the slot");
+  }
+
+  @Test
+  void aJobThatDoesNotGoGivesBackWhatItTookFromTheAllowanceOrTheBlock() {
+    PeriodBudget budget = new PeriodBudget("north");
+    budget.enter(new Allowances("north", 1, 0, Map.of("north", new Allowances.Allowance(100, 0))));
+    bought.set(List.of(new BoughtSlots.Slot("south", 4, NOW.plusSeconds(140))));
+    SendGate.Round round = new SendGate(budget, bought, decisions, Clock.fixed(NOW, ZoneOffset.UTC)).round(List.of());
+    assertTrue(round.lets("north/1", 4, 60, false), "into the bought block");
+    assertTrue(round.lets("north/2", 2, 60, false), "within the allowance (0 of 100 core-seconds sent yet)");
+    assertEquals(120, budget.sent(), 1e-9);
+    assertEquals("no-local-room", round.why("north/2").reason());
+    assertFalse(round.lets("north/3", 4, 60, false), "the block's 4 cores are taken, and the allowance is used up (120 of 100)");
+    round.notSent("north/1");
+    assertEquals(120, budget.sent(), 1e-9, "the bought block's job took nothing from the allowance, and gives nothing back");
+    assertTrue(round.lets("north/3", 4, 60, false), "the block's cores it held are free again");
+    round.notSent("north/2");
+    assertEquals(0, budget.sent(), 1e-9, "the allowance's job gives back what it took");
+    round.notSent("north/2");
+    assertEquals(0, budget.sent(), 1e-9, "and only once");
   }
 
   @Test
