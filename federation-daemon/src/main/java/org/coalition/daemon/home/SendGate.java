@@ -42,7 +42,7 @@ final class SendGate {
     return new Round(bought.open().stream().mapToInt(BoughtSlots.Slot::cores).sum() - taken);
   }
 
-  /** The gate of one home round: the bought cores left as its jobs go, and which jobs it charged to the allowance. */
+  /** The gate of one home round: the bought cores left as its jobs go, and what each job it let through took (allowance or block). */
   final class Round {
     private int boughtFree;
     private final Map<String, Double> charged = new HashMap<>();
