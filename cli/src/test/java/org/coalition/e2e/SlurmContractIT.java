@@ -25,6 +25,7 @@ import org.apache.curator.retry.RetryOneTime;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.policy.contracts.MarketCalendar;
+import org.coalition.slurm.SlurmReservations;
 import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
@@ -149,9 +150,10 @@ class SlurmContractIT {
         .asText()), "the contract is the block of the slot bid for: " + bought);
     double price = bought.path("price").asDouble();
     assertTrue(price >= SELL_LIMIT && price <= BUY_LIMIT, "the price lies between the seller's ask and the buyer's bid: " + price);
-    Map<String, String> held = reservation();
-    assertEquals(Long.toString(slot), Long.toString(epoch(held.get("StartTime"))), "the escrow starts with the slot: " + held);
-    assertEquals(south.get("rest.user"), held.get("Users"), "before the slot, the block is held for south's observer: " + held);
+    SlurmReservations.Reservation held = escrow().show(reservation).orElseThrow(() -> new AssertionError("south holds reservation "
+        + reservation));
+    assertEquals(Instant.ofEpochSecond(slot), held.start(), "the escrow starts with the slot: " + held);
+    assertEquals(List.of(south.get("rest.user")), held.users(), "before the slot, the block is held for south's observer: " + held);
     // south's own user's job of the whole node and three minutes: it would end inside the slot, so Slurm keeps it waiting
     String local = Users.sbatch(south, "--parsable", "-p", south.get("partition"), "-c", south.get("cpus"), "--mem=100M", "-t", "3",
         "-o", "/dev/null", "--wrap", "sleep 30");
@@ -165,7 +167,8 @@ class SlurmContractIT {
     Map<String, String> states = new TreeMap<>();
     Eventually.waitFor(() -> "north's jobs to run at south in the slot and come back; states " + states + ", timeline " + timeline,
         Duration.ofSeconds(slotEnd - Instant.now().getEpochSecond()), Duration.ofMillis(250), () -> {
-          if (!timeline.containsKey("handed over") && south.get("user").equals(reservationOrEmpty().get("Users"))) {
+          if (!timeline.containsKey("handed over") && escrow().show(reservation).map(r -> r.users().equals(List.of(south.get("user"))))
+              .orElse(false)) {
             timeline.put("handed over", since(slot));
           }
           for (String id : ids) {
@@ -250,25 +253,9 @@ class SlurmContractIT {
     }
   }
 
-  /** The escrow's fields ({@code scontrol show reservation --oneliner}). */
-  private Map<String, String> reservation() {
-    Map<String, String> fields = reservationOrEmpty();
-    assertTrue(!fields.isEmpty(), "south holds reservation " + reservation);
-    return fields;
-  }
-
-  private Map<String, String> reservationOrEmpty() {
-    Command.Result r = Command.of(south.tool("scontrol"), "show", "reservation", reservation, "--oneliner").run();
-    Map<String, String> fields = new TreeMap<>();
-    if (r.exitCode() == 0) {
-      for (String field : r.stdout().strip().split("\\s+")) {
-        int eq = field.indexOf('=');
-        if (eq > 0) {
-          fields.put(field.substring(0, eq), field.substring(eq + 1));
-        }
-      }
-    }
-    return fields;
+  /** South's reservations, read as its daemon reads them ({@code scontrol show reservation --oneliner}). */
+  private SlurmReservations escrow() {
+    return new SlurmReservations(List.of(south.tool("scontrol").toString()), Duration.ofSeconds(20));
   }
 
   /**
