@@ -125,6 +125,22 @@ final class Federation implements AutoCloseable {
         slurm.tool("scontrol"));
   }
 
+  /** A site file's handler entry for the testbed's Grid Engine cell, through its DRMAA library. */
+  static String gridEngineHandler(Instance sge) {
+    return String.format("""
+          - type: gridengine
+            library: %s
+            qstat: %s
+            results: %s
+            qmaster-spool: %s
+        """, sge.path("drmaa.library"), sge.tool("qstat"), sge.path("results.dir"), sge.path("spool"));
+  }
+
+  /** What a Grid Engine site's daemon needs in its environment: the cell, and its DRMAA library loaded first. */
+  static Map<String, String> gridEngineEnvironment(Instance sge) {
+    return Map.of("SGE_ROOT", sge.get("sge.root"), "SGE_CELL", sge.get("sge.cell"), "LD_PRELOAD", sge.path("drmaa.library").toString());
+  }
+
   /**
    * Starts {@code site}'s daemon with the site file's {@code handlers} section, foreign jobs run as
    * {@code account}, pilots (running {@code jar}) sent to {@code partition}, {@code extra} appended
@@ -184,6 +200,15 @@ final class Federation implements AutoCloseable {
       daemon.destroy();
     }
     return daemon.waitFor();
+  }
+
+  /** Whether a line of {@code site}'s daemon's log holds both parts. */
+  boolean logged(String site, String one, String other) {
+    try {
+      return Files.readString(logOf(site)).lines().anyMatch(l -> l.contains(one) && l.contains(other));
+    } catch (IOException e) {
+      throw new AssertionError("the log of " + site + "'s daemon: " + e.getMessage(), e);
+    }
   }
 
   /** Starts {@code site}'s daemon again, from the same site file. */

@@ -79,14 +79,7 @@ class MixedFederationIT {
             results: %s
             replay: %s
         """, condor.path("bin"), results, replay), condor.get("user"), "", Map.of(), "");
-    fed.startDaemon("east", jar, String.format("""
-          - type: gridengine
-            library: %s
-            qstat: %s
-            results: %s
-            qmaster-spool: %s
-        """, sge.path("drmaa.library"), sge.tool("qstat"), sge.path("results.dir"), sge.path("spool")), sge.get("user"), "",
-        Map.of("SGE_ROOT", sge.get("sge.root"), "SGE_CELL", sge.get("sge.cell"), "LD_PRELOAD", sge.path("drmaa.library").toString()), "");
+    fed.startDaemon("east", jar, Federation.gridEngineHandler(sge), sge.get("user"), "", Federation.gridEngineEnvironment(sge), "");
     fed.awaitLive(members);
     // a job of north's own holds half its cores, so that it does not take every job before the Grid Engine and HTCondor sites
     // start a pilot (a site lends while it is less busy than its exposure threshold, 0.7 here)

@@ -740,7 +740,7 @@ class SlurmFederationIT {
               library: %s
               qstat: %s
           """, sge.path("drmaa.library"), sge.tool("qstat")), sge.get("user"), "",
-          Map.of("SGE_ROOT", sge.get("sge.root"), "SGE_CELL", sge.get("sge.cell"), "LD_PRELOAD", sge.path("drmaa.library").toString()));
+          Federation.gridEngineEnvironment(sge));
       // The testbed's HTCondor tools run in the chroot, as the user COALITION_TESTBED_USER names.
       startDaemon("central", jar, String.format("""
             - type: htcondor
