@@ -2,7 +2,10 @@ package org.coalition.daemon.base;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The capacity contracts this site bought whose slot is open now (docs/decisions/0020-capacity-contracts.md):
@@ -11,7 +14,10 @@ import java.util.Objects;
  * records and not state of its own. The home side reads it each round: the block is capacity this
  * site has paid for, so jobs that fit it are published beyond the period's send allowance (BILB
  * bounds best-effort sharing, not what a contract bought), as many cores at once as the open
- * blocks hold.
+ * blocks hold. The home side tells it in turn when each run it took home started, by executor
+ * ({@link #ran}): the buyer's evidence that a seller served its slot, even when the run came and
+ * went between two of the desk's steps. That reading lives as long as the daemon; after a restart
+ * the desk judges from the federation's records alone.
  */
 public final class BoughtSlots {
   /** One open slot: the seller, the block's cores, and when the slot ends. */
@@ -26,6 +32,8 @@ public final class BoughtSlots {
   }
 
   private volatile List<Slot> open = List.of();
+  /** The latest start (the federation's clock) of a run taken home, by executor: at most one entry per member site. */
+  private final Map<String, Double> lastRun = new ConcurrentHashMap<>();
 
   /** The slots open now. */
   public List<Slot> open() {
@@ -35,6 +43,17 @@ public final class BoughtSlots {
   /** The desk's latest reading of the contracts' notes. */
   public void set(List<Slot> slots) {
     open = List.copyOf(slots);
+  }
+
+  /** A run of this site's by {@code executor}, started at {@code start} (the federation's clock), was taken home. */
+  public void ran(String executor, double start) {
+    lastRun.merge(executor, start, Math::max);
+  }
+
+  /** When the latest run of this site's that {@code executor} gave back started (the federation's clock), if one did since this daemon started. */
+  public OptionalDouble lastRunAt(String executor) {
+    Double at = lastRun.get(executor);
+    return at == null ? OptionalDouble.empty() : OptionalDouble.of(at);
   }
 
   /**

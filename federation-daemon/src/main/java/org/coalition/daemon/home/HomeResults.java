@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import org.coalition.coordination.Completed;
 import org.coalition.coordination.Coordination;
 import org.coalition.coordination.RunResult;
+import org.coalition.daemon.base.BoughtSlots;
 import org.coalition.daemon.base.BoundedParallel;
 import org.coalition.daemon.base.BrokerMetrics;
 import org.coalition.daemon.base.BrokerSettings;
@@ -55,6 +56,7 @@ final class HomeResults {
   private final BrokerMetrics metrics;
   private final UserNotes notes;
   private final Consumer<String> released;
+  private final BoughtSlots bought;
   private final BoundedParallel parallel;
   /** The outputs being fetched, off the round's thread. */
   private final OutputFetches fetches;
@@ -69,9 +71,13 @@ final class HomeResults {
     }
   };
 
-  /** {@code parallel}: how many results are handled at once; {@code released}: told of each job replayed (its park is over). */
+  /**
+   * {@code parallel}: how many results are handled at once; {@code bought}: told of each run taken
+   * home (where a seller of a slot bought ran one, {@link BoughtSlots#ran}); {@code released}: told
+   * of each job replayed (its park is over).
+   */
   HomeResults(BrokerSettings settings, Coordination coordination, Optional<HomeQueue> home, Decisions decisions, Clock clock,
-      OutputFetch fetch, BrokerMetrics metrics, UserNotes notes, BoundedParallel parallel, Consumer<String> released) {
+      OutputFetch fetch, BrokerMetrics metrics, UserNotes notes, BoundedParallel parallel, BoughtSlots bought, Consumer<String> released) {
     this.settings = settings;
     this.coordination = coordination;
     this.home = home;
@@ -82,6 +88,7 @@ final class HomeResults {
     this.notes = notes;
     this.released = released;
     this.parallel = parallel;
+    this.bought = bought;
     this.fetches = new OutputFetches("fetch-" + settings.site(), FETCHES);
   }
 
@@ -201,6 +208,7 @@ final class HomeResults {
       history.put(id, new FinishedJob(id, c.executor(), c.job().release(), r.start(), r.end(), r.exitCode(), r.signal(), r.timedOut(), outcome,
           r.outOfMemory()));
     }
+    bought.ran(c.executor(), r.start());
     return true;
   }
 

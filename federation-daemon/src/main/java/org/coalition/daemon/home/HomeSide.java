@@ -78,7 +78,8 @@ public final class HomeSide {
     this.notes = new UserNotes(settings.site(), clock);
     this.files = new HomeFiles(settings.site(), packer, decisions, notes);
     this.parallel = new BoundedParallel("home-" + settings.site(), home.map(HomeQueue::concurrentCalls).orElse(1));
-    this.replays = new HomeResults(settings, coordination, home, decisions, clock, fetch, metrics, notes, parallel, this::forgetPark);
+    this.replays = new HomeResults(settings, coordination, home, decisions, clock, fetch, metrics, notes, parallel, sendGate.bought(),
+        this::forgetPark);
   }
 
   /** The slots this site bought that are open now: the market desk sets them, this side publishes into them. */

@@ -3,6 +3,7 @@ package org.coalition.daemon.market;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.coalition.coordination.ContractNote;
+import org.coalition.coordination.Coordination;
 import org.coalition.coordination.CoordinationException;
 import org.coalition.coordination.Market;
 import org.coalition.coordination.MarketDay;
@@ -35,23 +37,33 @@ import org.slf4j.LoggerFactory;
  * reservation's name, or {@code BROKEN} if the reservation is gone, the buyer has no pool account
  * here, or the slot passed before it could; during the slot it checks the reservation is still
  * there; at its end it notes {@code SETTLED} and releases what is left. The buyer follows the
- * seller's notes: {@code OPEN} when the seller opened, and at the end {@code SETTLED}, or
- * {@code BROKEN} if the slot was never opened. The buyer's {@code OPEN} pays the holding fee and
- * the seller's {@code BROKEN} the price, from each one's ledger row in the same write
- * ({@link ContractLifecycle#paidWith}). Every step is a {@code decision=market-contract} line.
+ * seller's notes and its own jobs ({@link BlockService}): once the seller noted {@code OPEN}, the
+ * buyer notes {@code OPEN} when the seller has claimed one of its jobs, or at the slot's end if
+ * nothing of its waited for the block, and {@code BROKEN} as soon as a job that fits the block
+ * waited unclaimed for the grace while the seller took none (a seller that opens and gives
+ * nothing); at the end {@code SETTLED}, or {@code BROKEN} if the slot was never opened. The
+ * buyer's {@code OPEN} pays the holding fee and the seller's {@code BROKEN} the price, from each
+ * one's ledger row in the same write ({@link ContractLifecycle#paidWith}); the buyer's
+ * {@code BROKEN} pays nothing. Every step is a {@code decision=market-contract} line.
  */
 final class ContractKeeper {
   private static final Logger LOG = LoggerFactory.getLogger(ContractKeeper.class);
   /** The longest reservation name every batch system here takes. */
   private static final int NAME_MAX = 64;
 
+  private final Coordination coordination;
   private final String site;
   private final Optional<Escrow> escrow;
   private final Function<String, Optional<String>> poolAccount;
   private final Decisions decisions;
+  private final BoughtSlots bought;
 
-  ContractKeeper(String site, Optional<Escrow> escrow, Function<String, Optional<String>> poolAccount, Decisions decisions) {
-    this.site = site;
+  /** {@code bought}: the home side's view, read here for the runs each seller gave back ({@link BoughtSlots#lastRunAt}). */
+  ContractKeeper(Coordination coordination, Optional<Escrow> escrow, Function<String, Optional<String>> poolAccount, Decisions decisions,
+      BoughtSlots bought) {
+    this.coordination = coordination;
+    this.bought = bought;
+    this.site = coordination.site();
     this.escrow = escrow;
     this.poolAccount = poolAccount;
     this.decisions = decisions;
@@ -99,7 +111,7 @@ final class ContractKeeper {
   /** One step over the site's contracts of a closed day whose slot has started; the slots open after it. */
   Open step(Market market, MarketCalendar calendar, MarketDay day, Instant now) {
     List<SoldSlots.Slot> open = new ArrayList<>();
-    List<BoughtSlots.Slot> bought = new ArrayList<>();
+    List<BoughtSlots.Slot> boughtOpen = new ArrayList<>();
     for (ContractTerms c : day.outcomes().stream().flatMap(o -> o.contracts().stream())
         .filter(c -> c.buyer().equals(site) || c.seller().equals(site)).toList()) {
       Instant start = Instant.ofEpochSecond(c.slotStart());
@@ -122,14 +134,11 @@ final class ContractKeeper {
         if (sell(market, c, own, ended)) {
           open.add(new SoldSlots.Slot(c.buyer(), escrowName(c.slotStart(), c.blockType()), (int) BlockType.cores(c.blockType()), end));
         }
-      } else {
-        buy(market, c, own, theirs, ended);
-        if (!ended && theirs.phase() != Phase.BROKEN) {
-          bought.add(new BoughtSlots.Slot(c.seller(), (int) BlockType.cores(c.blockType()), end));
-        }
+      } else if (buy(market, c, own, theirs, ended, calendar.slot(), now) && !ended && theirs.phase() != Phase.BROKEN) {
+        boughtOpen.add(new BoughtSlots.Slot(c.seller(), (int) BlockType.cores(c.blockType()), end));
       }
     }
-    return new Open(open, bought);
+    return new Open(open, boughtOpen);
   }
 
   /** Acknowledged by that party, and not lapsed. */
@@ -192,15 +201,28 @@ final class ContractKeeper {
     return true;
   }
 
-  private void buy(Market market, ContractTerms c, Phase own, ContractNote seller, boolean ended) {
+  /** The buyer's step; false when it noted the contract broken (a seller that opened and served nothing), so the slot is not open to it. */
+  private boolean buy(Market market, ContractTerms c, Phase own, ContractNote seller, boolean ended, Duration slot, Instant now) {
     Phase theirs = seller.phase();
     boolean given = theirs == Phase.OPEN || theirs == Phase.SETTLED;
     if (given && own == Phase.ACKNOWLEDGED) {
+      BlockService.Reading seen = BlockService.read(coordination.jobs(site), bought.lastRunAt(c.seller()), c, slot, coordination.now(), now);
+      if (seen.verdict() == BlockService.Verdict.UNSERVED) {
+        if (note(market, c, Phase.BROKEN, seller.reservation())) {
+          decisions.record("market-contract", c.id(), "unserved", c.seller() + " noted the slot open in " + seller.reservation()
+              + " but claimed none of this site's jobs: " + seen.detail() + "; no holding fee is paid, and the slot is not used");
+        }
+        return false;
+      }
+      if (seen.verdict() == BlockService.Verdict.NOT_YET && !ended) {
+        return true;
+      }
       // the note that pays the holding fee (ContractLifecycle.paidWith), before SETTLED even when this site saw the slot late
       if (!note(market, c, Phase.OPEN, seller.reservation())) {
-        return;
+        return true;
       }
       decisions.record("market-contract", c.id(), "opened", c.seller() + " opened the slot in reservation " + seller.reservation()
+          + (seen.verdict() == BlockService.Verdict.SERVED ? " and served it (" + seen.detail() + ")" : " and nothing of this site's waited for it")
           + "; the holding fee of " + ContractLifecycle.PREPAID_RATIO * c.sellPrice() + " is paid to it");
     }
     if (ended) {
@@ -210,6 +232,7 @@ final class ContractKeeper {
             : c.seller() + " never opened the slot");
       }
     }
+    return true;
   }
 
   private void broken(Market market, ContractTerms c, String name, String why) {

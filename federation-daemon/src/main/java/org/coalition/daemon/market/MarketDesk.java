@@ -106,7 +106,7 @@ public final class MarketDesk {
       throw new IllegalArgumentException("site " + coordination.site() + " would sell capacity its batch system cannot hold in escrow"
           + " (its handler has no reservations); remove contracts.sell, or grant the daemon the batch system's reservations");
     }
-    this.keeper = new ContractKeeper(coordination.site(), escrow, poolAccount, decisions);
+    this.keeper = new ContractKeeper(coordination, escrow, poolAccount, decisions, bought);
   }
 
   /** One step: each day from yesterday to the day after tomorrow in the phase the calendar has it in now. */
