@@ -16,12 +16,13 @@ import org.coalition.policy.contracts.ContractTerms;
  * seller's {@code OPEN} note is its own word, and the holding fee is paid on what the buyer can
  * see. {@link Verdict#SERVED} when the seller has claimed a job of the buyer's (running there or
  * finished, its result not yet taken home), or gave back a run that started in the slot (the
- * home side's reading, {@link org.coalition.daemon.base.BoughtSlots#lastRunAt}); {@link Verdict#UNSERVED} when it has claimed none
- * and a job that fits the block (its cores, and its time limit with a pilot's margin inside the
- * slot) has waited unclaimed by anyone for the grace ({@link #grace}) since the slot opened or
+ * home side's reading, kept in {@code BoughtSlots}); {@link Verdict#UNSERVED} when it has claimed
+ * none and a job that fits the block (its cores, and its time limit with a pilot's margin inside
+ * the slot) has waited unclaimed by anyone for the grace ({@link #grace}) since the slot opened or
  * since it was published, whichever is later; otherwise {@link Verdict#NOT_YET}. A job taken by a
  * third site or withdrawn to run at home is no evidence either way. Read from the federation's
- * records of the buyer's jobs, so a restarted daemon reads the same.
+ * records of the buyer's jobs, which a restarted daemon reads the same, and from the home side's
+ * reading of runs taken home, which a restart loses (the records alone are read then).
  */
 final class BlockService {
   /** What the buyer's jobs show. */
