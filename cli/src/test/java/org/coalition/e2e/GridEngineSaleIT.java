@@ -78,10 +78,7 @@ class GridEngineSaleIT {
     fed.awaitLive(members);
 
     // north's own work fills its node; its users' two jobs wait in the federated partition
-    String filler = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "-c", north.get("cpus"), "--mem=100M", "-t", "30",
-        "-o", "/dev/null", "--wrap", "sleep 900");
-    Eventually.waitFor(() -> "north's own job " + filler + " to fill its node", Duration.ofMinutes(1), Duration.ofSeconds(1),
-        () -> "RUNNING".equals(Command.of(north.tool("squeue"), "-h", "-j", filler, "-o", "%T").run().stdout().strip()));
+    MarketDay.fill(north);
 
     MarketDay day = MarketDay.set(fed);
     reservation = day.reservation(BLOCK);

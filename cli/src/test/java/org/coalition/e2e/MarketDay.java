@@ -18,6 +18,7 @@ import org.apache.curator.retry.RetryOneTime;
 import org.coalition.coordination.zookeeper.ZkFederation;
 import org.coalition.coordination.zookeeper.ZkTls;
 import org.coalition.policy.contracts.MarketCalendar;
+import org.coalition.testbed.Command;
 import org.coalition.testbed.Eventually;
 import org.coalition.testbed.Instance;
 import org.coalition.zookeeper.policy.Identity;
@@ -123,6 +124,24 @@ final class MarketDay {
               .asText()));
         });
     return contract;
+  }
+
+  /**
+   * Fills the buyer's Slurm node {@code slurm} with a job of its own user's in its local partition
+   * (all its cores, 15 minutes), so that the jobs {@link #queue} adds wait in the federated
+   * partition; waits until it runs, and gives its id.
+   */
+  static String fill(Instance slurm) throws Exception {
+    String filler = Users.sbatch(slurm, "--parsable", "-p", slurm.get("partition"), "-c", slurm.get("cpus"), "--mem=100M", "-t", "30",
+        "-o", "/dev/null", "--wrap", "sleep 900");
+    Eventually.waitFor(() -> "the buyer's own job " + filler + " to fill its node", Duration.ofMinutes(1), Duration.ofSeconds(1),
+        () -> "RUNNING".equals(state(slurm, filler)));
+    return filler;
+  }
+
+  /** Job {@code id}'s state in {@code slurm}'s queue ({@code squeue -o %T}), empty once it has left it. */
+  static String state(Instance slurm, String id) {
+    return Command.of(slurm.tool("squeue"), "-h", "-j", id, "-o", "%T").run().stdout().strip();
   }
 
   /**

@@ -85,10 +85,7 @@ class SlurmContractIT {
     fed.awaitLive(members);
 
     // north's own work fills its node; its users' two jobs wait in the federated partition
-    String filler = Users.sbatch(north, "--parsable", "-p", north.get("partition"), "-c", north.get("cpus"), "--mem=100M", "-t", "30",
-        "-o", "/dev/null", "--wrap", "sleep 900");
-    Eventually.waitFor(() -> "north's own job " + filler + " to fill its node", Duration.ofMinutes(1), Duration.ofSeconds(1),
-        () -> "RUNNING".equals(state(north, filler)));
+    MarketDay.fill(north);
 
     MarketDay day = MarketDay.set(fed);
     long slot = day.slot();
@@ -116,7 +113,7 @@ class SlurmContractIT {
     // 2. the slot: south hands the block to north's pool, north publishes, south runs both jobs as pilots in it
     day.awaitRunInSlot("north", "south", ids, () -> escrow().show(reservation).map(r -> r.users().equals(List.of(south.get("user"))))
         .orElse(false), Map.of("both acknowledged", acknowledged));
-    assertEquals("PENDING", state(south, local), "south's own job of the whole node waits while the slot is open");
+    assertEquals("PENDING", MarketDay.state(south, local), "south's own job of the whole node waits while the slot is open");
     // the buyer notes the contract open (and pays the fee) at its desk's first step that sees the seller's note: within 30 s
     contract.put("north", day.awaitPhase(List.of("north"), "OPEN", Duration.ofMinutes(1)).get("north"));
     System.out.println("[e2e] north noted the contract open (and paid the fee) by " + day.since() + " s into the slot");
@@ -128,7 +125,7 @@ class SlurmContractIT {
 
     // 3. after the slot: south's own job runs, both sides settle, north has paid the holding fee
     Eventually.waitFor(() -> "south's own job " + local + " to start after the slot", Duration.ofMinutes(3), Duration.ofSeconds(1),
-        () -> !"PENDING".equals(state(south, local)));
+        () -> !"PENDING".equals(MarketDay.state(south, local)));
     long started = epoch(Command.of(south.tool("squeue"), "-h", "-j", local, "-o", "%S").run().requireSuccess().stdout().strip());
     long slotEnd = day.end().getEpochSecond();
     System.out.printf("[e2e] south's own job %s started %+d s from the slot's end%n", local, started - slotEnd);
@@ -185,9 +182,6 @@ class SlurmContractIT {
   }
 
   /** A job's state in its cluster's queue ({@code squeue -o %T}), blank once it left it. */
-  private static String state(Instance slurm, String id) {
-    return Command.of(slurm.tool("squeue"), "-h", "-j", id, "-o", "%T").run().stdout().strip();
-  }
 
   /** Epoch seconds of a time as Slurm prints it (local time, {@code 2026-12-04T03:55:00}). */
   private static long epoch(String slurmTime) {
